@@ -1,0 +1,66 @@
+// The Express app: one pipeline for both interfaces.
+// public pages → auth + rate limit → request context → (REST translator | GraphQL Yoga) → Pothos schema → Prisma.
+import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
+import express, { type Express, type Request } from "express";
+import { createYoga } from "graphql-yoga";
+import { authenticate } from "./auth/middleware";
+import type { RateLimiter } from "./auth/rate-limit";
+import { errorHandler, sendError } from "./http/errors";
+import { logger } from "./logger";
+import { docsRouter, restRouter } from "./rest";
+import { schema } from "./schema";
+
+const GRAPHIQL_QUERY = `# Put your API key in the Headers panel below: {"Authorization": "Bearer prs_sk_live_…"}
+query Overview {
+  me {
+    team { name reportsCount }
+    rateLimit { tier remaining resetsAt }
+  }
+  reports(limit: 5) {
+    total
+    items {
+      id address city state price status showingsCount
+      showings { showingDate attendeeName eventType }
+    }
+  }
+}
+`;
+
+export interface AppDependencies {
+  rateLimiter: RateLimiter;
+}
+
+/** A browser opening /graphql: the GraphiQL page itself needs no key (a browser cannot send one on navigation). */
+const isGraphiQLPage = (req: Request) =>
+  req.method === "GET" && req.path === "/graphql" && req.query.query === undefined && req.accepts(["application/json", "text/html"]) === "text/html";
+
+export function buildApp({ rateLimiter }: AppDependencies): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", process.env.TRUST_PROXY ?? false);
+
+  const yoga = createYoga<{ req: Request; res: express.Response }>({
+    schema,
+    graphqlEndpoint: "/graphql",
+    context: ({ res }) => res.locals.context,
+    graphiql: { title: "Property Report Service", defaultQuery: GRAPHIQL_QUERY, headers: '{"Authorization": "Bearer "}' },
+    renderGraphiQL,
+    landingPage: false,
+    logging: {
+      debug: (...args) => logger.debug(args.map(String).join(" ")),
+      info: (...args) => logger.info(args.map(String).join(" ")),
+      warn: (...args) => logger.warn(args.map(String).join(" ")),
+      error: (...args) => logger.error(args.map(String).join(" ")),
+    },
+  });
+
+  app.get("/health", (_req, res) => void res.json({ status: "ok" }));
+  app.use(docsRouter());
+  app.use((req, res, next) => (isGraphiQLPage(req) ? yoga.requestListener(req, res) : next()));
+  app.use(authenticate(rateLimiter));
+  app.use(yoga.graphqlEndpoint, yoga.requestListener);
+  app.use("/v1", restRouter());
+  app.use((req, res) => sendError(res, 404, `Not found: ${req.method} ${req.path}`));
+  app.use(errorHandler);
+  return app;
+}

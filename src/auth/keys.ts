@@ -1,0 +1,17 @@
+// API key format and hashing (DECISIONS: prs_sk_live_ + 32 alphanumerics; only a SHA-256 is stored).
+import { createHash, randomInt } from "node:crypto";
+
+export const KEY_PREFIX = "prs_sk_live_";
+const KEY_PATTERN = /^prs_sk_live_[A-Za-z0-9]{32}$/;
+const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+export function generateApiKey(): string {
+  let body = "";
+  for (let i = 0; i < 32; i++) body += ALPHABET[randomInt(ALPHABET.length)];
+  return KEY_PREFIX + body;
+}
+
+export const isWellFormedKey = (key: string): boolean => KEY_PATTERN.test(key);
+export const hashApiKey = (key: string): string => createHash("sha256").update(key).digest("hex");
+/** The part of a key that may be shown again: `prs_sk_live_` and 4 more characters. */
+export const keyDisplayPrefix = (key: string): string => key.slice(0, 16);

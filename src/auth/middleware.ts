@@ -1,0 +1,88 @@
+// Express middleware that authenticates the API key, applies the rate limit and counts usage, then hands the
+// request context to REST or GraphQL. Runs once per HTTP request, so one request costs one point on either.
+import type { NextFunction, Request, Response } from "express";
+import { config } from "../config";
+import type { Context } from "../context";
+import { prisma } from "../db";
+import { sendError } from "../http/errors";
+import { hashApiKey, isWellFormedKey } from "./keys";
+import type { Permissions } from "./permissions";
+import { applyLimit, type RateLimiter, type RateLimitResult } from "./rate-limit";
+import { tierLimit } from "./tiers";
+import { countCall } from "./usage";
+
+const LAST_USED_EVERY_MS = 60_000;
+const lastUsedWrites = new Map<string, number>(); // keyId → when this process last wrote last_used_at
+
+declare module "express-serve-static-core" {
+  interface Locals {
+    context: Context;
+  }
+}
+
+function bearerToken(header: string | undefined): string | null {
+  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return match && isWellFormedKey(match[1]) ? match[1] : null;
+}
+
+function setRateLimitHeaders(res: Response, r: RateLimitResult): void {
+  res.setHeader("X-RateLimit-Limit", String(r.limit));
+  res.setHeader("X-RateLimit-Remaining", String(r.remaining));
+  res.setHeader("X-RateLimit-Reset", String(r.resetsAt));
+  if (r.exceeded) res.setHeader("Retry-After", String(Math.max(1, r.resetsAt - Math.floor(Date.now() / 1000))));
+}
+
+/** Keeps last_used_at within a minute of the truth with at most one write per key per minute per process. */
+function touchLastUsed(keyId: string, now: number): void {
+  if (now - (lastUsedWrites.get(keyId) ?? 0) < LAST_USED_EVERY_MS) return;
+  lastUsedWrites.set(keyId, now);
+  void prisma.apiKey
+    .updateMany({
+      where: { id: keyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now - LAST_USED_EVERY_MS) } }] },
+      data: { lastUsedAt: new Date(now) },
+    })
+    .catch(() => lastUsedWrites.delete(keyId));
+}
+
+const RATE_LIMITED = "Rate limit exceeded. Please try again later.";
+
+export function authenticate(limiter: RateLimiter) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    try {
+      const token = bearerToken(req.headers.authorization);
+      const keyHash = token ? hashApiKey(token) : null;
+      // Revocation must take effect at once on every process, so the key is read on every request (one indexed
+      // lookup), in parallel with the rate-limit count for it.
+      const [key, keyCount] = keyHash
+        ? await Promise.all([
+            prisma.apiKey.findUnique({
+              where: { keyHash },
+              select: { id: true, teamId: true, permissions: true, rateLimitTier: true, revokedAt: true, expiresAt: true },
+            }),
+            limiter.hit(`key:${keyHash}`),
+          ])
+        : [null, null];
+      const now = Date.now();
+      if (!key || !keyCount || key.revokedAt || (key.expiresAt && key.expiresAt.getTime() <= now)) {
+        // Unknown callers are limited per client address, so guessing keys is throttled.
+        const anonymous = applyLimit(await limiter.hit(`ip:${req.ip}`), config.RATE_LIMIT_ANONYMOUS);
+        setRateLimitHeaders(res, anonymous);
+        if (anonymous.exceeded) return sendError(res, 429, RATE_LIMITED);
+        return sendError(res, 401, "Invalid API key");
+      }
+      const result = applyLimit(keyCount, tierLimit(key.rateLimitTier));
+      setRateLimitHeaders(res, result);
+      if (result.exceeded) return sendError(res, 429, RATE_LIMITED);
+
+      countCall(key.teamId);
+      touchLastUsed(key.id, now);
+      res.locals.context = {
+        viewer: { keyId: key.id, teamId: key.teamId, permissions: key.permissions as Permissions, tier: key.rateLimitTier },
+        rateLimit: { tier: key.rateLimitTier, limit: result.limit, remaining: result.remaining, resetsAt: result.resetsAt },
+      };
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+}

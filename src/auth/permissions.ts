@@ -1,0 +1,51 @@
+// Per-key permissions: resource → allowed actions (DECISIONS, "API keys, teams and permissions").
+export const RESOURCES = ["reports", "comparables", "showings", "social_media", "ai_insights", "team", "webhooks", "api_keys"] as const;
+export const ACTIONS = ["read", "create", "update", "delete", "publish"] as const;
+
+export type Resource = (typeof RESOURCES)[number];
+export type Action = (typeof ACTIONS)[number];
+export type Permission = `${Resource}:${Action}`;
+export type Permissions = Partial<Record<Resource, Action[]>>;
+
+const grantAll = (resources: readonly Resource[]): Permissions =>
+  Object.fromEntries(resources.map((r) => [r, [...ACTIONS]]));
+
+/** What a key created without an explicit list gets: everything of the team except key management. */
+export const TEAM_FULL_ACCESS: Permissions = grantAll(RESOURCES.filter((r) => r !== "api_keys"));
+/** The first-start key: every permission, including key management. */
+export const ALL_PERMISSIONS: Permissions = grantAll(RESOURCES);
+
+export function can(permissions: Permissions, permission: Permission): boolean {
+  const [resource, action] = permission.split(":") as [Resource, Action];
+  return permissions[resource]?.includes(action) ?? false;
+}
+
+export const listPermissions = (permissions: Permissions): Permission[] =>
+  Object.entries(permissions).flatMap(([resource, actions]) => (actions ?? []).map((a) => `${resource}:${a}` as Permission));
+
+/**
+ * Parses `reports:read,showings:*` into a permission map. `resource:*` grants every action.
+ * Throws with a message naming the first unknown entry.
+ */
+export function parsePermissions(list: string[] | string): Permissions {
+  const entries = (Array.isArray(list) ? list : list.split(",")).map((s) => s.trim()).filter(Boolean);
+  const result: Permissions = {};
+  for (const entry of entries) {
+    const [resource, action, extra] = entry.split(":");
+    if (!RESOURCES.includes(resource as Resource) || extra !== undefined) {
+      throw new Error(`Unknown permission '${entry}': resources are ${RESOURCES.join(", ")}`);
+    }
+    if (action !== "*" && !ACTIONS.includes(action as Action)) {
+      throw new Error(`Unknown permission '${entry}': actions are ${ACTIONS.join(", ")} or *`);
+    }
+    const actions = new Set(result[resource as Resource] ?? []);
+    for (const a of action === "*" ? ACTIONS : [action as Action]) actions.add(a);
+    result[resource as Resource] = ACTIONS.filter((a) => actions.has(a));
+  }
+  return result;
+}
+
+/** The first permission in `requested` that `held` lacks, or null when `requested` is within `held`. */
+export function firstMissing(requested: Permissions, held: Permissions): Permission | null {
+  return listPermissions(requested).find((p) => !can(held, p)) ?? null;
+}

@@ -1,0 +1,37 @@
+// Every setting the service reads from the environment, validated once at start-up.
+import { z } from "zod";
+
+const tierLimit = z.coerce.number().int().positive();
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  DATABASE_URL: z.string().url().optional(),
+  PGLITE_DATA_DIR: z.string().default("./data/pglite"),
+  // A PGlite dump to start an empty database from (the test suite uses it to skip initdb per test file).
+  PGLITE_TEMPLATE: z.string().optional(),
+  REDIS_URL: z.string().url().optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  RATE_LIMIT_FREE: tierLimit.default(100),
+  RATE_LIMIT_STANDARD: tierLimit.default(1000),
+  RATE_LIMIT_PRO: tierLimit.default(5000),
+  RATE_LIMIT_ENTERPRISE: tierLimit.default(20000),
+  RATE_LIMIT_ANONYMOUS: tierLimit.default(60),
+  USAGE_FLUSH_MS: z.coerce.number().int().positive().default(2000),
+  DATABASE_POOL_SIZE: z.coerce.number().int().positive().default(10),
+  // Emit an event per SQL statement (tests and benchmarks count them); off in normal operation.
+  SQL_STATEMENT_EVENTS: z.stringbool().default(false),
+});
+
+export type Config = z.infer<typeof envSchema>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== "")));
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  return parsed.data;
+}
+
+export const config = loadConfig();

@@ -1,0 +1,22 @@
+// The per-request context shared by REST and GraphQL. The auth middleware fills `viewer` and `rateLimit`.
+import type { Permissions } from "./auth/permissions";
+
+export interface Viewer {
+  keyId: string;
+  teamId: string;
+  permissions: Permissions;
+  tier: string;
+}
+
+export interface RateLimitState {
+  tier: string;
+  limit: number;
+  remaining: number;
+  /** Unix seconds at which the current window ends. */
+  resetsAt: number;
+}
+
+export interface Context {
+  viewer: Viewer | null;
+  rateLimit: RateLimitState | null;
+}

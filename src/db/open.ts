@@ -1,0 +1,85 @@
+// Opens a database: PostgreSQL when a URL is given, otherwise PGlite in-process. Nothing else in the service
+// knows which of the two it talks to.
+import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import pg from "pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { PrismaClient } from "../generated/prisma/client";
+import { migrate, type SqlConnection } from "./migrate";
+
+export interface DatabaseOptions {
+  /** postgresql://… for PostgreSQL; omitted for PGlite. */
+  url?: string;
+  /** PGlite data directory, or `memory://`. */
+  dataDir?: string;
+  /** PGlite only: a data-directory dump (PGlite `dumpDataDir`) to start from instead of an empty database. */
+  templateFile?: string;
+  poolSize?: number;
+  /** Emit Prisma `query` events (statement counting in tests and benchmarks). */
+  queryEvents?: boolean;
+}
+
+/** Writes a dump of a migrated, empty PGlite database to `file` (see DatabaseOptions.templateFile). */
+export async function writePgliteTemplate(file: string): Promise<void> {
+  const pglite = new PGlite("memory://", { extensions: { pg_trgm } });
+  await migrate({ exec: async (sql) => void (await pglite.exec(sql)), query: async (sql, params) => (await pglite.query(sql, params)).rows as never[] });
+  const dump = await pglite.dumpDataDir("none");
+  writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  await pglite.close();
+}
+
+export interface Database {
+  kind: "postgresql" | "pglite";
+  prisma: PrismaClient;
+  /** Applies pending migrations (idempotent, safe to call from several processes at once). */
+  migrate(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export function openDatabase(options: DatabaseOptions): Database {
+  const log = options.queryEvents ? [{ emit: "event" as const, level: "query" as const }] : [];
+  if (options.url) {
+    const url = options.url;
+    const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: options.poolSize }), log });
+    return {
+      kind: "postgresql",
+      prisma,
+      async migrate() {
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        try {
+          return await migrate({
+            exec: async (sql) => void (await client.query(sql)),
+            query: async <Row>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as Row[],
+          });
+        } finally {
+          await client.end();
+        }
+      },
+      close: () => prisma.$disconnect(),
+    };
+  }
+  const dataDir = options.dataDir ?? "memory://";
+  if (!dataDir.includes("://")) mkdirSync(dataDir, { recursive: true });
+  // Starting from a dump skips PGlite's initdb (about 5 s); the tests use one per run.
+  const pglite = options.templateFile
+    ? new PGlite(dataDir, { extensions: { pg_trgm }, loadDataDir: new Blob([readFileSync(options.templateFile)]) })
+    : new PGlite(dataDir, { extensions: { pg_trgm } });
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), log });
+  const conn: SqlConnection = {
+    exec: async (sql) => void (await pglite.exec(sql)),
+    query: async <Row>(sql: string, params?: unknown[]) => (await pglite.query<Row>(sql, params)).rows,
+  };
+  return {
+    kind: "pglite",
+    prisma,
+    migrate: () => migrate(conn),
+    async close() {
+      await prisma.$disconnect();
+      await pglite.close();
+    },
+  };
+}
+

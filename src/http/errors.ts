@@ -1,0 +1,25 @@
+// The one error envelope of the service: { error: { message, status } }, status equal to the HTTP status.
+import type { NextFunction, Request, Response } from "express";
+import { logger } from "../logger";
+
+export function sendError(res: Response, status: number, message: string): void {
+  res.status(status).json({ error: { message, status } });
+}
+
+/** Express's body-parser errors and anything unexpected, as the envelope. Never a stack trace or an HTML page. */
+export function errorHandler(err: unknown, req: Request, res: Response, _next: NextFunction): void {
+  const e = err as { type?: string; status?: number; expose?: boolean; message?: string };
+  if (res.headersSent) return void res.end();
+  switch (e.type) {
+    case "entity.parse.failed":
+      return sendError(res, 400, "Malformed JSON in request body");
+    case "entity.too.large":
+      return sendError(res, 413, "Request body exceeds the 1 MiB limit");
+    case "encoding.unsupported":
+    case "charset.unsupported":
+      return sendError(res, 415, e.message ?? "Unsupported content encoding");
+  }
+  if (e.expose && e.status && e.status >= 400 && e.status < 500) return sendError(res, e.status, e.message ?? "Bad request");
+  logger.error({ err, method: req.method, url: req.originalUrl }, "unhandled error");
+  sendError(res, 500, "Internal server error");
+}

@@ -1,0 +1,62 @@
+// The real stack for tests: the Express app over the test file's database, and helpers to make teams and keys.
+import { randomUUID } from "node:crypto";
+import { createApiKey } from "../../src/auth/api-keys";
+import { parsePermissions, TEAM_FULL_ACCESS } from "../../src/auth/permissions";
+import { createRateLimiter, type RateLimiter } from "../../src/auth/rate-limit";
+import { flushUsage } from "../../src/auth/usage";
+import { buildApp } from "../../src/app";
+import { database, prisma } from "../../src/db";
+
+export interface TestApp {
+  app: ReturnType<typeof buildApp>;
+  rateLimiter: RateLimiter;
+  close(): Promise<void>;
+}
+
+/** The app as `npm start` builds it. Rate-limit counters get a fresh prefix so test files never share budgets. */
+export async function startTestApp(): Promise<TestApp> {
+  await database.migrate();
+  const rateLimiter = createRateLimiter({ redisUrl: process.env.REDIS_URL, keyPrefix: `prs:test:${randomUUID()}` });
+  return {
+    app: buildApp({ rateLimiter }),
+    rateLimiter,
+    close: async () => {
+      await flushUsage();
+      await rateLimiter.close();
+      await database.close();
+    },
+  };
+}
+
+export interface TestTeam {
+  teamId: string;
+  key: string;
+  auth: { Authorization: string };
+}
+
+/** A new team with one key (full team access unless `permissions` lists others, e.g. "reports:read"). */
+export async function createTeam(options: { name?: string; permissions?: string; tier?: string } = {}): Promise<TestTeam> {
+  const team = await prisma.team.create({ data: { name: options.name ?? `Team ${randomUUID().slice(0, 8)}`, adminName: "Alex Admin" } });
+  const { key } = await createApiKey({
+    teamId: team.id,
+    name: "test key",
+    permissions: options.permissions === undefined ? TEAM_FULL_ACCESS : parsePermissions(options.permissions),
+    tier: options.tier,
+  });
+  return { teamId: team.id, key, auth: { Authorization: `Bearer ${key}` } };
+}
+
+/** Counts the SQL statements run while `fn` runs (the test environment turns Prisma query events on). */
+export async function countStatements<T>(fn: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+  const statements: string[] = [];
+  let recording = true;
+  (prisma as unknown as { $on(event: "query", cb: (e: { query: string }) => void): void }).$on("query", (e) => {
+    if (recording) statements.push(e.query);
+  });
+  try {
+    const result = await fn();
+    return { result, statements };
+  } finally {
+    recording = false;
+  }
+}
