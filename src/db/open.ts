@@ -34,7 +34,7 @@ export interface Database {
   kind: "postgresql" | "pglite";
   prisma: PrismaClient;
   /** Applies pending migrations (idempotent, safe to call from several processes at once). */
-  migrate(): Promise<string[]>;
+  migrate(dir?: string): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -46,14 +46,14 @@ export function openDatabase(options: DatabaseOptions): Database {
     return {
       kind: "postgresql",
       prisma,
-      async migrate() {
+      async migrate(dir) {
         const client = new pg.Client({ connectionString: url });
         await client.connect();
         try {
           return await migrate({
             exec: async (sql) => void (await client.query(sql)),
             query: async <Row>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as Row[],
-          });
+          }, dir);
         } finally {
           await client.end();
         }
@@ -75,7 +75,7 @@ export function openDatabase(options: DatabaseOptions): Database {
   return {
     kind: "pglite",
     prisma,
-    migrate: () => migrate(conn),
+    migrate: (dir) => migrate(conn, dir),
     async close() {
       await prisma.$disconnect();
       await pglite.close();

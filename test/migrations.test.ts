@@ -1,0 +1,103 @@
+// The migration path itself, on PGlite and (when DATABASE_URL is set) on a fresh PostgreSQL database.
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync, cpSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { MIGRATIONS_DIR, readMigrations } from "../src/db/migrate";
+import { openDatabase, type Database } from "../src/db/open";
+
+const TABLES = ["teams", "team_usage", "api_keys", "reports", "comparables", "showings", "social_media_posts", "agent_insights"];
+
+async function checkMigrated(db: Database) {
+  const names = (await readMigrations()).map((m) => m.name);
+  const history = await db.prisma.$queryRaw<{ migration_name: string; checksum: string }[]>`
+    SELECT migration_name, checksum FROM "_prisma_migrations" ORDER BY migration_name`;
+  expect(history.map((h) => h.migration_name)).toEqual(names);
+  const tables = await db.prisma.$queryRaw<{ table_name: string }[]>`
+    SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`;
+  expect(tables.map((t) => t.table_name)).toEqual(expect.arrayContaining(TABLES));
+  // The trigram index address search relies on.
+  const indexes = await db.prisma.$queryRaw<{ indexname: string }[]>`SELECT indexname FROM pg_indexes WHERE tablename = 'reports'`;
+  expect(indexes.map((i) => i.indexname)).toContain("reports_search_key_trgm_idx");
+}
+
+describe("on PGlite", () => {
+  it("applies every migration once, records it like `prisma migrate deploy`, and is idempotent", async () => {
+    const db = openDatabase({ dataDir: "memory://" });
+    try {
+      expect(await db.migrate()).toEqual((await readMigrations()).map((m) => m.name));
+      expect(await db.migrate()).toEqual([]);
+      await checkMigrated(db);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it("refuses to start when an applied migration was edited afterwards, and rolls back a failing one", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "prs-migrations-"));
+    try {
+      cpSync(MIGRATIONS_DIR, dir, { recursive: true });
+      const db = openDatabase({ dataDir: "memory://" });
+      try {
+        await db.migrate();
+        const [first] = await readMigrations(dir);
+        writeFileSync(path.join(dir, first.name, "migration.sql"), `${first.sql}\n-- edited\n`);
+        await expect(db.migrate(dir)).rejects.toThrow(`Migration ${first.name} was changed after it was applied`);
+
+        writeFileSync(path.join(dir, first.name, "migration.sql"), first.sql);
+        mkdirSync(path.join(dir, "99990101000000_broken"));
+        writeFileSync(path.join(dir, "99990101000000_broken", "migration.sql"), "CREATE TABLE half_done (id int);\nSELECT * FROM no_such_table;");
+        await expect(db.migrate(dir)).rejects.toThrow();
+        const leftover = await db.prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM information_schema.tables WHERE table_name = 'half_done'`;
+        expect(Number(leftover[0].n)).toBe(0);
+      } finally {
+        await db.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+const pgUrl = process.env.DATABASE_URL;
+(pgUrl ? describe : describe.skip)("on PostgreSQL (DATABASE_URL)", () => {
+  const name = `prs_migrate_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
+  const admin = () => {
+    const url = new URL(pgUrl!);
+    url.pathname = "/postgres";
+    return new pg.Client({ connectionString: url.toString() });
+  };
+  const fresh = () => {
+    const url = new URL(pgUrl!);
+    url.pathname = `/${name}`;
+    return url.toString();
+  };
+
+  beforeAll(async () => {
+    const c = admin();
+    await c.connect();
+    await c.query(`CREATE DATABASE ${name}`);
+    await c.end();
+  });
+  afterAll(async () => {
+    const c = admin();
+    await c.connect();
+    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await c.end();
+  });
+
+  it("applies the same history on an empty database, once, even when several processes start together", async () => {
+    const a = openDatabase({ url: fresh() });
+    const b = openDatabase({ url: fresh() });
+    try {
+      const [fromA, fromB] = await Promise.all([a.migrate(), b.migrate()]);
+      const all = (await readMigrations()).map((m) => m.name);
+      expect([...fromA, ...fromB].sort()).toEqual(all);
+      expect(await a.migrate()).toEqual([]);
+      await checkMigrated(a);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+});

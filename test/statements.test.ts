@@ -1,0 +1,64 @@
+// Nested lookups are planned into a constant number of SQL statements, whatever the page size.
+import request from "supertest";
+import { prisma } from "../src/db";
+import { countStatements, createTeam, startTestApp, type TestApp } from "./support/app";
+
+let t: TestApp;
+afterAll(() => t.close());
+
+const NESTED = `query($limit: Int!) {
+  reports(limit: $limit) {
+    items {
+      id address showingsCount
+      comparables { id address distanceMiles }
+      showings { id attendeeName eventType }
+      socialMediaPosts { id platform likes }
+      agentInsights { id title body }
+      team { id name }
+    }
+  }
+}`;
+
+/** Timed writes that are not part of any one request: usage flushes and the once-a-minute last_used_at. */
+const isHousekeeping = (sql: string) => /INSERT INTO team_usage|UPDATE "public"."api_keys" SET "last_used_at"/.test(sql);
+
+/** A team with `n` reports, each with `per` items in every collection. */
+async function seedTeam(n: number, per: number) {
+  const team = await createTeam();
+  for (let i = 0; i < n; i++) {
+    const address = `${i + 1} Batch Way`;
+    await prisma.report.create({
+      data: {
+        teamId: team.teamId,
+        address,
+        addressKey: address.toLowerCase(),
+        searchKey: address.toLowerCase(),
+        listingAgent: "Agent",
+        createdBy: "Seed",
+        comparables: { create: Array.from({ length: per }, (_, j) => ({ address: `${j} Comp St`, distanceMiles: j / 10 })) },
+        showings: { create: Array.from({ length: per }, (_, j) => ({ teamId: team.teamId, attendeeName: `Visitor ${j}` })) },
+        socialMediaPosts: { create: Array.from({ length: per }, (_, j) => ({ platform: "instagram", likes: j })) },
+        agentInsights: { create: Array.from({ length: per }, (_, j) => ({ author: "Agent", body: `Insight ${j}` })) },
+      },
+    });
+  }
+  return team;
+}
+
+it("runs the same small number of statements for 1 and for 50 reports with all collections and the team", async () => {
+  t = await startTestApp();
+  const team = await seedTeam(50, 3);
+  const counts: number[] = [];
+  for (const limit of [1, 50]) {
+    const { result, statements } = await countStatements(() => request(t.app).post("/graphql").set(team.auth).send({ query: NESTED, variables: { limit } }));
+    expect(result.body.errors).toBeUndefined();
+    expect(result.body.data.reports.items).toHaveLength(limit);
+    expect(result.body.data.reports.items[0].showings).toHaveLength(3);
+    expect(result.body.data.reports.items[0].team.id).toBe(team.teamId);
+    counts.push(statements.filter((sql) => !isHousekeeping(sql)).length);
+  }
+  // The count includes the API-key lookup of the auth middleware; the reports, their four collections, the
+  // showing counts and the team come in one statement (Prisma relationJoins).
+  expect(counts[0]).toBeLessThanOrEqual(6);
+  expect(counts[1]).toBe(counts[0]);
+});
