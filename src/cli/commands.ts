@@ -1,0 +1,109 @@
+// What the `prs` commands do, on the service's own database (src/db). Arguments arrive validated (see ./prs.ts);
+// each command returns the lines to print on standard output.
+import { createApiKey } from "../auth/api-keys";
+import { hashApiKey, isWellFormedKey } from "../auth/keys";
+import { ACTIONS, type Permissions } from "../auth/permissions";
+import { prisma } from "../db";
+import { CommandError } from "./usage";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function createTeam(options: { name: string; admin: string; plan?: string }): Promise<string[]> {
+  const team = await prisma.team.create({
+    data: { name: options.name, adminName: options.admin, ...(options.plan ? { plan: options.plan } : {}) },
+    select: { id: true },
+  });
+  return [team.id];
+}
+
+export async function listTeams(): Promise<string[]> {
+  const teams = await prisma.team.findMany({ orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  if (!teams.length) return ["No teams."];
+  return table(
+    ["ID", "NAME", "PLAN", "CREATED"],
+    teams.map((t) => [t.id, t.name, t.plan, t.createdAt.toISOString()]),
+  );
+}
+
+async function requireTeam(teamId: string): Promise<{ id: string; name: string }> {
+  const team = await prisma.team.findUnique({ where: { id: teamId }, select: { id: true, name: true } });
+  if (!team) throw new CommandError(`Team ${teamId} not found (see 'prs team list')`);
+  return team;
+}
+
+export interface KeyCreateOptions {
+  teamId: string;
+  name: string;
+  description?: string;
+  expiresAt?: Date;
+  permissions?: Permissions;
+  tier?: string;
+}
+
+export async function createKey(options: KeyCreateOptions): Promise<string[]> {
+  const team = await requireTeam(options.teamId);
+  const { key, id } = await createApiKey(options);
+  const row = await prisma.apiKey.findUniqueOrThrow({ where: { id } });
+  return [
+    `Created key '${row.name}' for team '${team.name}' (${team.id})`,
+    `  id ${row.id}, prefix ${row.prefix}, tier ${row.rateLimitTier}, expires ${row.expiresAt?.toISOString() ?? "never"}`,
+    `  permissions ${formatPermissions(row.permissions as Permissions)}`,
+    "The key is shown only this once; store it now:",
+    key,
+  ];
+}
+
+export async function listKeys(teamId: string): Promise<string[]> {
+  await requireTeam(teamId);
+  const keys = await prisma.apiKey.findMany({ where: { teamId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  if (!keys.length) return [`No keys for team ${teamId}.`];
+  const now = Date.now();
+  const status = (k: (typeof keys)[number]) =>
+    k.revokedAt ? "revoked" : k.expiresAt && k.expiresAt.getTime() <= now ? "expired" : "active";
+  return table(
+    ["ID", "PREFIX", "NAME", "TIER", "STATUS", "CREATED", "LAST USED", "EXPIRES", "PERMISSIONS"],
+    keys.map((k) => [
+      k.id,
+      k.prefix,
+      k.name,
+      k.rateLimitTier,
+      status(k),
+      k.createdAt.toISOString(),
+      k.lastUsedAt?.toISOString() ?? "-",
+      k.expiresAt?.toISOString() ?? "-",
+      formatPermissions(k.permissions as Permissions),
+    ]),
+  );
+}
+
+/** Revokes by id, by the 16-character display prefix, or by the full key. */
+export async function revokeKey(ref: string): Promise<string[]> {
+  const where = UUID.test(ref) ? { id: ref } : isWellFormedKey(ref) ? { keyHash: hashApiKey(ref) } : { prefix: ref };
+  const matches = await prisma.apiKey.findMany({ where, select: { id: true, prefix: true, name: true, teamId: true, revokedAt: true } });
+  if (!matches.length) throw new CommandError(`No API key matches '${ref}' (see 'prs key list --team <team id>')`);
+  if (matches.length > 1) {
+    throw new CommandError(`'${ref}' matches ${matches.length} keys (${matches.map((k) => k.id).join(", ")}); revoke one by its id`);
+  }
+  const [key] = matches;
+  const label = `key ${key.id} (${key.prefix}, '${key.name}') of team ${key.teamId}`;
+  if (key.revokedAt) return [`The ${label} was already revoked at ${key.revokedAt.toISOString()}.`];
+  await prisma.apiKey.updateMany({ where: { id: key.id, revokedAt: null }, data: { revokedAt: new Date() } });
+  return [`Revoked ${label}.`];
+}
+
+/** `reports:*,showings:read,showings:create`: a full set of actions is shown as `*`. */
+function formatPermissions(permissions: Permissions): string {
+  const entries = Object.entries(permissions).filter(([, actions]) => actions?.length);
+  if (!entries.length) return "(none)";
+  return entries
+    .flatMap(([resource, actions]) =>
+      ACTIONS.every((a) => actions!.includes(a)) ? [`${resource}:*`] : actions!.map((a) => `${resource}:${a}`),
+    )
+    .join(",");
+}
+
+function table(header: string[], rows: string[][]): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join("  ");
+  return [line(header), ...rows.map(line)];
+}

@@ -1,0 +1,67 @@
+// Help texts of the `prs` CLI and the error type for bad invocations (exit code 2, help hint on stderr).
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly help: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A failure of a well-formed command (unknown team, key not found): exit code 1. */
+export class CommandError extends Error {}
+
+const ENV_NOTE = `Database: the server's configuration — DATABASE_URL (PostgreSQL) or else the embedded PGlite
+database in PGLITE_DATA_DIR (default ./data/pglite; stop the server first, PGlite is single-process).
+Pending migrations are applied first.`;
+
+export const HELP = {
+  main: `Usage: prs <command> [options]
+
+Manage teams and API keys of the Property Report Service.
+
+Commands:
+  team create --name <name> --admin <admin name> [--plan <plan>]   create a team, print its id
+  team list                                                        list teams
+  key create --team <team id> --name <name> [options]              create a key, print it once
+  key list --team <team id>                                        list a team's keys (never the keys)
+  key revoke <key id | key prefix | full key>                      revoke a key at once
+
+Run 'prs <command> --help' for a command's options.
+Exit codes: 0 success, 1 the command failed, 2 invalid arguments.
+
+${ENV_NOTE}`,
+  team: `Usage: prs team <create|list> [options]   ('prs team create --help' for details)`,
+  key: `Usage: prs key <create|list|revoke> [options]   ('prs key create --help' for details)`,
+  teamCreate: `Usage: prs team create --name <name> --admin <admin name> [--plan <plan>]
+
+Creates a team and prints its id (alone, on standard output).
+  --name    the team's name (reports' created_by default)
+  --admin   the team admin's name (reports' listing_agent default)
+  --plan    subscription plan shown by GET /v1/users/me (default: standard)`,
+  teamList: `Usage: prs team list
+
+Lists every team: id, name, plan, created.`,
+  keyCreate: `Usage: prs key create --team <team id> --name <name> [--description <text>] [--expires <ISO date>]
+                      [--permissions <list>] [--tier <tier>]
+
+Creates an API key and prints it once, alone on the last line of standard output. Only its hash is stored.
+  --team         the team's id (a uuid; see 'prs team list')
+  --name         a name for the key
+  --description  optional text
+  --expires      optional expiry, an ISO 8601 date or date-time in the future, e.g. 2027-01-01 (midnight UTC)
+                 or 2027-01-01T12:00:00Z; after it the key gets 401
+  --permissions  comma-separated resource:action entries, resource:* for every action, e.g.
+                 reports:read,reports:create,showings:*
+                 resources: reports comparables showings social_media ai_insights team webhooks api_keys
+                 actions: read create update delete publish
+                 default: every action on every resource except api_keys
+  --tier         rate-limit tier: free, standard (default), pro, enterprise`,
+  keyList: `Usage: prs key list --team <team id>
+
+Lists the team's keys: id, prefix, name, tier, status, dates and permissions. Never the keys themselves.`,
+  keyRevoke: `Usage: prs key revoke <key id | key prefix | full key>
+
+Revokes the key; its next request gets 401, on every server using the database.
+The prefix is the 16 characters shown by 'prs key list' (prs_sk_live_ and 4 more).`,
+};
