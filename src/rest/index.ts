@@ -1,15 +1,16 @@
 // REST v1: thin translators over the GraphQL schema. Each route checks the shape of its input, maps names,
 // runs one pre-parsed GraphQL operation in-process and maps the result to the body of spec.md.
 import { Router } from "express";
+import { reportsRouter } from "./reports";
+import { showingsRouter } from "./showings";
 import { usersRouter } from "./users";
 
 export function restRouter(): Router {
   const router = Router();
   router.use(usersRouter());
+  router.use(reportsRouter());
+  router.use(showingsRouter());
   return router;
 }
 
-/** Public documentation pages (no key needed): filled in by the OpenAPI module. */
-export function docsRouter(): Router {
-  return Router();
-}
+export { docsRouter } from "./openapi";

@@ -1,0 +1,251 @@
+// The OpenAPI 3.1 document of REST v1, generated from the zod schemas the routes validate with, and the
+// interactive reference at /docs (swagger-ui-dist, served from the package: no CDN).
+import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteConfig } from "@asteasolutions/zod-to-openapi";
+import express, { Router } from "express";
+import { absolutePath } from "swagger-ui-dist";
+import type { z } from "zod";
+import * as s from "./schemas";
+
+type Method = "get" | "post" | "patch" | "delete";
+
+const RATE_LIMIT_HEADERS = {
+  "X-RateLimit-Limit": { description: "Requests allowed per hour", schema: { type: "integer" as const } },
+  "X-RateLimit-Remaining": { description: "Requests left in the current window", schema: { type: "integer" as const } },
+  "X-RateLimit-Reset": { description: "Unix time (seconds) at which the window resets", schema: { type: "integer" as const } },
+};
+
+const json = (schema: z.ZodType, description: string): ResponseConfig => ({
+  description,
+  headers: RATE_LIMIT_HEADERS,
+  content: { "application/json": { schema } },
+});
+
+const ERRORS: Record<number, string> = {
+  400: "Invalid request: a value of the wrong type or out of bounds, or a body that is not a JSON object",
+  401: "Missing, malformed, unknown, expired or revoked API key",
+  403: "The key lacks the permission (Permission denied: <resource>:<action>)",
+  404: "No such report or showing in the key's team",
+  405: "The path does not serve this method",
+  409: "A showing with this unique_showing_key already exists in the team",
+  413: "The body exceeds 1 MiB",
+  415: "The body is not JSON",
+  429: "Rate limit exceeded (see Retry-After)",
+};
+const errors = (codes: number[]): Record<number, ResponseConfig> =>
+  Object.fromEntries(codes.map((code) => [code, json(s.errorBody, ERRORS[code])]));
+
+interface Route {
+  method: Method;
+  path: string;
+  summary: string;
+  description?: string;
+  tag: "Reports" | "Showings" | "Users";
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  status?: 200 | 201;
+  response: z.ZodType;
+  responseDescription: string;
+  /** Error statuses besides 401, 405 and 429, which every route can answer. */
+  errors: number[];
+}
+
+const BODY_ERRORS = [400, 413, 415];
+
+const routes: Route[] = [
+  {
+    method: "get",
+    path: "/v1/reports",
+    tag: "Reports",
+    summary: "List the team's reports, or find one by address",
+    description: "Without address: a page of reports, newest first. With address: { data: the best-matching report } (exact, then prefix, then containment; latest update breaks ties); the other parameters are ignored.",
+    query: s.reportListQuery,
+    response: s.pageOf(s.reportSummary).or(s.dataOf(s.reportDetail)),
+    responseDescription: "A page of reports, or { data: report } when address is given",
+    errors: [400, 403, 404],
+  },
+  {
+    method: "post",
+    path: "/v1/reports",
+    tag: "Reports",
+    summary: "Create a report (as a draft)",
+    description: "listing_agent defaults to the team admin's name, created_by to the team's name.",
+    body: s.createReportBody,
+    status: 201,
+    response: s.mutationOf(s.report),
+    responseDescription: "The created report",
+    errors: [...BODY_ERRORS, 403],
+  },
+  {
+    method: "get",
+    path: "/v1/reports/search",
+    tag: "Reports",
+    summary: "Find the report that best matches an address",
+    query: s.addressSearchQuery,
+    response: s.dataOf(s.reportDetail),
+    responseDescription: "The best-matching report",
+    errors: [400, 403, 404],
+  },
+  {
+    method: "get",
+    path: "/v1/reports/{reportId}",
+    tag: "Reports",
+    summary: "Get a report with its collections",
+    params: s.reportIdParams,
+    query: s.reportGetQuery,
+    response: s.dataOf(s.reportDetail),
+    responseDescription: "The report",
+    errors: [400, 403, 404],
+  },
+  {
+    method: "patch",
+    path: "/v1/reports/{reportId}",
+    tag: "Reports",
+    summary: "Change the given fields of a report",
+    description: "status \"published\" or is_draft false publishes (needs reports:publish); contradictory values are a 400.",
+    params: s.reportIdParams,
+    body: s.updateReportBody,
+    response: s.mutationOf(s.report),
+    responseDescription: "The updated report",
+    errors: [...BODY_ERRORS, 403, 404],
+  },
+  {
+    method: "delete",
+    path: "/v1/reports/{reportId}",
+    tag: "Reports",
+    summary: "Delete a report and everything attached to it (irreversible)",
+    params: s.reportIdParams,
+    response: s.messageOnly,
+    responseDescription: "Deleted",
+    errors: [403, 404],
+  },
+  {
+    method: "get",
+    path: "/v1/showings",
+    tag: "Showings",
+    summary: "List the team's showings, newest first",
+    query: s.showingListQuery,
+    response: s.pageOf(s.showing),
+    responseDescription: "A page of showings",
+    errors: [400, 403],
+  },
+  {
+    method: "post",
+    path: "/v1/showings",
+    tag: "Showings",
+    summary: "Add a showing or open house to a report",
+    body: s.createShowingBody,
+    status: 201,
+    response: s.mutationOf(s.showing),
+    responseDescription: "The created showing",
+    errors: [...BODY_ERRORS, 403, 404, 409],
+  },
+  {
+    method: "get",
+    path: "/v1/showings/{showingId}",
+    tag: "Showings",
+    summary: "Get a showing by id or unique_showing_key",
+    params: s.showingIdParams,
+    response: s.dataOf(s.showing),
+    responseDescription: "The showing",
+    errors: [403, 404],
+  },
+  {
+    method: "patch",
+    path: "/v1/showings/{showingId}",
+    tag: "Showings",
+    summary: "Change the given fields of a showing",
+    params: s.showingIdParams,
+    body: s.updateShowingBody,
+    response: s.mutationOf(s.showing),
+    responseDescription: "The updated showing",
+    errors: [...BODY_ERRORS, 403, 404, 409],
+  },
+  {
+    method: "delete",
+    path: "/v1/showings/{showingId}",
+    tag: "Showings",
+    summary: "Delete a showing (irreversible)",
+    params: s.showingIdParams,
+    response: s.messageOnly,
+    responseDescription: "Deleted",
+    errors: [403, 404],
+  },
+  {
+    method: "get",
+    path: "/v1/users/me",
+    tag: "Users",
+    summary: "The team, subscription, API key and rate-limit status of the key in use",
+    response: s.dataOf(s.currentUser),
+    responseDescription: "The current-user record",
+    errors: [],
+  },
+];
+
+function toRouteConfig(route: Route): RouteConfig {
+  return {
+    method: route.method,
+    path: route.path,
+    tags: [route.tag],
+    summary: route.summary,
+    description: route.description,
+    request: {
+      params: route.params,
+      query: route.query,
+      body: route.body && { required: true, content: { "application/json": { schema: route.body } } },
+    },
+    responses: {
+      [route.status ?? 200]: json(route.response, route.responseDescription),
+      ...errors([...route.errors, 401, 405, 429].sort()),
+    },
+  };
+}
+
+const DESCRIPTION = `Team-scoped property reports and their showings. Authenticate with your API key as a bearer token:
+\`Authorization: Bearer prs_sk_live_…\`. Errors are \`{ "error": { "message", "status" } }\`; every response carries the
+X-RateLimit-* headers. The same data is available over GraphQL at /graphql.`;
+
+let cached: ReturnType<OpenApiGeneratorV31["generateDocument"]> | undefined;
+
+/** The OpenAPI 3.1 document of every REST v1 route (built once). */
+export function openApiDocument() {
+  if (cached) return cached;
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent("securitySchemes", "apiKey", { type: "http", scheme: "bearer", description: "prs_sk_live_ followed by 32 characters" });
+  for (const route of routes) registry.registerPath(toRouteConfig(route));
+  cached = new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: "3.1.0",
+    info: { title: "Property Report Service API", version: "1.0.1", description: DESCRIPTION },
+    servers: [{ url: "/" }],
+    security: [{ apiKey: [] }],
+    tags: [{ name: "Reports" }, { name: "Showings" }, { name: "Users" }],
+  });
+  return cached;
+}
+
+const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>Property Report Service API</title>
+  <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+</head>
+<body>
+  <div id="docs"></div>
+  <script src="/docs/assets/swagger-ui-bundle.js"></script>
+  <script src="/docs/init.js"></script>
+</body>
+</html>`;
+
+// Separate file rather than an inline script, so a Content-Security-Policy without 'unsafe-inline' still works.
+const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: "/v1/openapi.json", dom_id: "#docs", persistAuthorization: true, deepLinking: true });`;
+
+/** GET /v1/openapi.json and GET /docs: public, no key. */
+export function docsRouter(): Router {
+  const router = Router();
+  router.get("/v1/openapi.json", (_req, res) => void res.json(openApiDocument()));
+  router.get("/docs", (_req, res) => void res.type("html").send(DOCS_PAGE));
+  router.get("/docs/init.js", (_req, res) => void res.type("js").send(DOCS_INIT));
+  router.use("/docs/assets", express.static(absolutePath(), { index: false, fallthrough: false }));
+  return router;
+}

@@ -1,0 +1,112 @@
+// /v1/reports: list, address search (three forms), create, get, update, delete.
+import { Router } from "express";
+import { operation, run } from "./graphql";
+import { bodyObject, jsonBody, parse } from "./input";
+import { reportAliases, reportInputNames, resolveAliases, toGraphQLInput } from "./names";
+import { allowOnly, handle } from "./route";
+import { addressSearchQuery, createReportBody, reportGetQuery, reportListQuery, updateReportBody } from "./schemas";
+import {
+  DETAIL_FRAGMENT,
+  REPORT_FRAGMENT,
+  SUMMARY_FIELDS,
+  toReport,
+  toReportDetail,
+  toReportSummary,
+  type GqlReport,
+  type GqlReportDetail,
+  type GqlSummary,
+} from "./shapes";
+
+const LIST = operation(`query RestReports($status: ReportStatusFilter!, $limit: Int!, $offset: Int!) {
+  reports(status: $status, limit: $limit, offset: $offset) { total limit offset items { ${SUMMARY_FIELDS} } }
+}`);
+const GET = operation(`query RestReport($id: ID!) { report(id: $id) { ...RestReportDetail } } ${DETAIL_FRAGMENT}`);
+const BY_ADDRESS = operation(`query RestReportByAddress($address: String!) { reportByAddress(address: $address) { ...RestReportDetail } }
+${DETAIL_FRAGMENT}`);
+const CREATE = operation(`mutation RestCreateReport($input: CreateReportInput!) { createReport(input: $input) { ...RestReport } }
+${REPORT_FRAGMENT}`);
+const UPDATE = operation(`mutation RestUpdateReport($id: ID!, $input: UpdateReportInput!) {
+  updateReport(id: $id, input: $input) { ...RestReport }
+} ${REPORT_FRAGMENT}`);
+const DELETE = operation(`mutation RestDeleteReport($id: ID!) { deleteReport(id: $id) }`);
+
+const detailOptions = { allowForbiddenNested: true };
+
+/** The best match for an address, as the detail. */
+async function searchByAddress(address: string, context: Parameters<typeof run>[2]) {
+  const { reportByAddress } = await run<{ reportByAddress: GqlReportDetail }>(BY_ADDRESS, { address }, context, detailOptions);
+  return { data: toReportDetail(reportByAddress) };
+}
+
+/** A body with its alias spellings renamed, as the GraphQL input. */
+const reportInput = (body: Record<string, unknown>) => toGraphQLInput(body, reportInputNames);
+const withSpecNames = (req: Parameters<typeof bodyObject>[0]) => resolveAliases(bodyObject(req), reportAliases);
+
+export function reportsRouter(): Router {
+  const router = Router();
+
+  router.get(
+    "/reports",
+    handle(async (req, res) => {
+      const query = parse(reportListQuery, req.query);
+      if (query.address !== undefined) return void res.json(await searchByAddress(query.address, res.locals.context));
+      const { reports } = await run<{ reports: { items: GqlSummary[]; total: number; limit: number; offset: number } }>(
+        LIST,
+        { status: query.status, limit: query.limit, offset: query.offset },
+        res.locals.context,
+      );
+      res.json({ data: reports.items.map(toReportSummary), total: reports.total, limit: reports.limit, offset: reports.offset });
+    }),
+  );
+  router.post(
+    "/reports",
+    jsonBody,
+    handle(async (req, res) => {
+      const body = parse(createReportBody, withSpecNames(req));
+      const { createReport } = await run<{ createReport: GqlReport }>(CREATE, { input: reportInput(body) }, res.locals.context);
+      res.status(201).json({ data: toReport(createReport), message: "Report created successfully" });
+    }),
+  );
+  allowOnly(router, "/reports", ["GET", "POST"]);
+
+  router.get(
+    "/reports/search",
+    handle(async (req, res) => {
+      const { address } = parse(addressSearchQuery, req.query);
+      res.json(await searchByAddress(address, res.locals.context));
+    }),
+  );
+  allowOnly(router, "/reports/search", ["GET"]);
+
+  router.get(
+    "/reports/:reportId",
+    handle(async (req, res) => {
+      const { address } = parse(reportGetQuery, req.query);
+      if (address !== undefined) return void res.json(await searchByAddress(address, res.locals.context));
+      const { report } = await run<{ report: GqlReportDetail }>(GET, { id: req.params.reportId }, res.locals.context, detailOptions);
+      res.json({ data: toReportDetail(report) });
+    }),
+  );
+  router.patch(
+    "/reports/:reportId",
+    jsonBody,
+    handle(async (req, res) => {
+      const body = parse(updateReportBody, withSpecNames(req));
+      const { updateReport } = await run<{ updateReport: GqlReport }>(
+        UPDATE,
+        { id: req.params.reportId, input: reportInput(body) },
+        res.locals.context,
+      );
+      res.json({ data: toReport(updateReport), message: "Report updated successfully" });
+    }),
+  );
+  router.delete(
+    "/reports/:reportId",
+    handle(async (req, res) => {
+      await run(DELETE, { id: req.params.reportId }, res.locals.context);
+      res.json({ message: "Report deleted successfully" });
+    }),
+  );
+  allowOnly(router, "/reports/:reportId", ["GET", "PATCH", "DELETE"]);
+  return router;
+}

@@ -1,0 +1,74 @@
+// /v1/showings: list, create, and get/update/delete by id or unique_showing_key.
+import { Router } from "express";
+import { operation, run } from "./graphql";
+import { bodyObject, jsonBody, parse } from "./input";
+import { showingInputNames, toGraphQLInput } from "./names";
+import { allowOnly, handle } from "./route";
+import { createShowingBody, showingListQuery, updateShowingBody } from "./schemas";
+import { SHOWING_FRAGMENT, toShowing, type GqlShowing } from "./shapes";
+
+const LIST = operation(`query RestShowings($reportId: ID, $limit: Int!, $offset: Int!) {
+  showings(reportId: $reportId, limit: $limit, offset: $offset) { total limit offset items { ...RestShowing } }
+} ${SHOWING_FRAGMENT}`);
+const GET = operation(`query RestShowing($id: String!) { showing(id: $id) { ...RestShowing } } ${SHOWING_FRAGMENT}`);
+const CREATE = operation(`mutation RestCreateShowing($input: CreateShowingInput!) { createShowing(input: $input) { ...RestShowing } }
+${SHOWING_FRAGMENT}`);
+const UPDATE = operation(`mutation RestUpdateShowing($id: String!, $input: UpdateShowingInput!) {
+  updateShowing(id: $id, input: $input) { ...RestShowing }
+} ${SHOWING_FRAGMENT}`);
+const DELETE = operation(`mutation RestDeleteShowing($id: String!) { deleteShowing(id: $id) }`);
+
+export function showingsRouter(): Router {
+  const router = Router();
+
+  router.get(
+    "/showings",
+    handle(async (req, res) => {
+      const query = parse(showingListQuery, req.query);
+      const { showings } = await run<{ showings: { items: GqlShowing[]; total: number; limit: number; offset: number } }>(
+        LIST,
+        { reportId: query.report_id, limit: query.limit, offset: query.offset },
+        res.locals.context,
+      );
+      res.json({ data: showings.items.map(toShowing), total: showings.total, limit: showings.limit, offset: showings.offset });
+    }),
+  );
+  router.post(
+    "/showings",
+    jsonBody,
+    handle(async (req, res) => {
+      const body = parse(createShowingBody, bodyObject(req));
+      const input = toGraphQLInput(body, showingInputNames);
+      const { createShowing } = await run<{ createShowing: GqlShowing }>(CREATE, { input }, res.locals.context);
+      res.status(201).json({ data: toShowing(createShowing), message: "Showing created successfully" });
+    }),
+  );
+  allowOnly(router, "/showings", ["GET", "POST"]);
+
+  router.get(
+    "/showings/:showingId",
+    handle(async (req, res) => {
+      const { showing } = await run<{ showing: GqlShowing }>(GET, { id: req.params.showingId }, res.locals.context);
+      res.json({ data: toShowing(showing) });
+    }),
+  );
+  router.patch(
+    "/showings/:showingId",
+    jsonBody,
+    handle(async (req, res) => {
+      const body = parse(updateShowingBody, bodyObject(req));
+      const input = toGraphQLInput(body, showingInputNames);
+      const { updateShowing } = await run<{ updateShowing: GqlShowing }>(UPDATE, { id: req.params.showingId, input }, res.locals.context);
+      res.json({ data: toShowing(updateShowing), message: "Showing updated successfully" });
+    }),
+  );
+  router.delete(
+    "/showings/:showingId",
+    handle(async (req, res) => {
+      await run(DELETE, { id: req.params.showingId }, res.locals.context);
+      res.json({ message: "Showing deleted successfully" });
+    }),
+  );
+  allowOnly(router, "/showings/:showingId", ["GET", "PATCH", "DELETE"]);
+  return router;
+}
