@@ -5,7 +5,10 @@ import express, { type Express, type Request } from "express";
 import { createYoga } from "graphql-yoga";
 import { authenticate } from "./auth/middleware";
 import type { RateLimiter } from "./auth/rate-limit";
+import { config } from "./config";
+import type { Context } from "./context";
 import { errorHandler, sendError } from "./http/errors";
+import { statementCountHeader } from "./http/statement-count";
 import { logger } from "./logger";
 import { docsRouter, restRouter } from "./rest";
 import { schema } from "./schema";
@@ -28,13 +31,18 @@ query Overview {
 
 export interface AppDependencies {
   rateLimiter: RateLimiter;
+  /**
+   * Benchmarks only (bench/server.ts measures the cost of auth + rate limiting): skip both and run every request
+   * with this context. src/server.ts never sets it.
+   */
+  benchmarkWithoutAuth?: Context;
 }
 
 /** A browser opening /graphql: the GraphiQL page itself needs no key (a browser cannot send one on navigation). */
 const isGraphiQLPage = (req: Request) =>
   req.method === "GET" && req.path === "/graphql" && req.query.query === undefined && req.accepts(["application/json", "text/html"]) === "text/html";
 
-export function buildApp({ rateLimiter }: AppDependencies): Express {
+export function buildApp({ rateLimiter, benchmarkWithoutAuth }: AppDependencies): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", process.env.TRUST_PROXY ?? false);
@@ -54,10 +62,11 @@ export function buildApp({ rateLimiter }: AppDependencies): Express {
     },
   });
 
+  if (config.SQL_STATEMENT_EVENTS) app.use(statementCountHeader());
   app.get("/health", (_req, res) => void res.json({ status: "ok" }));
   app.use(docsRouter());
   app.use((req, res, next) => (isGraphiQLPage(req) ? yoga.requestListener(req, res) : next()));
-  app.use(authenticate(rateLimiter));
+  app.use(benchmarkWithoutAuth ? (_req, res, next) => ((res.locals.context = { ...benchmarkWithoutAuth }), next()) : authenticate(rateLimiter));
   app.use(yoga.graphqlEndpoint, yoga.requestListener);
   app.use("/v1", restRouter());
   app.use((req, res) => sendError(res, 404, `Not found: ${req.method} ${req.path}`));
