@@ -99,14 +99,18 @@ const ReportPage = builder.objectRef<ReportPageShape>("ReportPage").implement({
   }),
 });
 
-/** The best match for an address (DECISIONS): exact, then prefix, then containment; newest update breaks ties. */
+/**
+ * The best match for an address (DECISIONS): exact, then prefix, then containment; newest update breaks ties.
+ * search_key ("address city state zip") starts with address_key, so one trigram-indexed LIKE on it finds every
+ * candidate; address_key only ranks.
+ */
 async function findReportIdByAddress(teamId: string, input: string): Promise<string | null> {
   const key = normalizeAddress(input);
   if (!key) return null;
   const pattern = `%${key}%`;
   const rows = await prisma.$queryRaw<{ id: string }[]>`
     SELECT id FROM reports
-    WHERE team_id = ${teamId}::uuid AND (address_key LIKE ${pattern} OR search_key LIKE ${pattern})
+    WHERE team_id = ${teamId}::uuid AND search_key LIKE ${pattern}
     ORDER BY (address_key = ${key} OR search_key = ${key}) DESC,
              (address_key LIKE ${`${key}%`} OR search_key LIKE ${`${key}%`}) DESC,
              updated_at DESC
