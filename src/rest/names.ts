@@ -62,12 +62,19 @@ export const reportAliases = {
   show_social_on_report: "show_social_media_on_report",
 } as const;
 
-/** Renames the aliases of a body to their spec names; an alias is dropped when the spec name is also present. */
-export function resolveAliases(body: Record<string, unknown>, aliases: Record<string, string>): Record<string, unknown> {
+/** The body without the aliases whose spec name is also sent (the spec name wins, the alias is not even checked). */
+export function withoutShadowedAliases(body: Record<string, unknown>, aliases: Record<string, string>): Record<string, unknown> {
+  const out = { ...body };
+  for (const [alias, name] of Object.entries(aliases)) if (alias in out && name in out) delete out[alias];
+  return out;
+}
+
+/** A checked body with its aliases renamed to their spec names. */
+export function renameAliases(body: Record<string, unknown>, aliases: Record<string, string>): Record<string, unknown> {
   const out = { ...body };
   for (const [alias, name] of Object.entries(aliases)) {
     if (!(alias in out)) continue;
-    if (!(name in out)) out[name] = out[alias];
+    if (out[name] === undefined) out[name] = out[alias];
     delete out[alias];
   }
   return out;

@@ -2,7 +2,7 @@
 import { Router } from "express";
 import { operation, run } from "./graphql";
 import { bodyObject, jsonBody, parse } from "./input";
-import { reportAliases, reportInputNames, resolveAliases, toGraphQLInput } from "./names";
+import { renameAliases, reportAliases, reportInputNames, toGraphQLInput, withoutShadowedAliases } from "./names";
 import { allowOnly, handle } from "./route";
 import { addressSearchQuery, createReportBody, reportGetQuery, reportListQuery, updateReportBody } from "./schemas";
 import {
@@ -38,9 +38,11 @@ async function searchByAddress(address: string, context: Parameters<typeof run>[
   return { data: toReportDetail(reportByAddress) };
 }
 
-/** A body with its alias spellings renamed, as the GraphQL input. */
-const reportInput = (body: Record<string, unknown>) => toGraphQLInput(body, reportInputNames);
-const withSpecNames = (req: Parameters<typeof bodyObject>[0]) => resolveAliases(bodyObject(req), reportAliases);
+/** The checked body as the GraphQL input. Aliases are checked under the name the client used, then renamed. */
+function reportInput(schema: typeof createReportBody | typeof updateReportBody, req: Parameters<typeof bodyObject>[0]) {
+  const body = parse(schema, withoutShadowedAliases(bodyObject(req), reportAliases));
+  return toGraphQLInput(renameAliases(body, reportAliases), reportInputNames);
+}
 
 export function reportsRouter(): Router {
   const router = Router();
@@ -62,8 +64,8 @@ export function reportsRouter(): Router {
     "/reports",
     jsonBody,
     handle(async (req, res) => {
-      const body = parse(createReportBody, withSpecNames(req));
-      const { createReport } = await run<{ createReport: GqlReport }>(CREATE, { input: reportInput(body) }, res.locals.context);
+      const input = reportInput(createReportBody, req);
+      const { createReport } = await run<{ createReport: GqlReport }>(CREATE, { input }, res.locals.context);
       res.status(201).json({ data: toReport(createReport), message: "Report created successfully" });
     }),
   );
@@ -91,12 +93,8 @@ export function reportsRouter(): Router {
     "/reports/:reportId",
     jsonBody,
     handle(async (req, res) => {
-      const body = parse(updateReportBody, withSpecNames(req));
-      const { updateReport } = await run<{ updateReport: GqlReport }>(
-        UPDATE,
-        { id: req.params.reportId, input: reportInput(body) },
-        res.locals.context,
-      );
+      const input = reportInput(updateReportBody, req);
+      const { updateReport } = await run<{ updateReport: GqlReport }>(UPDATE, { id: req.params.reportId, input }, res.locals.context);
       res.json({ data: toReport(updateReport), message: "Report updated successfully" });
     }),
   );

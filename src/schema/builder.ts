@@ -1,7 +1,7 @@
 // The Pothos builder: plugins and their options only. Types live in ./types, one file per domain type.
 import SchemaBuilder, { type ArgBuilder as PothosArgBuilder } from "@pothos/core";
 import PrismaPlugin from "@pothos/plugin-prisma";
-import ScopeAuthPlugin, { AuthScopeFailureType } from "@pothos/plugin-scope-auth";
+import ScopeAuthPlugin, { AuthScopeFailureType, type AuthFailure } from "@pothos/plugin-scope-auth";
 import ValidationPlugin from "@pothos/plugin-validation";
 import { can, type Permission } from "../auth/permissions";
 import type { Context } from "../context";
@@ -10,6 +10,18 @@ import type PrismaTypes from "../generated/pothos-types";
 import { getDatamodel } from "../generated/pothos-types";
 import { badInput, permissionDenied, unauthenticated } from "./errors";
 import { formatIssues } from "./validation";
+
+/** The permission a scope failure names; a field's authScopes object fails as an "any of" around the scope. */
+function deniedPermission(failure: AuthFailure): string | undefined {
+  if (failure.kind === AuthScopeFailureType.AuthScope && failure.scope === "permission") return String(failure.parameter);
+  if (failure.kind === AuthScopeFailureType.AnyAuthScopes || failure.kind === AuthScopeFailureType.AllAuthScopes) {
+    for (const inner of failure.failures) {
+      const permission = deniedPermission(inner);
+      if (permission) return permission;
+    }
+  }
+  return undefined;
+}
 
 export const builder = new SchemaBuilder<{
   Context: Context;
@@ -28,11 +40,8 @@ export const builder = new SchemaBuilder<{
     }),
     unauthorizedError: (_parent, ctx, _info, result) => {
       if (!ctx.viewer) return unauthenticated();
-      const failure = result.failure;
-      if (failure.kind === AuthScopeFailureType.AuthScope && failure.scope === "permission") {
-        return permissionDenied(String(failure.parameter));
-      }
-      return permissionDenied("unknown");
+      const permission = deniedPermission(result.failure);
+      return permissionDenied(permission ?? "unknown");
     },
   },
   validation: { validationError: (result) => badInput(formatIssues(result.issues)) },

@@ -2,7 +2,7 @@
 // method, path template and status (ajv, JSON Schema 2020-12 as OpenAPI 3.1 uses).
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
-import type { Response } from "supertest";
+import request, { type Response, type Test } from "supertest";
 import { openApiDocument } from "../../src/rest/openapi";
 
 export const doc = openApiDocument() as unknown as {
@@ -42,4 +42,17 @@ export function expectDocumented(res: Response): Response {
     throw new Error(`${method} ${path} ${res.status} does not match the document: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(res.body)}`);
   }
   return res;
+}
+
+type App = Parameters<typeof request>[0];
+
+/** A supertest client for one key whose every response is checked against the document. */
+export function restClient(app: App, auth: Record<string, string>) {
+  const checked = async (test: Test) => expectDocumented(await test);
+  return {
+    get: (path: string) => checked(request(app).get(path).set(auth)),
+    delete: (path: string) => checked(request(app).delete(path).set(auth)),
+    post: (path: string, body: unknown) => checked(request(app).post(path).set(auth).send(body as object)),
+    patch: (path: string, body: unknown) => checked(request(app).patch(path).set(auth).send(body as object)),
+  };
 }
