@@ -11,6 +11,9 @@ const envSchema = z.object({
   // A PGlite dump to start an empty database from (the test suite uses it to skip initdb per test file).
   PGLITE_TEMPLATE: z.string().optional(),
   REDIS_URL: z.string().url().optional(),
+  // Namespace of the rate-limit counters in Redis: processes sharing one budget must share it; separate
+  // deployments (or test runs) on one Redis use different ones.
+  REDIS_KEY_PREFIX: z.string().default("prs:rl"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   RATE_LIMIT_FREE: tierLimit.default(100),
   RATE_LIMIT_STANDARD: tierLimit.default(1000),

@@ -1,4 +1,5 @@
 // Starts the service: migrations, first-start bootstrap, HTTP server, graceful shutdown.
+import type { AddressInfo } from "node:net";
 import { createRateLimiter } from "./auth/rate-limit";
 import { flushUsage } from "./auth/usage";
 import { buildApp } from "./app";
@@ -6,6 +7,9 @@ import { bootstrapFirstTeam } from "./bootstrap";
 import { config } from "./config";
 import { database } from "./db";
 import { logger } from "./logger";
+
+/** How long a graceful stop waits for requests in progress before closing their connections. */
+const DRAIN_MS = 10_000;
 
 async function main(): Promise<void> {
   const applied = await database.migrate();
@@ -16,9 +20,17 @@ async function main(): Promise<void> {
     logger.warn({ teamId: first.teamId }, "created the first team 'My Team' and an API key with every permission");
     process.stdout.write(`\n  Your API key (shown only this once):\n  ${first.key}\n\n`);
   }
-  const rateLimiter = createRateLimiter({ redisUrl: config.REDIS_URL });
+  const rateLimiter = createRateLimiter({ redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX });
+  // Serve only once the shared rate-limit store is reachable, so every process counts in one budget from the start.
+  await rateLimiter.ready();
   const server = buildApp({ rateLimiter }).listen(config.PORT, config.HOST, () => {
-    logger.info({ port: config.PORT, database: database.kind, redis: Boolean(config.REDIS_URL) }, "listening");
+    // The bound port, not the configured one: PORT=0 picks a free port.
+    const { port } = server.address() as AddressInfo;
+    logger.info({ port, database: database.kind, redis: Boolean(config.REDIS_URL) }, "listening");
+  });
+  server.on("error", (err) => {
+    logger.fatal({ err }, "cannot listen");
+    process.exit(1);
   });
 
   let stopping = false;
@@ -26,11 +38,16 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "shutting down");
-    server.close();
+    // Finish requests in progress (they may still count calls and use the database), then write the counts.
+    const drained = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
+    const drainTimer = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
+    await drained;
+    clearTimeout(drainTimer);
     await flushUsage().catch((err) => logger.error({ err }, "could not write usage counts"));
     await rateLimiter.close();
     await database.close();
+    logger.info("stopped");
     process.exit(0);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));

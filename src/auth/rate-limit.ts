@@ -7,6 +7,7 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 import { logger } from "../logger";
 
 const HOUR = 3600;
+const REDIS_CONNECT_WAIT_MS = 3000;
 
 export interface WindowCount {
   /** Requests counted for the key in the current window, this one included. */
@@ -25,6 +26,8 @@ export interface RateLimitResult {
 export interface RateLimiter {
   /** Counts one request for `key` in the current clock hour. */
   hit(key: string, now?: number): Promise<WindowCount>;
+  /** Resolves once the shared store is connected (or given up on for now); at once for the memory store. */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -40,17 +43,31 @@ export function createRateLimiter(options: { redisUrl?: string; keyPrefix?: stri
   const common = { points: Number.MAX_SAFE_INTEGER, duration: HOUR, keyPrefix };
   let redis: Redis | null = null;
   let limiter: RateLimiterAbstract;
+  // Without an offline queue a command sent before the connection is up fails over to the in-process insurance
+  // limiter, which would split a budget between processes; so the first hits wait (briefly) for the connection.
+  let connecting: Promise<void> | null = null;
   if (options.redisUrl) {
-    redis = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
-    redis.on("error", (err) => logger.warn({ err: err.message }, "redis error; rate limits fall back to this process"));
+    const client = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+    redis = client;
+    client.on("error", (err) => logger.warn({ err: err.message }, "redis error; rate limits fall back to this process"));
+    connecting = new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, REDIS_CONNECT_WAIT_MS);
+      client.once("ready", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    }).then(() => {
+      connecting = null;
+    });
     // If Redis is unreachable, count in this process rather than refuse service.
-    limiter = new RateLimiterRedis({ ...common, storeClient: redis, insuranceLimiter: new RateLimiterMemory(common) });
+    limiter = new RateLimiterRedis({ ...common, storeClient: client, insuranceLimiter: new RateLimiterMemory(common) });
   } else {
     limiter = new RateLimiterMemory(common);
   }
 
   return {
     async hit(key, now = Date.now()) {
+      if (connecting) await connecting;
       const window = Math.floor(now / 1000 / HOUR);
       const resetsAt = (window + 1) * HOUR;
       const secondsLeft = Math.max(1, resetsAt - Math.floor(now / 1000));
@@ -63,6 +80,7 @@ export function createRateLimiter(options: { redisUrl?: string; keyPrefix?: stri
       }
       return { count: res.consumedPoints, resetsAt };
     },
+    ready: () => connecting ?? Promise.resolve(),
     async close() {
       if (redis) await redis.quit().catch(() => undefined);
     },

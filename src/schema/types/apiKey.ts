@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { createApiKey } from "../../auth/api-keys";
 import { firstMissing, parsePermissions, TEAM_FULL_ACCESS, type Permissions } from "../../auth/permissions";
-import { TIERS } from "../../auth/tiers";
+import { TIERS, tierLimit } from "../../auth/tiers";
 import { prisma } from "../../db";
 import { builder } from "../builder";
 import { badInput, notFound, permissionDenied } from "../errors";
@@ -73,13 +73,19 @@ builder.mutationFields((t) => ({
       }
       const missing = firstMissing(permissions, viewer.permissions);
       if (missing) throw permissionDenied(missing);
+      // Nor a larger rate-limit budget than the creator's own key.
+      const tier = input.rateLimitTier ?? viewer.tier;
+      if (tierLimit(tier) > tierLimit(viewer.tier)) {
+        throw permissionDenied(`rateLimitTier '${tier}' is above this key's tier '${viewer.tier}'`);
+      }
+      if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) throw badInput("expiresAt must be in the future");
       return createApiKey({
         teamId: viewer.teamId,
         name: input.name,
         description: input.description,
         expiresAt: input.expiresAt,
         permissions,
-        tier: input.rateLimitTier ?? viewer.tier,
+        tier,
       });
     },
   }),

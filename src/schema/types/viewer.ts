@@ -49,7 +49,8 @@ const Viewer = builder.objectRef<ViewerShape>("Viewer").implement({
     }),
     apiKey: t.prismaField({
       type: "ApiKey",
-      resolve: (query, { keyId }) => prisma.apiKey.findUniqueOrThrow({ ...query, where: { id: keyId } }),
+      // The key is in use by this very request; its stored last_used_at is written at most once a minute.
+      resolve: async (query, { keyId }) => ({ ...(await prisma.apiKey.findUniqueOrThrow({ ...query, where: { id: keyId } })), lastUsedAt: new Date() }),
     }),
     rateLimit: t.field({
       type: RateLimitStatus,

@@ -1,0 +1,112 @@
+// Real processes for tests: `tsx src/server.ts` and the `prs` CLI, each on the suite's database (DATABASE_URL
+// when set, otherwise an on-disk PGlite directory given by the test).
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const ROOT = path.resolve(__dirname, "../..");
+const TSX = path.join(ROOT, "node_modules/.bin/tsx");
+
+export const sharedDatabase = Boolean(process.env.DATABASE_URL);
+export const tempDir = (label: string): string => mkdtempSync(path.join(os.tmpdir(), `prs-${label}-`));
+
+/**
+ * Environment of a child process: this process's minus the test-only settings of test/support/env.ts, plus the
+ * database. A fresh PGlite directory starts from the suite's migrated template (skips initdb).
+ */
+export function childEnv(pgliteDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: "info", SQL_STATEMENT_EVENTS: "false", ...extra };
+  delete env.PGLITE_TEMPLATE;
+  delete env.USAGE_FLUSH_MS;
+  if (sharedDatabase) delete env.PGLITE_DATA_DIR;
+  else env.PGLITE_DATA_DIR = pgliteDir;
+  return { ...env, ...extra };
+}
+
+/** PGlite can start a new directory from the template, and refuses to for one that holds a database. */
+function withTemplate(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const dir = env.PGLITE_DATA_DIR;
+  const template = process.env.PGLITE_TEMPLATE;
+  const fresh = !env.DATABASE_URL && dir && !dir.includes("://") && !existsSync(path.join(dir, "PG_VERSION"));
+  return fresh && template ? { ...env, PGLITE_TEMPLATE: template } : env;
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** Non-empty lines of stdout. */
+  lines: string[];
+}
+
+/** Runs `prs <args>` as the installed bin does (bin/prs.js). */
+export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(ROOT, "bin/prs.js"), ...args], { cwd: ROOT, env: withTemplate(env) });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr, lines: stdout.split("\n").filter((l) => l.trim()) }));
+  });
+}
+
+/** Runs the CLI and fails with its output unless it exits 0. */
+export async function cli(args: string[], env: NodeJS.ProcessEnv): Promise<string[]> {
+  const result = await runCli(args, env);
+  if (result.code !== 0) throw new Error(`prs ${args.join(" ")} exited ${result.code}:\n${result.stderr}${result.stdout}`);
+  return result.lines;
+}
+
+/** `prs team create` then `prs key create`: the team id and the full key (last line of stdout). */
+export async function cliTeamAndKey(env: NodeJS.ProcessEnv, keyArgs: string[] = []): Promise<{ teamId: string; key: string }> {
+  const [teamId] = await cli(["team", "create", "--name", "CLI Realty", "--admin", "Casey Admin"], env);
+  const key = (await cli(["key", "create", "--team", teamId, "--name", "test key", ...keyArgs], env)).at(-1)!;
+  return { teamId, key };
+}
+
+export interface ServerProcess {
+  url: string;
+  output(): string;
+  /** Sends the signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts `tsx src/server.ts` on a free port and resolves once it logs "listening". */
+export function startServer(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
+  const child: ChildProcess = spawn(TSX, ["src/server.ts"], { cwd: ROOT, env: { ...withTemplate(env), PORT: "0", HOST: "127.0.0.1" } });
+  let output = "";
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => fail("did not start within 90 s"), 90_000);
+    function fail(why: string) {
+      clearTimeout(timer);
+      child.kill("SIGKILL");
+      reject(new Error(`server ${why}:\n${output}`));
+    }
+    child.stderr!.on("data", (d) => (output += d));
+    let partial = "";
+    child.stdout!.on("data", (d: Buffer) => {
+      output += d;
+      const lines = (partial + d.toString()).split("\n");
+      partial = lines.pop()!;
+      for (const line of lines) {
+        if (!line.startsWith("{")) continue;
+        const entry = JSON.parse(line) as { msg?: string; port?: number };
+        if (entry.msg !== "listening") continue;
+        clearTimeout(timer);
+        resolve({
+          url: `http://127.0.0.1:${entry.port}`,
+          output: () => output,
+          async stop(signal = "SIGTERM") {
+            if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+            return exited;
+          },
+        });
+      }
+    });
+    void exited.then((code) => fail(`exited with ${code} before listening`));
+  });
+}
