@@ -1,0 +1,106 @@
+// The OpenAPI document: valid OpenAPI 3.1, version 1.0.1, every REST route with its parameters, bodies, responses
+// and errors; and the /docs page served from swagger-ui-dist.
+import { execFileSync } from "node:child_process";
+import request from "supertest";
+import { startTestApp, type TestApp } from "./support/app";
+import { templateOf } from "./support/openapi";
+
+let t: TestApp;
+let doc: any;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  const res = await request(t.app).get("/v1/openapi.json");
+  expect(res.status).toBe(200);
+  doc = res.body;
+});
+afterAll(() => t.close());
+
+// The validator is an ES module, which this CommonJS test build cannot load: it runs in its own node process.
+const VALIDATE = `
+import { Validator } from "@seriousme/openapi-schema-validator";
+let text = "";
+for await (const chunk of process.stdin) text += chunk;
+const validator = new Validator();
+const result = await validator.validate(JSON.parse(text));
+console.log(JSON.stringify({ ...result, version: validator.version }));`;
+
+it("is a valid OpenAPI 3.1 document at version 1.0.1", () => {
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", VALIDATE], { input: JSON.stringify(doc), cwd: process.cwd() });
+  const result = JSON.parse(out.toString());
+  expect(result.errors ?? []).toEqual([]);
+  expect(result).toMatchObject({ valid: true, version: "3.1" });
+  expect(doc.openapi).toMatch(/^3\.1\./);
+  expect(doc.info.version).toBe("1.0.1");
+});
+
+const ROUTES: Array<[string, string]> = [
+  ["get", "/v1/reports"],
+  ["post", "/v1/reports"],
+  ["get", "/v1/reports/search"],
+  ["get", "/v1/reports/{reportId}"],
+  ["patch", "/v1/reports/{reportId}"],
+  ["delete", "/v1/reports/{reportId}"],
+  ["get", "/v1/showings"],
+  ["post", "/v1/showings"],
+  ["get", "/v1/showings/{showingId}"],
+  ["patch", "/v1/showings/{showingId}"],
+  ["delete", "/v1/showings/{showingId}"],
+  ["get", "/v1/users/me"],
+];
+
+it("documents every route with its success and error responses", () => {
+  const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops as object).map((method) => [method, path]));
+  expect(documented.sort()).toEqual([...ROUTES].sort());
+  for (const [method, path] of ROUTES) {
+    const responses = doc.paths[path][method].responses;
+    const success = method === "post" ? "201" : "200";
+    expect(responses[success].content["application/json"].schema).toBeDefined();
+    for (const status of ["401", "405", "429"]) expect(responses[status].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Error" });
+    if (path !== "/v1/users/me") expect(responses["403"]).toBeDefined();
+    if (path.includes("{")) expect(responses["404"]).toBeDefined();
+    if (method === "post" || method === "patch") for (const status of ["400", "413", "415"]) expect(responses[status]).toBeDefined();
+  }
+  expect(doc.paths["/v1/showings"].post.responses["409"]).toBeDefined();
+});
+
+it("documents parameters and bodies from the route schemas", () => {
+  const params = (method: string, path: string) => Object.fromEntries(doc.paths[path][method].parameters.map((p: any) => [`${p.in}:${p.name}`, p]));
+  const list = params("get", "/v1/reports");
+  expect(list["query:limit"].schema).toMatchObject({ type: "integer", minimum: 1, maximum: 100, default: 50 });
+  expect(list["query:offset"].schema).toMatchObject({ type: "integer", minimum: 0, default: 0 });
+  expect(list["query:status"].schema.enum).toEqual(["draft", "published", "all"]);
+  expect(list["query:address"]).toBeDefined();
+  expect(params("get", "/v1/reports/search")["query:address"].required).toBe(true);
+  expect(params("get", "/v1/reports/{reportId}")["path:reportId"].required).toBe(true);
+  expect(params("get", "/v1/showings")["query:report_id"].schema.format).toBe("uuid");
+
+  const schemas = doc.components.schemas;
+  expect(schemas.CreateReportBody.required).toEqual(["address"]);
+  expect(Object.keys(schemas.CreateReportBody.properties)).toEqual(expect.arrayContaining(["beds", "bedrooms", "baths", "bathrooms", "sqft", "square_feet", "portal_property_id", "primary_color", "secondary_color", "custom_agent_name", "custom_agent_email", "mls_id", "lot_size"]));
+  expect(Object.keys(schemas.UpdateReportBody.properties)).toEqual(expect.arrayContaining(["status", "is_draft", "show_social_media_on_report", "show_social_on_report"]));
+  expect(schemas.CreateShowingBody.required).toEqual(["report_id"]);
+  expect(schemas.CreateShowingBody.properties.rating).toMatchObject({ minimum: 1, maximum: 5 });
+  expect(schemas.UpdateShowingBody.properties.event_type).toBeDefined();
+});
+
+it("matches concrete paths to templates with literal segments first", () => {
+  expect(templateOf("/v1/reports/search")).toBe("/v1/reports/search");
+  expect(templateOf("/v1/reports/abc")).toBe("/v1/reports/{reportId}");
+  expect(templateOf("/v1/nothing")).toBeUndefined();
+});
+
+it("serves the interactive reference from the swagger-ui-dist package", async () => {
+  const page = await request(t.app).get("/docs");
+  expect(page.status).toBe(200);
+  expect(page.type).toBe("text/html");
+  expect(page.text).not.toMatch(/https?:\/\//);
+  for (const asset of [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1])) {
+    const res = await request(t.app).get(asset);
+    expect(res.status).toBe(200);
+  }
+  expect((await request(t.app).get("/docs/init.js")).text).toContain("/v1/openapi.json");
+  const missing = await request(t.app).get("/docs/assets/nope.js");
+  expect(missing.status).toBe(404);
+  expect(missing.body.error.status).toBe(404);
+});
