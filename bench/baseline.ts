@@ -1,0 +1,113 @@
+// Scenario 1's baseline: a hand-written Express route behind the same auth middleware that reads the report with
+// ONE Prisma call and writes the same JSON body as GET /v1/reports/{id}. The harness checks the two bodies are
+// equal before it measures, so the baseline never does less work than the real route by accident.
+import express, { type Express } from "express";
+import { authenticate } from "../src/auth/middleware";
+import type { RateLimiter } from "../src/auth/rate-limit";
+import { prisma } from "../src/db";
+import { errorHandler, sendError } from "../src/http/errors";
+
+const oldestFirst = [{ createdAt: "asc" as const }, { id: "asc" as const }];
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+async function readReport(id: string, teamId: string) {
+  return prisma.report.findFirst({
+    where: { id, teamId },
+    include: {
+      comparables: { orderBy: oldestFirst },
+      showings: { orderBy: oldestFirst },
+      socialMediaPosts: { orderBy: oldestFirst },
+      agentInsights: { orderBy: oldestFirst },
+      _count: { select: { showings: true } },
+    },
+  });
+}
+
+type Report = NonNullable<Awaited<ReturnType<typeof readReport>>>;
+
+/** The body of GET /v1/reports/{id} (src/rest/shapes.ts toReportDetail), same keys in the same order. */
+export function detailBody(r: Report) {
+  return {
+    data: {
+      id: r.id,
+      address: r.address,
+      city: r.city,
+      state: r.state,
+      zip: r.zip,
+      price: r.price,
+      beds: r.beds,
+      baths: r.baths,
+      sqft: r.sqft,
+      year_built: r.yearBuilt,
+      property_type: r.propertyType,
+      status: r.status,
+      is_published: r.status === "published",
+      is_draft: r.status === "draft",
+      published_at: iso(r.publishedAt),
+      views_count: r.viewsCount,
+      saves_count: r.savesCount,
+      showings_count: r._count.showings,
+      created_at: iso(r.createdAt),
+      updated_at: iso(r.updatedAt),
+      bedrooms: r.beds,
+      bathrooms: r.baths,
+      square_feet: r.sqft,
+      date_created: iso(r.createdAt),
+      description: r.description,
+      lot_size: r.lotSize,
+      portal_url: r.portalUrl,
+      portal_property_id: r.portalPropertyId,
+      mls_id: r.mlsId,
+      listing_agent: r.listingAgent,
+      created_by: r.createdBy,
+      custom_agent_name: r.customAgentName,
+      custom_agent_email: r.customAgentEmail,
+      primary_color: r.primaryColor,
+      secondary_color: r.secondaryColor,
+      executive_summary: r.executiveSummary,
+      show_comps_on_report: r.showComps,
+      show_neighborhood_on_report: r.showNeighborhood,
+      show_social_on_report: r.showSocial,
+      show_showings_on_report: r.showShowings,
+      show_agent_insights_on_report: r.showAgentInsights,
+      comparable_properties: r.comparables.map((c) => ({
+        id: c.id, address: c.address, city: c.city, state: c.state, zip: c.zip, price: c.price, beds: c.beds, baths: c.baths,
+        sqft: c.sqft, distance_miles: c.distanceMiles, sale_date: iso(c.saleDate), status: c.status, source: c.source, created_at: iso(c.createdAt),
+      })),
+      showing_events: r.showings.map((s) => ({
+        id: s.id, service_id: s.serviceId, report_id: s.reportId, showing_date: iso(s.showingDate), scheduled_date: iso(s.scheduledDate),
+        attendee_name: s.attendeeName, attendee_email: s.attendeeEmail, attendee_phone: s.attendeePhone, agent_name: s.agentName,
+        feedback: s.feedback, rating: s.rating, interested: s.interested, event_type: s.eventType, title: s.title,
+        attendees_count: s.attendeesCount, unique_showing_key: s.uniqueShowingKey, showing_time_start: iso(s.showingTimeStart),
+        showing_time_end: iso(s.showingTimeEnd), created_at: iso(s.createdAt), updated_at: iso(s.updatedAt),
+      })),
+      social_media_posts: r.socialMediaPosts.map((p) => ({
+        id: p.id, platform: p.platform, external_id: p.externalId, url: p.url, caption: p.caption, posted_at: iso(p.postedAt),
+        likes: p.likes, comments: p.comments, shares: p.shares, views: p.views,
+      })),
+      agent_insights: r.agentInsights.map((i) => ({
+        id: i.id, author: i.author, title: i.title, body: i.body, category: i.category, created_at: iso(i.createdAt),
+      })),
+    },
+  };
+}
+
+export const BASELINE_PATH = "/v1/reports/:id";
+
+/** The baseline app: same Express settings and auth middleware as the service, then the one hand-written route. */
+export function buildBaselineApp(rateLimiter: RateLimiter): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.use(authenticate(rateLimiter));
+  app.get(BASELINE_PATH, async (req, res, next) => {
+    try {
+      const report = await readReport(String(req.params.id), res.locals.context.viewer!.teamId);
+      if (!report) return sendError(res, 404, "Report not found");
+      res.json(detailBody(report));
+    } catch (err) {
+      next(err);
+    }
+  });
+  app.use(errorHandler);
+  return app;
+}

@@ -1,0 +1,117 @@
+// Load generation with autocannon, and the "alternate both sides in short rounds, report the medians" protocol
+// that every ratio target uses (the machine is shared and noisy; drift hits both sides alike).
+import autocannon from "autocannon";
+
+export interface Target {
+  port: number;
+  method?: "GET" | "POST";
+  headers?: Record<string, string>;
+  /** Called for every request: path (and body for POST). Lets a run cycle through many ids or addresses. */
+  next: () => { path: string; body?: unknown };
+}
+
+export interface Measurement {
+  rps: number;
+  /** Latency percentiles in ms, from every response (autocannon's own histogram has 1 ms resolution). */
+  p50: number;
+  p99: number;
+  requests: number;
+  /** Socket errors, timeouts and non-2xx responses. */
+  errors: number;
+  /** 2xx responses: the count check of scenario 5 compares it with the rows found afterwards. */
+  ok: number;
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+export const median = (values: number[]): number => {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+};
+
+export async function measure(target: Target, connections: number, seconds: number): Promise<Measurement> {
+  const latencies: number[] = [];
+  const instance = autocannon({
+    url: `http://127.0.0.1:${target.port}`,
+    connections,
+    duration: seconds,
+    headers: { "content-type": "application/json", ...target.headers },
+    requests: [
+      {
+        method: target.method ?? "GET",
+        setupRequest: (req) => {
+          const { path, body } = target.next();
+          return { ...req, path, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
+        },
+      },
+    ],
+  });
+  instance.on("response", (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
+  const result = await instance;
+  latencies.sort((a, b) => a - b);
+  return {
+    rps: result.requests.total / result.duration,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    requests: result.requests.total,
+    errors: result.errors + result.timeouts + result.non2xx,
+    ok: result["2xx"],
+  };
+}
+
+export interface Side {
+  name: string;
+  target: Target;
+}
+
+export interface SideSummary {
+  name: string;
+  /** Medians over the rounds. */
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  rounds: Measurement[];
+}
+
+export interface Comparison {
+  a: SideSummary;
+  b: SideSummary;
+  /** Median over rounds of (a / b) for the chosen metric. */
+  ratio: number;
+}
+
+export interface RoundPlan {
+  connections: number;
+  rounds: number;
+  seconds: number;
+  warmupSeconds: number;
+}
+
+/**
+ * Runs a and b alternately (a b, b a, a b, … so neither always goes first), `rounds` times each, after one warm-up
+ * of each. `metric` picks what the ratio compares: requests/s or p50 latency.
+ */
+export async function compare(a: Side, b: Side, plan: RoundPlan, metric: "rps" | "p50"): Promise<Comparison> {
+  await measure(a.target, plan.connections, plan.warmupSeconds);
+  await measure(b.target, plan.connections, plan.warmupSeconds);
+  const ra: Measurement[] = [];
+  const rb: Measurement[] = [];
+  for (let i = 0; i < plan.rounds; i++) {
+    const order = i % 2 ? [b, a] : [a, b];
+    for (const side of order) (side === a ? ra : rb).push(await measure(side.target, plan.connections, plan.seconds));
+  }
+  const summary = (side: Side, rounds: Measurement[]): SideSummary => ({
+    name: side.name,
+    rps: median(rounds.map((m) => m.rps)),
+    p50: median(rounds.map((m) => m.p50)),
+    p99: median(rounds.map((m) => m.p99)),
+    errors: rounds.reduce((n, m) => n + m.errors, 0),
+    rounds,
+  });
+  return { a: summary(a, ra), b: summary(b, rb), ratio: median(ra.map((m, i) => m[metric] / rb[i][metric])) };
+}

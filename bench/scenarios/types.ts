@@ -1,0 +1,39 @@
+// What a scenario gets and what it reports.
+import type { RoundPlan } from "../load";
+import type { Seed } from "../seed";
+import type { ServerPorts } from "../server";
+
+export interface Plan extends RoundPlan {
+  /** Connections for the latency scenario (search): low, so p50 measures work rather than queueing. */
+  searchConnections: number;
+  writeSeconds: number;
+  writeConnections: number;
+  largeTeamReports: number;
+}
+
+export interface ScenarioContext {
+  seed: Seed;
+  ports: ServerPorts;
+  plan: Plan;
+}
+
+/** One line of the table: a side of a comparison, a request whose statements were counted, … */
+export interface Row {
+  label: string;
+  rps?: number;
+  p50?: number;
+  p99?: number;
+  errors?: number;
+  /** A scenario-specific number, e.g. SQL statements or rows found. */
+  value?: string;
+}
+
+export interface ScenarioResult {
+  id: number;
+  title: string;
+  target: string;
+  measured: string;
+  pass: boolean;
+  rows: Row[];
+  notes: string[];
+}
