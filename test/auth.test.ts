@@ -155,7 +155,7 @@ describe("permissions", () => {
     expectRateLimitHeaders(denied);
     const { key } = await keyFor(team.teamId, { permissions: `${permission},reports:read` });
     const allowed = await gql(bearer(key), query());
-    expect(allowed.body.errors?.[0]?.message).not.toMatch(/^Permission denied/);
+    expect(String(allowed.body.errors?.[0]?.message)).not.toMatch(/^Permission denied/);
   });
 
   it("a key with reports:read only cannot create a report", async () => {
