@@ -41,6 +41,13 @@ it("matches a part of the address, and the one-line address with city, state and
   expect(await search("9 Willow Blvd, Portland, OR 97201")).toBe(report.id);
 });
 
+it("ignores limit, offset and status on the list when address is given, even invalid ones", async () => {
+  const report = await create({ address: "12 Priority Pl" });
+  const res = await api.get(`/v1/reports?address=${q("12 priority place")}&limit=0&offset=-1&status=nope`);
+  expect(res.status).toBe(200);
+  expect(res.body).toEqual({ data: expect.objectContaining({ id: report.id }) });
+});
+
 it("returns the search response fields", async () => {
   const report = await create({ address: "5 Shape Ct", beds: 3, baths: 2, sqft: 1500, price: 10 });
   const res = await api.get(`/v1/reports/search?address=${q("5 shape court")}`);

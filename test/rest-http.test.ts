@@ -72,6 +72,11 @@ it("needs a key on every route (401 envelope) but not for the docs", async () =>
   expect((await request(t.app).get("/docs")).status).toBe(200);
 });
 
+it("answers GET /v1/users/me as documented", async () => {
+  const res = expectDocumented(await request(t.app).get("/v1/users/me").set(team.auth));
+  expect(res.status).toBe(200);
+});
+
 it("carries the rate-limit headers on REST responses, errors included", async () => {
   for (const res of [await request(t.app).get("/v1/reports").set(team.auth), await request(t.app).get("/v1/reports?limit=0").set(team.auth)]) {
     for (const header of ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"]) expect(res.headers[header]).toMatch(/^\d+$/);

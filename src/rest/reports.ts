@@ -1,5 +1,6 @@
 // /v1/reports: list, address search (three forms), create, get, update, delete.
-import { Router } from "express";
+import { Router, type Request } from "express";
+import type { Context } from "../context";
 import { operation, run } from "./graphql";
 import { bodyObject, jsonBody, parse } from "./input";
 import { renameAliases, reportAliases, reportInputNames, toGraphQLInput, withoutShadowedAliases } from "./names";
@@ -33,13 +34,13 @@ const DELETE = operation(`mutation RestDeleteReport($id: ID!) { deleteReport(id:
 const detailOptions = { allowForbiddenNested: true };
 
 /** The best match for an address, as the detail. */
-async function searchByAddress(address: string, context: Parameters<typeof run>[2]) {
+async function searchByAddress(address: string, context: Context) {
   const { reportByAddress } = await run<{ reportByAddress: GqlReportDetail }>(BY_ADDRESS, { address }, context, detailOptions);
   return { data: toReportDetail(reportByAddress) };
 }
 
 /** The checked body as the GraphQL input. Aliases are checked under the name the client used, then renamed. */
-function reportInput(schema: typeof createReportBody | typeof updateReportBody, req: Parameters<typeof bodyObject>[0]) {
+function reportInput(schema: typeof createReportBody | typeof updateReportBody, req: Request) {
   const body = parse(schema, withoutShadowedAliases(bodyObject(req), reportAliases));
   return toGraphQLInput(renameAliases(body, reportAliases), reportInputNames);
 }
@@ -50,8 +51,10 @@ export function reportsRouter(): Router {
   router.get(
     "/reports",
     handle(async (req, res) => {
+      // address takes priority: limit, offset and status are then ignored, even when they are invalid.
+      const { address } = parse(reportGetQuery, req.query);
+      if (address !== undefined) return void res.json(await searchByAddress(address, res.locals.context));
       const query = parse(reportListQuery, req.query);
-      if (query.address !== undefined) return void res.json(await searchByAddress(query.address, res.locals.context));
       const { reports } = await run<{ reports: { items: GqlSummary[]; total: number; limit: number; offset: number } }>(
         LIST,
         { status: query.status, limit: query.limit, offset: query.offset },
