@@ -45,7 +45,7 @@ const isGraphiQLPage = (req: Request) =>
 export function buildApp({ rateLimiter, benchmarkWithoutAuth }: AppDependencies): Express {
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", process.env.TRUST_PROXY ?? false);
+  app.set("trust proxy", config.TRUST_PROXY);
 
   const yoga = createYoga<{ req: Request; res: express.Response }>({
     schema,

@@ -22,6 +22,12 @@ const envSchema = z.object({
   RATE_LIMIT_ANONYMOUS: tierLimit.default(60),
   USAGE_FLUSH_MS: z.coerce.number().int().positive().default(2000),
   DATABASE_POOL_SIZE: z.coerce.number().int().positive().default(10),
+  // Express "trust proxy" (behind a load balancer): true, a hop count, or addresses/subnets such as "loopback".
+  // Decides the client address that anonymous rate limits count by.
+  TRUST_PROXY: z
+    .string()
+    .default("false")
+    .transform((v) => (v === "true" ? true : v === "false" ? false : /^\d+$/.test(v) ? Number(v) : v)),
   // Emit an event per SQL statement (tests and benchmarks count them); off in normal operation.
   SQL_STATEMENT_EVENTS: z.stringbool().default(false),
 });
