@@ -13,7 +13,7 @@ declare module "autocannon" {
     connections?: number;
     duration?: number;
     headers?: Record<string, string>;
-    requests?: (RequestParams & { setupRequest?: (req: RequestParams) => RequestParams })[];
+    requests?: (RequestParams & { setupRequest?: (req: RequestParams) => RequestParams; onResponse?: (status: number, body: string) => void })[];
   }
   interface Result {
     requests: { total: number; average: number };

@@ -8,6 +8,8 @@ export interface Target {
   headers?: Record<string, string>;
   /** Called for every request: path (and body for POST). Lets a run cycle through many ids or addresses. */
   next: () => { path: string; body?: unknown };
+  /** Sees every complete response (status and body), e.g. to collect the ids of created rows. */
+  onResponse?: (status: number, body: string) => void;
 }
 
 export interface Measurement {
@@ -47,6 +49,7 @@ export async function measure(target: Target, connections: number, seconds: numb
           const { path, body } = target.next();
           return { ...req, path, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
         },
+        ...(target.onResponse ? { onResponse: target.onResponse } : {}),
       },
     ],
   });
