@@ -4,6 +4,7 @@ import { createRateLimiter } from "./auth/rate-limit";
 import { flushUsage } from "./auth/usage";
 import { buildApp } from "./app";
 import { bootstrapFirstTeam } from "./bootstrap";
+import { claimEmbeddedDatabase, embeddedDatabaseInUse } from "./cli/embedded-lock";
 import { config } from "./config";
 import { database } from "./db";
 import { logger } from "./logger";
@@ -12,8 +13,11 @@ import { logger } from "./logger";
 const DRAIN_MS = 10_000;
 
 async function main(): Promise<void> {
+  const inUse = embeddedDatabaseInUse();
+  if (inUse) throw new Error(inUse);
   const applied = await database.migrate();
   if (applied.length) logger.info({ migrations: applied }, "database migrated");
+  const embeddedLock = claimEmbeddedDatabase();
   const first = await bootstrapFirstTeam();
   if (first) {
     // Printed once, on the first start only: the key is not stored and cannot be shown again.
@@ -47,6 +51,7 @@ async function main(): Promise<void> {
     await flushUsage().catch((err) => logger.error({ err }, "could not write usage counts"));
     await rateLimiter.close();
     await database.close();
+    embeddedLock.release();
     logger.info("stopped");
     process.exit(0);
   };

@@ -122,6 +122,14 @@ describe("prs on the database", () => {
     expect(((await denied.json()) as any).errors[0].message).toBe("Permission denied: reports:create");
   }, 120_000);
 
+  (sharedDatabase ? it.skip : it)("refuses to open the embedded database while a server has it open", async () => {
+    const result = await runCli(["key", "list", "--team", teamId], env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("has the embedded database");
+    expect(result.stderr).toContain("stop the server first");
+    expect((await me(server!.url, key)).status).toBe(200);
+  }, 60_000);
+
   it("revokes a key by its prefix; its next request gets 401", async () => {
     if (!sharedDatabase) await server!.stop(); // PGlite is single-process: the CLI cannot open it while a server has it
     const revoked = await cli(["key", "revoke", key.slice(0, 16)], env);

@@ -3,6 +3,7 @@
 // never create an embedded database by accident.
 import { parseArgs } from "node:util";
 import { parsePermissions, type Permissions } from "../auth/permissions";
+import { embeddedDatabaseInUse } from "./embedded-lock";
 import { CommandError, HELP, UsageError } from "./usage";
 
 type Values = Record<string, string | boolean | undefined>;
@@ -151,6 +152,8 @@ async function main(argv: string[]): Promise<number> {
   try {
     const work = parse(argv);
     if (!work) return 0;
+    const inUse = embeddedDatabaseInUse();
+    if (inUse) throw new CommandError(inUse);
     // Loaded only now: opening the database is a side effect of importing src/db.
     const { database } = require("../db") as typeof import("../db");
     try {
