@@ -1,6 +1,6 @@
 // What a scenario gets and what it reports.
 import type { RoundPlan } from "../load";
-import type { Seed } from "../seed";
+import type { Seed, SeededTeam } from "../seed";
 import type { ServerPorts } from "../server";
 
 export interface Plan extends RoundPlan {
@@ -15,6 +15,8 @@ export interface ScenarioContext {
   seed: Seed;
   ports: ServerPorts;
   plan: Plan;
+  /** Scenario 3's small side: its own database and server process. */
+  small?: { team: SeededTeam; ports: ServerPorts };
 }
 
 /** One line of the table: a side of a comparison, a request whose statements were counted, … */
