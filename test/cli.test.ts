@@ -23,7 +23,8 @@ describe("prs arguments", () => {
     expect((await runCli(["key", "create", "--help"], env)).stdout).toContain("--permissions");
   });
 
-  it.each([
+  // Independent short-lived processes: run side by side.
+  it.concurrent.each([
     [[], "Missing command"],
     [["frob"], "Unknown command 'frob'"],
     [["key"], "Missing key command"],
@@ -44,15 +45,12 @@ describe("prs arguments", () => {
     [["key", "list"], "Missing required option --team"],
     [["key", "revoke"], "Missing argument <key>"],
     [["key", "revoke", "a", "b"], "Unexpected argument 'b'"],
-  ])("prs %j fails with exit code 2 and says why", async (args, message) => {
+  ])("prs %j fails with exit code 2 and says why, without opening the database", async (args, message) => {
     const result = await runCli(args, env);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
     expect(result.stderr).toContain("Usage: prs");
     expect(result.stdout).toBe("");
-  });
-
-  it("does not open (or create) a database for invalid arguments", () => {
     expect(existsSync(dir)).toBe(false);
   });
 });

@@ -34,12 +34,12 @@ export async function startServer(env: Record<string, string | undefined>): Prom
   child.stderr!.on("data", (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 100_000; // a fresh PGlite runs initdb (20 s alone, more on a busy machine)
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${out}`);
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
-      throw new Error(`server did not answer within 60 s:\n${out}`);
+      throw new Error(`server did not answer within 100 s:\n${out}`);
     }
     const up = await fetch(`${url}/health`).then((r) => r.ok, () => false);
     if (up) break;
