@@ -4,19 +4,17 @@
 // written (fire-and-forget work) are not in the count.
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { NextFunction, Request, Response } from "express";
-import { prisma } from "../db";
+import { database } from "../db";
 
 export const STATEMENT_COUNT_HEADER = "X-SQL-Statements";
 
 const currentRequest = new AsyncLocalStorage<{ statements: number }>();
 let subscribed = false;
 
-type QueryEvents = { $on(event: "query", listener: () => void): void };
-
 export function statementCountHeader() {
   if (!subscribed) {
     subscribed = true;
-    (prisma as unknown as QueryEvents).$on("query", () => {
+    database.onStatement(() => {
       const store = currentRequest.getStore();
       if (store) store.statements++;
     });

@@ -50,8 +50,8 @@ export async function createTeam(options: { name?: string; permissions?: string;
 export async function countStatements<T>(fn: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
   const statements: string[] = [];
   let recording = true;
-  (prisma as unknown as { $on(event: "query", cb: (e: { query: string }) => void): void }).$on("query", (e) => {
-    if (recording) statements.push(e.query);
+  database.onStatement((sql) => {
+    if (recording) statements.push(sql);
   });
   try {
     const result = await fn();
