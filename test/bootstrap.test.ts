@@ -1,37 +1,34 @@
 // First start on an empty database: one team and a full-access key, printed once; never again after that.
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { startServer } from "./support/server-process";
+import { childEnv, startServer, tempDir } from "./support/server";
 
 const KEY = /prs_sk_live_[A-Za-z0-9]{32}/g;
 
 it("creates the first team and prints a working key with every permission once, on the first start only", async () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "prs-bootstrap-"));
-  try {
-    // An empty embedded database (the default of `npm start`), whatever the suite's own database is.
-    const env = { PGLITE_DATA_DIR: dataDir, DATABASE_URL: undefined, REDIS_URL: undefined };
-    const first = await startServer(env);
-    const keys = first.output().match(KEY) ?? [];
-    expect(keys).toHaveLength(1);
-    const me = await fetch(`${first.url}/v1/users/me`, { headers: { Authorization: `Bearer ${keys[0]}` } });
-    expect(me.status).toBe(200);
-    const body = (await me.json()) as { data: { team: { name: string }; api_key: { permissions: Record<string, string[]> } } };
-    expect(body.data.team.name).toBe("My Team");
-    expect(Object.keys(body.data.api_key.permissions).sort()).toEqual(
-      ["ai_insights", "api_keys", "comparables", "reports", "showings", "social_media", "team", "webhooks"],
-    );
-    expect(await first.stop()).toBe(0);
+  // An empty embedded database (what `npm start` uses), whatever the suite's own database is.
+  const dir = path.join(tempDir("bootstrap"), "db");
+  const env = { ...childEnv(dir), PGLITE_DATA_DIR: dir };
+  delete env.DATABASE_URL;
+  delete env.REDIS_URL;
 
-    const second = await startServer(env);
-    try {
-      expect(second.output().match(KEY)).toBeNull();
-      const again = await fetch(`${second.url}/v1/users/me`, { headers: { Authorization: `Bearer ${keys[0]}` } });
-      expect(again.status).toBe(200);
-    } finally {
-      await second.stop();
-    }
+  const first = await startServer(env);
+  const keys = first.output().match(KEY) ?? [];
+  expect(keys).toHaveLength(1);
+  const me = await fetch(`${first.url}/v1/users/me`, { headers: { Authorization: `Bearer ${keys[0]}` } });
+  expect(me.status).toBe(200);
+  const body = (await me.json()) as { data: { team: { name: string }; api_key: { permissions: Record<string, string[]> } } };
+  expect(body.data.team.name).toBe("My Team");
+  expect(Object.keys(body.data.api_key.permissions).sort()).toEqual(
+    ["ai_insights", "api_keys", "comparables", "reports", "showings", "social_media", "team", "webhooks"],
+  );
+  expect(await first.stop()).toBe(0);
+
+  const second = await startServer(env);
+  try {
+    expect(second.output().match(KEY)).toBeNull();
+    const again = await fetch(`${second.url}/v1/users/me`, { headers: { Authorization: `Bearer ${keys[0]}` } });
+    expect(again.status).toBe(200);
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+    await second.stop();
   }
-}, 120_000);
+}, 180_000);
