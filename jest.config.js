@@ -4,6 +4,8 @@ module.exports = {
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
   transform: { "^.+\\.ts$": ["ts-jest", { diagnostics: false }] },
+  // The generated Prisma client imports its siblings as ./x.js (TypeScript's NodeNext style).
+  moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
   globalSetup: "<rootDir>/test/support/global-setup.ts",
   setupFiles: ["<rootDir>/test/support/env.ts"],
   testTimeout: 60000,

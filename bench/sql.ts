@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { migrate, readMigrations } from "../src/db/migrate";
-import { writePgliteTemplate } from "../src/db/open";
+import { writePgliteTemplate } from "../src/db/connections";
 import { createHash } from "node:crypto";
 
 export interface SqlConnection {

@@ -7,7 +7,7 @@ const KEY = /prs_sk_live_[A-Za-z0-9]{32}/g;
 it("creates the first team and prints a working key with every permission once, on the first start only", async () => {
   // An empty embedded database (what `npm start` uses), whatever the suite's own database is.
   const dir = path.join(tempDir("bootstrap"), "db");
-  const env = { ...childEnv(dir), PGLITE_DATA_DIR: dir };
+  const env: NodeJS.ProcessEnv = { ...childEnv(dir), PGLITE_DATA_DIR: dir };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
 

@@ -1,13 +1,11 @@
 // Opens a database: PostgreSQL when a URL is given, otherwise PGlite in-process. Nothing else in the service
 // knows which of the two it talks to.
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../generated/prisma/client";
-import { migrate, type SqlConnection } from "./migrate";
+import { newPglite, pgliteConnection, withPgConnection } from "./connections";
+import { migrate } from "./migrate";
 
 export interface DatabaseOptions {
   /** postgresql://… for PostgreSQL; omitted for PGlite. */
@@ -19,15 +17,6 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** Emit Prisma `query` events (statement counting in tests and benchmarks). */
   queryEvents?: boolean;
-}
-
-/** Writes a dump of a migrated, empty PGlite database to `file` (see DatabaseOptions.templateFile). */
-export async function writePgliteTemplate(file: string): Promise<void> {
-  const pglite = new PGlite("memory://", { extensions: { pg_trgm } });
-  await migrate({ exec: async (sql) => void (await pglite.exec(sql)), query: async (sql, params) => (await pglite.query(sql, params)).rows as never[] });
-  const dump = await pglite.dumpDataDir("none");
-  writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
-  await pglite.close();
 }
 
 /** A named, parameterised statement for the few hot paths that skip Prisma (see Database.query). */
@@ -79,36 +68,17 @@ export function openDatabase(options: DatabaseOptions): Database {
         return (await pool.query({ name: statement.name, text: statement.text, values: params })).rows as Row[];
       },
       onStatement: events.onStatement,
-      async migrate(dir) {
-        const client = new pg.Client({ connectionString: url });
-        await client.connect();
-        try {
-          return await migrate({
-            exec: async (sql) => void (await client.query(sql)),
-            query: async <Row>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as Row[],
-          }, dir);
-        } finally {
-          await client.end();
-        }
-      },
+      migrate: (dir) => withPgConnection(url, (conn) => migrate(conn, dir)),
       async close() {
         await prisma.$disconnect();
         if (!pool.ended) await pool.end();
       },
     };
   }
-  const dataDir = options.dataDir ?? "memory://";
-  if (!dataDir.includes("://")) mkdirSync(dataDir, { recursive: true });
-  // Starting from a dump skips PGlite's initdb (about 5 s); the tests use one per run.
-  const pglite = options.templateFile
-    ? new PGlite(dataDir, { extensions: { pg_trgm }, loadDataDir: new Blob([readFileSync(options.templateFile)]) })
-    : new PGlite(dataDir, { extensions: { pg_trgm } });
+  const pglite = newPglite(options.dataDir ?? "memory://", options.templateFile);
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), log });
   const events = statementEvents(prisma, Boolean(options.queryEvents));
-  const conn: SqlConnection = {
-    exec: async (sql) => void (await pglite.exec(sql)),
-    query: async <Row>(sql: string, params?: unknown[]) => (await pglite.query<Row>(sql, params)).rows,
-  };
+  const conn = pgliteConnection(pglite);
   return {
     kind: "pglite",
     prisma,

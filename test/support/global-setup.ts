@@ -4,14 +4,12 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { readMigrations } from "../../src/db/migrate";
-import { openDatabase, writePgliteTemplate } from "../../src/db/open";
+import { withPgConnection, writePgliteTemplate } from "../../src/db/connections";
+import { migrate, readMigrations } from "../../src/db/migrate";
 
 export default async function globalSetup(): Promise<void> {
   if (process.env.DATABASE_URL) {
-    const db = openDatabase({ url: process.env.DATABASE_URL });
-    await db.migrate();
-    await db.close();
+    await withPgConnection(process.env.DATABASE_URL, migrate);
     return;
   }
   const migrations = await readMigrations();

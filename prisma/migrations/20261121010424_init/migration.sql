@@ -188,9 +188,6 @@ CREATE INDEX "reports_team_id_created_at_id_idx" ON "reports"("team_id", "create
 CREATE INDEX "reports_team_id_status_created_at_id_idx" ON "reports"("team_id", "status", "created_at" DESC, "id");
 
 -- CreateIndex
-CREATE INDEX "reports_team_id_address_key_idx" ON "reports"("team_id", "address_key");
-
--- CreateIndex
 CREATE INDEX "reports_search_key_trgm_idx" ON "reports" USING GIN ("search_key" gin_trgm_ops);
 
 -- CreateIndex
@@ -209,7 +206,7 @@ CREATE INDEX "showings_team_id_created_at_id_idx" ON "showings"("team_id", "crea
 CREATE UNIQUE INDEX "showings_team_id_unique_showing_key_key" ON "showings"("team_id", "unique_showing_key");
 
 -- CreateIndex
-CREATE INDEX "social_media_posts_report_id_posted_at_idx" ON "social_media_posts"("report_id", "posted_at");
+CREATE INDEX "social_media_posts_report_id_created_at_idx" ON "social_media_posts"("report_id", "created_at");
 
 -- CreateIndex
 CREATE INDEX "agent_insights_report_id_created_at_idx" ON "agent_insights"("report_id", "created_at");
