@@ -3,6 +3,7 @@
 // never create an embedded database by accident.
 import { parseArgs } from "node:util";
 import { parsePermissions, type Permissions } from "../auth/permissions";
+import { TIERS } from "../auth/tiers";
 import { embeddedDatabaseInUse } from "./embedded-lock";
 import { CommandError, HELP, UsageError } from "./usage";
 
@@ -19,7 +20,7 @@ interface CommandSpec {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;
-const TIER_NAMES = ["free", "standard", "pro", "enterprise"];
+const TIER_NAMES = Object.keys(TIERS);
 
 function text(values: Values, name: string, help: string, required: true): string;
 function text(values: Values, name: string, help: string, required?: false): string | undefined;

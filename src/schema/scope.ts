@@ -17,6 +17,3 @@ export function requirePermission(ctx: Context, permission: Permission): void {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids are UUIDs; anything else cannot name a row, so it is "not found" rather than a database error. */
 export const isUuid = (value: string): boolean => UUID.test(value);
-
-/** limit/offset rules of every list (DECISIONS: 1..100, ≥ 0, no silent clamping). */
-export const PAGE_LIMIT_MAX = 100;

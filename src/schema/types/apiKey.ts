@@ -8,7 +8,7 @@ import { builder } from "../builder";
 import { badInput, notFound, permissionDenied } from "../errors";
 import { isUuid, teamIdOf, viewerOf } from "../scope";
 
-export const ApiKeyType = builder.prismaObject("ApiKey", {
+builder.prismaObject("ApiKey", {
   fields: (t) => ({
     id: t.exposeID("id"),
     name: t.exposeString("name"),

@@ -16,7 +16,7 @@ const ReportStatusFilter = builder.enumType("ReportStatusFilter", { values: ["dr
 const byRecency = [{ createdAt: "desc" }, { id: "desc" }] satisfies Prisma.ReportOrderByWithRelationInput[];
 const oldestFirst = [{ createdAt: "asc" }, { id: "asc" }] as const;
 
-export const ReportType = builder.prismaObject("Report", {
+builder.prismaObject("Report", {
   fields: (t) => ({
     id: t.exposeID("id"),
     address: t.exposeString("address"),

@@ -1,6 +1,6 @@
 import { builder } from "../builder";
 
-export const TeamType = builder.prismaObject("Team", {
+builder.prismaObject("Team", {
   fields: (t) => ({
     id: t.exposeID("id"),
     name: t.exposeString("name"),
