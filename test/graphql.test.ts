@@ -1,5 +1,7 @@
 // GraphQL over HTTP: queries, mutations, business rules and team scoping, against the real stack.
+import { randomUUID } from "node:crypto";
 import request from "supertest";
+import { prisma } from "../src/db";
 import { createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
 
 let t: TestApp;
@@ -113,6 +115,21 @@ describe("showings", () => {
 
     const deleted = await gql(team, `mutation { deleteShowing(id: "ext-1") }`);
     expect(deleted.data.deleteShowing).toBe(created.data.createShowing.id);
+  });
+
+  it("reads a showing by its id before another showing whose unique key is that same text", async () => {
+    const { data } = await gql(team, CREATE, { input: { address: "3 Twin Way" } });
+    const reportId = data.createReport.id;
+    const ref = randomUUID();
+    // The older showing carries the reference as its external key; the newer one has it as its id.
+    const byKey = await gql(team, `mutation($r: ID!, $k: String!) { createShowing(input: { reportId: $r, uniqueShowingKey: $k }) { id } }`, { r: reportId, k: ref });
+    await prisma.showing.create({ data: { id: ref, teamId: team.teamId, reportId, attendeeName: "By id" } });
+    const res = await gql(team, `query($id: String!) { showing(id: $id) { id attendeeName } }`, { id: ref });
+    expect(res.data.showing).toEqual({ id: ref, attendeeName: "By id" });
+    const deleted = await gql(team, `mutation($id: String!) { deleteShowing(id: $id) }`, { id: ref });
+    expect(deleted.data.deleteShowing).toBe(ref);
+    const remaining = await gql(team, `query($id: String!) { showing(id: $id) { id } }`, { id: ref });
+    expect(remaining.data.showing.id).toBe(byKey.data.createShowing.id);
   });
 
   it("refuses a showing for another team's report", async () => {

@@ -37,11 +37,14 @@ builder.prismaObject("Showing", {
   }),
 });
 
-/** Where-clause for a showing of the team named by id or unique_showing_key. */
-const showingRef = (teamId: string, ref: string): Prisma.ShowingWhereInput => ({
-  teamId,
-  OR: isUuid(ref) ? [{ id: ref }, { uniqueShowingKey: ref }] : [{ uniqueShowingKey: ref }],
-});
+/**
+ * The team's showing named by `ref`: the showing with that id first, else the one with that unique_showing_key (a
+ * key may itself look like a UUID). `find` runs the lookup with the caller's selection.
+ */
+async function findShowing<T>(teamId: string, ref: string, find: (where: Prisma.ShowingWhereInput) => Promise<T | null>): Promise<T | null> {
+  const byId = isUuid(ref) ? await find({ teamId, id: ref }) : null;
+  return byId ?? find({ teamId, uniqueShowingKey: ref });
+}
 
 const SHOWING_NOT_FOUND = "Showing not found";
 
@@ -74,7 +77,7 @@ builder.queryFields((t) => ({
     authScopes: { permission: "showings:read" },
     args: { id: t.arg.string({ required: true }) },
     resolve: async (query, _root, { id }, ctx) => {
-      const showing = await prisma.showing.findFirst({ ...query, where: showingRef(teamIdOf(ctx), id), orderBy: { createdAt: "asc" } });
+      const showing = await findShowing(teamIdOf(ctx), id, (where) => prisma.showing.findFirst({ ...query, where }));
       if (!showing) throw notFound(SHOWING_NOT_FOUND);
       return showing;
     },
@@ -160,11 +163,9 @@ builder.mutationFields((t) => ({
     authScopes: { permission: "showings:update" },
     args: { id: t.arg.string({ required: true }), input: t.arg({ type: UpdateShowingInput, required: true }) },
     resolve: async (query, _root, { id, input }, ctx) => {
-      const current = await prisma.showing.findFirst({
-        where: showingRef(teamIdOf(ctx), id),
-        orderBy: { createdAt: "asc" },
-        select: { id: true, showingTimeStart: true, showingTimeEnd: true },
-      });
+      const current = await findShowing(teamIdOf(ctx), id, (where) =>
+        prisma.showing.findFirst({ where, select: { id: true, showingTimeStart: true, showingTimeEnd: true } }),
+      );
       if (!current) throw notFound(SHOWING_NOT_FOUND);
       const start = input.showingTimeStart === undefined ? current.showingTimeStart : input.showingTimeStart;
       const end = input.showingTimeEnd === undefined ? current.showingTimeEnd : input.showingTimeEnd;
@@ -188,7 +189,7 @@ builder.mutationFields((t) => ({
     authScopes: { permission: "showings:delete" },
     args: { id: t.arg.string({ required: true }) },
     resolve: async (_root, { id }, ctx) => {
-      const current = await prisma.showing.findFirst({ where: showingRef(teamIdOf(ctx), id), orderBy: { createdAt: "asc" }, select: { id: true } });
+      const current = await findShowing(teamIdOf(ctx), id, (where) => prisma.showing.findFirst({ where, select: { id: true } }));
       if (!current) throw notFound(SHOWING_NOT_FOUND);
       await prisma.showing.delete({ where: { id: current.id } });
       return current.id;
