@@ -3,16 +3,27 @@
 // (kept beside the migrations as schema.snapshot.prisma) to prisma/schema.prisma.
 // Uses Prisma's schema engine compiled to WebAssembly, so no native engine download and no database are needed.
 // With the native engine available, `prisma migrate dev` produces the same files.
-// usage: npm run db:migration -- <name>
+// usage: npm run db:migration -- <name> [--empty]
+//   --empty: a migration file to write by hand (SQL the Prisma schema cannot express: triggers, functions), like
+//   `prisma migrate dev --create-only`.
 import { readFile, writeFile, mkdir, access } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
 const name = process.argv[2];
+const empty = process.argv.includes("--empty");
 if (!name || !/^[a-z0-9_]+$/.test(name)) {
-  console.error("usage: npm run db:migration -- <name>   (name: lowercase letters, digits, _)");
+  console.error("usage: npm run db:migration -- <name> [--empty]   (name: lowercase letters, digits, _)");
   process.exit(2);
+}
+const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
+const dir = path.join(root, "prisma/migrations", `${stamp}_${name}`);
+if (empty) {
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, "migration.sql"), "-- Hand-written migration: SQL the Prisma schema does not describe.\n");
+  console.log(`Wrote ${path.relative(root, dir)}/migration.sql (empty)`);
+  process.exit(0);
 }
 const schemaPath = path.join(root, "prisma/schema.prisma");
 const snapshotPath = path.join(root, "prisma/migrations/schema.snapshot.prisma");
@@ -48,8 +59,6 @@ if (!stdout || /^-- This is an empty migration/.test(stdout.trim())) {
   console.log("No schema changes since the last migration.");
   process.exit(0);
 }
-const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
-const dir = path.join(root, "prisma/migrations", `${stamp}_${name}`);
 await mkdir(dir, { recursive: true });
 await writeFile(path.join(dir, "migration.sql"), stdout);
 await writeFile(snapshotPath, schema);

@@ -84,6 +84,29 @@ describe("401 Invalid API key", () => {
   });
 });
 
+describe("a key changed in the database takes effect on its next request", () => {
+  // Written straight to the database (as an operator or a migration would), after the key has been used, so any
+  // copy of it held by the service would be stale.
+  const changes: Array<[string, (id: string, teamId: string) => Promise<unknown>, number]> = [
+    ["revoked", (id) => prisma.apiKey.update({ where: { id }, data: { revokedAt: new Date() } }), 401],
+    ["expired", (id) => prisma.$executeRaw`UPDATE api_keys SET expires_at = now() - interval '1 minute' WHERE id = ${id}::uuid`, 401],
+    ["narrowed to reports:create", (id) => prisma.apiKey.update({ where: { id }, data: { permissions: ["reports:create"] } }), 403],
+    ["deleted", (id) => prisma.apiKey.delete({ where: { id } }), 401],
+    ["deleted with its team", (_id, teamId) => prisma.team.delete({ where: { id: teamId } }), 401],
+  ];
+
+  it.each(changes)("%s", async (_name, change, status) => {
+    const owner = await createTeam();
+    const { key, id } = await keyFor(owner.teamId);
+    for (let i = 0; i < 2; i++) expect((await request(t.app).get("/v1/reports").set(bearer(key))).status).toBe(200);
+    await change(id, owner.teamId);
+    expect((await request(t.app).get("/v1/reports").set(bearer(key))).status).toBe(status);
+    const graphql = await gql(bearer(key), `{ reports { total } }`);
+    // GraphQL answers an unauthenticated request with 401, a forbidden field with an error in a 200.
+    expect(graphql.status === 401 ? 401 : graphql.body.errors?.[0]?.extensions?.status).toBe(status);
+  });
+});
+
 describe("permissions", () => {
   let reportId: string;
   let showingId: string;

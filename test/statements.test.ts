@@ -57,8 +57,8 @@ it("runs the same small number of statements for 1 and for 50 reports with all c
     expect(result.body.data.reports.items[0].team.id).toBe(team.teamId);
     counts.push(statements.filter((sql) => !isHousekeeping(sql)).length);
   }
-  // The count includes the API-key lookup of the auth middleware; the reports, their four collections, the
-  // showing counts and the team come in one statement (Prisma relationJoins).
+  // The count includes the API-key lookup of the auth middleware (on PostgreSQL; PGlite caches it); the reports,
+  // their four collections, the showing counts and the team come in one statement (Prisma relationJoins).
   expect(counts[0]).toBeLessThanOrEqual(6);
   expect(counts[1]).toBe(counts[0]);
 });

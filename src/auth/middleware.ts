@@ -3,11 +3,10 @@
 import type { NextFunction, Request, Response } from "express";
 import { config } from "../config";
 import type { Context } from "../context";
-import { database, prisma } from "../db";
-import type { Statement } from "../db/open";
+import { prisma } from "../db";
 import { sendError } from "../http/errors";
 import { hashApiKey, isWellFormedKey } from "./keys";
-import type { Permissions } from "./permissions";
+import { findKey } from "./key-lookup";
 import { applyLimit, type RateLimiter, type RateLimitResult } from "./rate-limit";
 import { tierLimit } from "./tiers";
 import { countCall } from "./usage";
@@ -45,21 +44,6 @@ function touchLastUsed(keyId: string, now: number): void {
     .catch(() => lastUsedWrites.delete(keyId));
 }
 
-// Every request runs this, so it goes to the driver directly (a tenth of a Prisma call's CPU, see BENCHMARKS.md).
-const FIND_KEY: Statement = {
-  name: "prs_find_api_key",
-  text: "SELECT id, team_id, permissions, rate_limit_tier, revoked_at, expires_at FROM api_keys WHERE key_hash = $1",
-};
-
-interface KeyRow {
-  id: string;
-  team_id: string;
-  permissions: Permissions;
-  rate_limit_tier: string;
-  revoked_at: Date | null;
-  expires_at: Date | string | null;
-}
-
 const RATE_LIMITED = "Rate limit exceeded. Please try again later.";
 
 export function authenticate(limiter: RateLimiter) {
@@ -67,14 +51,8 @@ export function authenticate(limiter: RateLimiter) {
     try {
       const token = bearerToken(req.headers.authorization);
       const keyHash = token ? hashApiKey(token) : null;
-      // Revocation must take effect at once on every process, so the key is read on every request (one indexed
-      // lookup), in parallel with the rate-limit count for it.
-      const [key, keyCount] = keyHash
-        ? await Promise.all([
-            database.query<KeyRow>(FIND_KEY, [keyHash]).then((rows) => rows[0]),
-            limiter.hit(`key:${keyHash}`),
-          ])
-        : [undefined, null];
+      // The key (see key-lookup.ts for when it is read) and the rate-limit count for it, in parallel.
+      const [key, keyCount] = keyHash ? await Promise.all([findKey(keyHash), limiter.hit(`key:${keyHash}`)]) : [undefined, null];
       const now = Date.now();
       if (!key || !keyCount || key.revoked_at || (key.expires_at && new Date(key.expires_at).getTime() <= now)) {
         // Unknown callers are limited per client address, so guessing keys is throttled.

@@ -34,6 +34,12 @@ export interface Database {
    * a tenth of the CPU of a Prisma call. Everything else goes through Prisma.
    */
   query<Row>(statement: Statement, params: unknown[]): Promise<Row[]>;
+  /**
+   * PGlite only: calls `listener` with the payload of every NOTIFY on `channel`. Only this process can open the
+   * embedded database, so every write is its own, and the notification arrives before the writing call returns: a
+   * cache dropped this way is never stale. Absent on PostgreSQL, where other processes write.
+   */
+  listenToOwnWrites?(channel: string, listener: (payload: string) => void): Promise<void>;
   /** Calls `listener` for every SQL statement, Prisma's and query()'s (only when opened with queryEvents). */
   onStatement(listener: (sql: string) => void): void;
   /** Applies pending migrations (idempotent, safe to call from several processes at once). */
@@ -87,6 +93,7 @@ export function openDatabase(options: DatabaseOptions): Database {
       return (await pglite.query<Row>(statement.text, params)).rows;
     },
     onStatement: events.onStatement,
+    listenToOwnWrites: async (channel, listener) => void (await pglite.listen(channel, listener)),
     migrate: (dir) => migrate(conn, dir),
     async close() {
       await prisma.$disconnect();
