@@ -62,3 +62,20 @@ it("runs the same small number of statements for 1 and for 50 reports with all c
   expect(counts[0]).toBeLessThanOrEqual(6);
   expect(counts[1]).toBe(counts[0]);
 });
+
+it("plans a REST document once: every GET /v1/reports/{id} after the first is still one statement for the report", async () => {
+  const team = await seedTeam(3, 2);
+  const items: Array<{ id: string; address: string }> = (await request(t.app).get("/v1/reports").set(team.auth)).body.data;
+  expect(items).toHaveLength(3);
+  const counts: number[] = [];
+  for (const report of [...items, ...items]) {
+    const { result, statements } = await countStatements(() => request(t.app).get(`/v1/reports/${report.id}`).set(team.auth));
+    expect(result.status).toBe(200);
+    expect(result.body.data).toMatchObject({ id: report.id, address: report.address });
+    expect(result.body.data.showing_events).toHaveLength(2);
+    expect(result.body.data.comparable_properties).toHaveLength(2);
+    // The key lookup (PostgreSQL only) and housekeeping aside: the report with its collections, one statement.
+    counts.push(statements.filter((sql) => !isHousekeeping(sql) && !/FROM api_keys WHERE key_hash/.test(sql)).length);
+  }
+  expect(counts).toEqual(counts.map(() => 1));
+});

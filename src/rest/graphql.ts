@@ -1,11 +1,13 @@
 // Runs a GraphQL operation in-process for a REST route: each document is parsed, validated and compiled once, at
 // start-up (graphql-jit), and executed directly with the request's context (no HTTP hop, no per-request parsing).
-// Compiled execution of a REST document costs about half of graphql-js's per-request CPU (BENCHMARKS.md).
+// Compiled execution of a REST document costs about half of graphql-js's per-request CPU, and its Prisma queries are
+// planned once (../schema/plan-cache.ts), not on every request (BENCHMARKS.md).
 import { GraphQLError, parse, validate, type DocumentNode, type ExecutionResult } from "graphql";
 import { compileQuery, isCompiledQuery } from "graphql-jit";
 import type { Context } from "../context";
 import { logger } from "../logger";
 import { schema } from "../schema";
+import { cachePlansOf } from "../schema/plan-cache";
 import { toRestMessage } from "./names";
 
 export interface Operation {
@@ -19,6 +21,7 @@ export function operation(source: string): Operation {
   const errors = validate(schema, document);
   if (errors.length) throw new Error(`Invalid REST operation: ${errors.map((e) => e.message).join("; ")}`);
   const def = document.definitions[0];
+  cachePlansOf(document);
   const compiled = compileQuery(schema, document);
   if (!isCompiledQuery(compiled)) throw new Error(`Cannot compile REST operation: ${compiled.errors?.map((e) => e.message).join("; ")}`);
   return {
