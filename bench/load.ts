@@ -86,6 +86,8 @@ export interface Comparison {
   b: SideSummary;
   /** Median over rounds of (a / b) for the chosen metric. */
   ratio: number;
+  /** Each round's a / b, in round order. */
+  ratios: number[];
 }
 
 export interface RoundPlan {
@@ -116,5 +118,6 @@ export async function compare(a: Side, b: Side, plan: RoundPlan, metric: "rps" |
     errors: rounds.reduce((n, m) => n + m.errors, 0),
     rounds,
   });
-  return { a: summary(a, ra), b: summary(b, rb), ratio: median(ra.map((m, i) => m[metric] / rb[i][metric])) };
+  const ratios = ra.map((m, i) => m[metric] / rb[i][metric]);
+  return { a: summary(a, ra), b: summary(b, rb), ratio: median(ratios), ratios };
 }

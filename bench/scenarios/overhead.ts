@@ -6,6 +6,12 @@ import type { Row, ScenarioContext, ScenarioResult } from "./types";
 // Rounded down, so a ratio just under its target never prints as the target itself.
 const ratio2 = (n: number) => (Math.floor(n * 100) / 100).toFixed(2);
 
+/** How far the rounds spread: the reader's measure of how much the median can be trusted on this machine. */
+const spread = (c: Comparison): string => {
+  const sorted = [...c.ratios].sort((x, y) => x - y);
+  return `${c.ratios.length} rounds, per-round ratio ${sorted[0].toFixed(2)}–${sorted[sorted.length - 1].toFixed(2)}`;
+};
+
 const rowsOf = (c: Comparison): Row[] =>
   [c.a, c.b].map((s) => ({ label: s.name, rps: s.rps, p50: s.p50, p99: s.p99, errors: s.errors }));
 
@@ -34,6 +40,7 @@ export async function restOverhead({ seed, ports, plan }: ScenarioContext): Prom
     "rps",
   );
   const ok = notes.length === 1 && notes[0].startsWith("bodies identical");
+  notes.push(spread(c));
   return {
     id: 1,
     title: "GET /v1/reports/{id}: REST stack vs hand-written route",
@@ -61,6 +68,6 @@ export async function authCost({ seed, ports, plan }: ScenarioContext): Promise<
     measured: `${ratio2(c.ratio)}×`,
     pass: c.ratio >= 0.9 && c.a.errors + c.b.errors === 0,
     rows: rowsOf(c),
-    notes: [],
+    notes: [spread(c)],
   };
 }
