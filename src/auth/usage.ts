@@ -52,7 +52,7 @@ async function writePending(): Promise<void> {
     try {
       // Through the teams row: the counts of a team deleted since its calls are dropped, not retried for ever.
       await prisma.$executeRaw`
-        INSERT INTO team_usage (team_id, month, calls) SELECT id, ${month}::date, ${calls} FROM teams WHERE id = ${teamId}::uuid
+        INSERT INTO team_usage (team_id, month, calls) SELECT id, ${month}::date, ${calls}::int FROM teams WHERE id = ${teamId}::uuid
         ON CONFLICT (team_id, month) DO UPDATE SET calls = team_usage.calls + EXCLUDED.calls`;
     } catch (err) {
       pending.set(key, (pending.get(key) ?? 0) + calls);
