@@ -1,6 +1,6 @@
 // Runs a GraphQL operation in-process for a REST route: each document is parsed, validated and compiled once, at
 // start-up (graphql-jit), and executed directly with the request's context (no HTTP hop, no per-request parsing).
-// Compiled execution of a REST document costs about half of graphql-js's per-request CPU, and its Prisma queries are
+// Compiled execution of a REST document costs about half of graphql-js's per-request CPU, and its database queries are
 // planned once (../schema/plan-cache.ts), not on every request (BENCHMARKS.md).
 import { GraphQLError, parse, validate, type DocumentNode, type ExecutionResult } from "graphql";
 import { compileQuery, isCompiledQuery } from "graphql-jit";
