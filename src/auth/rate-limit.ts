@@ -47,7 +47,14 @@ export function createRateLimiter(options: { redisUrl?: string; keyPrefix?: stri
   // limiter, which would split a budget between processes; so the first hits wait (briefly) for the connection.
   let connecting: Promise<void> | null = null;
   if (options.redisUrl) {
-    const client = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+    // Auto-pipelining sends the counts of requests read in the same turn of the event loop in one write: a round
+    // trip to Redis costs more than the count itself (BENCHMARKS.md, scenario 4).
+    const client = new Redis(options.redisUrl, {
+      enableAutoPipelining: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      lazyConnect: false,
+    });
     redis = client;
     client.on("error", (err) => logger.warn({ err: err.message }, "redis error; rate limits fall back to this process"));
     connecting = new Promise<void>((resolve) => {
