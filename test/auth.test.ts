@@ -4,11 +4,12 @@ const previousEnv = { free: process.env.RATE_LIMIT_FREE, anonymous: process.env.
 process.env.RATE_LIMIT_FREE = "5";
 process.env.RATE_LIMIT_ANONYMOUS = "40";
 
+import { connect, type AddressInfo, type Socket } from "node:net";
 import request, { type Response } from "supertest";
 import { createApiKey } from "../src/auth/api-keys";
 import { parsePermissions } from "../src/auth/permissions";
-import { prisma } from "../src/db";
-import { createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { database, prisma } from "../src/db";
+import { countStatements, createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
 
 let t: TestApp;
 let team: TestTeam;
@@ -105,6 +106,55 @@ describe("a key changed in the database takes effect on its next request", () =>
     // GraphQL answers an unauthenticated request with 401, a forbidden field with an error in a 200.
     expect(graphql.status === 401 ? 401 : graphql.body.errors?.[0]?.extensions?.status).toBe(status);
   });
+});
+
+/** Sends raw HTTP/1.1 requests on connections opened beforehand, all in one go, so the server reads them together. */
+async function sendTogether(port: number, requests: string[]): Promise<Array<{ status: number; body: string }>> {
+  const sockets = await Promise.all(
+    requests.map(() => new Promise<Socket>((resolve) => {
+      const socket = connect(port, "127.0.0.1", () => resolve(socket));
+    })),
+  );
+  await new Promise((resolve) => setTimeout(resolve, 50)); // the server accepts every connection first
+  const answers = sockets.map(
+    (socket) =>
+      new Promise<{ status: number; body: string }>((resolve) => {
+        let raw = "";
+        socket.on("data", (chunk) => (raw += chunk));
+        socket.on("end", () => resolve({ status: Number(raw.split(" ")[1]), body: raw.slice(raw.indexOf("\r\n\r\n") + 4) }));
+      }),
+  );
+  sockets.forEach((socket, i) => socket.write(requests[i]));
+  return Promise.all(answers);
+}
+
+it("answers requests that arrive together each for its own key, reading their keys in one statement", async () => {
+  const other = await createTeam({ name: "Other Realty" });
+  const revoked = await keyFor(team.teamId);
+  await prisma.apiKey.update({ where: { id: revoked.id }, data: { revokedAt: new Date() } });
+  const unknown = "prs_sk_live_" + "Z".repeat(32);
+  const callers: Array<[string, number, string | undefined]> = [
+    [team.key, 200, team.teamId],
+    [other.key, 200, other.teamId],
+    [revoked.key, 401, undefined],
+    [team.key, 200, team.teamId],
+    [unknown, 401, undefined],
+    [other.key, 200, other.teamId],
+  ];
+  const server = t.app.listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const raw = callers.map(([key]) => `GET /v1/users/me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`);
+    const { result, statements } = await countStatements(() => sendTogether(port, raw));
+    const answers = result.map(({ status, body }) => [status, (JSON.parse(body) as { data?: { team: { id: string } } }).data?.team.id]);
+    expect(answers).toEqual(callers.map(([, status, teamId]) => [status, teamId]));
+    // PostgreSQL reads every request's key (PGlite caches them): here in one statement for all six.
+    const lookups = statements.filter((sql) => /FROM api_keys WHERE key_hash/.test(sql)).length;
+    if (database.kind === "postgresql") expect(lookups).toBe(1);
+  } finally {
+    server.close();
+  }
 });
 
 describe("permissions", () => {

@@ -1,7 +1,9 @@
-// Finds an API key by its hash, once per request. On PostgreSQL every request reads the row (one indexed lookup on
-// a prepared statement), so a revocation made by any process takes effect on the next request everywhere. On the
-// embedded database this process is the only writer: rows are cached, and the api_keys trigger (migration
-// *_api_key_change_notify) drops an entry as the change commits, before the revoking call returns.
+// Finds an API key by its hash, once per request. On PostgreSQL every request reads the row, so a revocation made
+// by any process takes effect on the next request everywhere; the lookups of requests that arrive together are
+// sent as one statement (a round trip costs more than the lookup). On the embedded database this process is the
+// only writer: rows are cached, and the api_keys trigger (migration *_api_key_change_notify) drops an entry as the
+// change commits, before the revoking call returns.
+import DataLoader from "dataloader";
 import { database } from "../db";
 import type { Database, Statement } from "../db/open";
 import type { Permissions } from "./permissions";
@@ -20,14 +22,36 @@ const FIND_KEY: Statement = {
   name: "prs_find_api_key",
   text: "SELECT id, team_id, permissions, rate_limit_tier, revoked_at, expires_at FROM api_keys WHERE key_hash = $1",
 };
+const FIND_KEYS: Statement = {
+  name: "prs_find_api_keys",
+  text:
+    "SELECT key_hash, id, team_id, permissions, rate_limit_tier, revoked_at, expires_at FROM api_keys " +
+    "WHERE key_hash = ANY($1::text[])",
+};
 const CHANGED_CHANNEL = "prs_api_key_changed"; // payload: a key_hash, or '' for all
 const MAX_CACHED = 10_000; // unknown hashes are never cached, so only real keys count towards this
 
 export type FindKey = (keyHash: string) => Promise<KeyRow | undefined>;
 
+/**
+ * One statement for the lookups started in the same turn of the event loop (setImmediate: requests read from the
+ * network together are batched, as ioredis batches their rate-limit counts). Nothing is kept between batches.
+ */
+function batchedReads(db: Database): FindKey {
+  const loader = new DataLoader<string, KeyRow | undefined>(
+    async (hashes) => {
+      const rows = await db.query<KeyRow & { key_hash: string }>(FIND_KEYS, [hashes]);
+      const byHash = new Map(rows.map(({ key_hash, ...row }) => [key_hash, row]));
+      return hashes.map((hash) => byHash.get(hash));
+    },
+    { cache: false, batchScheduleFn: (run) => setImmediate(run) },
+  );
+  return (keyHash) => loader.load(keyHash);
+}
+
 export function keyLookup(db: Database): FindKey {
+  if (!db.listenToOwnWrites) return batchedReads(db);
   const read: FindKey = async (keyHash) => (await db.query<KeyRow>(FIND_KEY, [keyHash]))[0];
-  if (!db.listenToOwnWrites) return read;
 
   const cached = new Map<string, KeyRow>();
   let listening = false;
