@@ -10,12 +10,10 @@ import {
   DETAIL_FRAGMENT,
   REPORT_FRAGMENT,
   SUMMARY_FIELDS,
-  toReport,
   toReportDetail,
-  toReportSummary,
-  type GqlReport,
-  type GqlReportDetail,
-  type GqlSummary,
+  type ReportBody,
+  type ReportDetailResult,
+  type ReportSummaryBody,
 } from "./shapes";
 
 const LIST = operation(`query RestReports($status: ReportStatusFilter!, $limit: Int!, $offset: Int!) {
@@ -35,7 +33,7 @@ const detailOptions = { allowForbiddenNested: true };
 
 /** The best match for an address, as the detail. */
 async function searchByAddress(address: string, context: Context) {
-  const { reportByAddress } = await run<{ reportByAddress: GqlReportDetail }>(BY_ADDRESS, { address }, context, detailOptions);
+  const { reportByAddress } = await run<{ reportByAddress: ReportDetailResult }>(BY_ADDRESS, { address }, context, detailOptions);
   return { data: toReportDetail(reportByAddress) };
 }
 
@@ -55,12 +53,12 @@ export function reportsRouter(): Router {
       const { address } = parse(reportGetQuery, req.query);
       if (address !== undefined) return void res.json(await searchByAddress(address, res.locals.context));
       const query = parse(reportListQuery, req.query);
-      const { reports } = await run<{ reports: { items: GqlSummary[]; total: number; limit: number; offset: number } }>(
+      const { reports } = await run<{ reports: { items: ReportSummaryBody[]; total: number; limit: number; offset: number } }>(
         LIST,
         { status: query.status, limit: query.limit, offset: query.offset },
         res.locals.context,
       );
-      res.json({ data: reports.items.map(toReportSummary), total: reports.total, limit: reports.limit, offset: reports.offset });
+      res.json({ data: reports.items, total: reports.total, limit: reports.limit, offset: reports.offset });
     }),
   );
   router.post(
@@ -68,8 +66,8 @@ export function reportsRouter(): Router {
     jsonBody,
     handle(async (req, res) => {
       const input = reportInput(createReportBody, req);
-      const { createReport } = await run<{ createReport: GqlReport }>(CREATE, { input }, res.locals.context);
-      res.status(201).json({ data: toReport(createReport), message: "Report created successfully" });
+      const { createReport } = await run<{ createReport: ReportBody }>(CREATE, { input }, res.locals.context);
+      res.status(201).json({ data: createReport, message: "Report created successfully" });
     }),
   );
   allowOnly(router, "/reports", ["GET", "POST"]);
@@ -88,7 +86,7 @@ export function reportsRouter(): Router {
     handle(async (req, res) => {
       const { address } = parse(reportGetQuery, req.query);
       if (address !== undefined) return void res.json(await searchByAddress(address, res.locals.context));
-      const { report } = await run<{ report: GqlReportDetail }>(GET, { id: req.params.reportId }, res.locals.context, detailOptions);
+      const { report } = await run<{ report: ReportDetailResult }>(GET, { id: req.params.reportId }, res.locals.context, detailOptions);
       res.json({ data: toReportDetail(report) });
     }),
   );
@@ -97,8 +95,8 @@ export function reportsRouter(): Router {
     jsonBody,
     handle(async (req, res) => {
       const input = reportInput(updateReportBody, req);
-      const { updateReport } = await run<{ updateReport: GqlReport }>(UPDATE, { id: req.params.reportId, input }, res.locals.context);
-      res.json({ data: toReport(updateReport), message: "Report updated successfully" });
+      const { updateReport } = await run<{ updateReport: ReportBody }>(UPDATE, { id: req.params.reportId, input }, res.locals.context);
+      res.json({ data: updateReport, message: "Report updated successfully" });
     }),
   );
   router.delete(

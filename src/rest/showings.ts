@@ -5,7 +5,7 @@ import { bodyObject, jsonBody, parse } from "./input";
 import { showingInputNames, toGraphQLInput } from "./names";
 import { allowOnly, handle } from "./route";
 import { createShowingBody, showingListQuery, updateShowingBody } from "./schemas";
-import { SHOWING_FRAGMENT, toShowing, type GqlShowing } from "./shapes";
+import { SHOWING_FRAGMENT, type ShowingBody } from "./shapes";
 
 const LIST = operation(`query RestShowings($reportId: ID, $limit: Int!, $offset: Int!) {
   showings(reportId: $reportId, limit: $limit, offset: $offset) { total limit offset items { ...RestShowing } }
@@ -25,12 +25,12 @@ export function showingsRouter(): Router {
     "/showings",
     handle(async (req, res) => {
       const query = parse(showingListQuery, req.query);
-      const { showings } = await run<{ showings: { items: GqlShowing[]; total: number; limit: number; offset: number } }>(
+      const { showings } = await run<{ showings: { items: ShowingBody[]; total: number; limit: number; offset: number } }>(
         LIST,
         { reportId: query.report_id, limit: query.limit, offset: query.offset },
         res.locals.context,
       );
-      res.json({ data: showings.items.map(toShowing), total: showings.total, limit: showings.limit, offset: showings.offset });
+      res.json({ data: showings.items, total: showings.total, limit: showings.limit, offset: showings.offset });
     }),
   );
   router.post(
@@ -39,8 +39,8 @@ export function showingsRouter(): Router {
     handle(async (req, res) => {
       const body = parse(createShowingBody, bodyObject(req));
       const input = toGraphQLInput(body, showingInputNames);
-      const { createShowing } = await run<{ createShowing: GqlShowing }>(CREATE, { input }, res.locals.context);
-      res.status(201).json({ data: toShowing(createShowing), message: "Showing created successfully" });
+      const { createShowing } = await run<{ createShowing: ShowingBody }>(CREATE, { input }, res.locals.context);
+      res.status(201).json({ data: createShowing, message: "Showing created successfully" });
     }),
   );
   allowOnly(router, "/showings", ["GET", "POST"]);
@@ -48,8 +48,8 @@ export function showingsRouter(): Router {
   router.get(
     "/showings/:showingId",
     handle(async (req, res) => {
-      const { showing } = await run<{ showing: GqlShowing }>(GET, { id: req.params.showingId }, res.locals.context);
-      res.json({ data: toShowing(showing) });
+      const { showing } = await run<{ showing: ShowingBody }>(GET, { id: req.params.showingId }, res.locals.context);
+      res.json({ data: showing });
     }),
   );
   router.patch(
@@ -58,8 +58,8 @@ export function showingsRouter(): Router {
     handle(async (req, res) => {
       const body = parse(updateShowingBody, bodyObject(req));
       const input = toGraphQLInput(body, showingInputNames);
-      const { updateShowing } = await run<{ updateShowing: GqlShowing }>(UPDATE, { id: req.params.showingId, input }, res.locals.context);
-      res.json({ data: toShowing(updateShowing), message: "Showing updated successfully" });
+      const { updateShowing } = await run<{ updateShowing: ShowingBody }>(UPDATE, { id: req.params.showingId, input }, res.locals.context);
+      res.json({ data: updateShowing, message: "Showing updated successfully" });
     }),
   );
   router.delete(
