@@ -110,17 +110,17 @@ describe("a key changed in the database takes effect on its next request", () =>
 
 /** Sends raw HTTP/1.1 requests on connections opened beforehand, all in one go, so the server reads them together. */
 async function sendTogether(port: number, requests: string[]): Promise<Array<{ status: number; body: string }>> {
-  const sockets = await Promise.all(
-    requests.map(() => new Promise<Socket>((resolve) => {
-      const socket = connect(port, "127.0.0.1", () => resolve(socket));
-    })),
-  );
+  const open = () =>
+    new Promise<Socket>((resolve, reject) => {
+      const socket = connect(port, "127.0.0.1", () => resolve(socket)).once("error", reject);
+    });
+  const sockets = await Promise.all(requests.map(open));
   await new Promise((resolve) => setTimeout(resolve, 50)); // the server accepts every connection first
   const answers = sockets.map(
     (socket) =>
-      new Promise<{ status: number; body: string }>((resolve) => {
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
         let raw = "";
-        socket.on("data", (chunk) => (raw += chunk));
+        socket.on("data", (chunk) => (raw += chunk)).once("error", reject);
         socket.on("end", () => resolve({ status: Number(raw.split(" ")[1]), body: raw.slice(raw.indexOf("\r\n\r\n") + 4) }));
       }),
   );
