@@ -116,10 +116,10 @@ async function seedTeam(conn: SqlConnection, name: string, reports: number, city
   return { teamId, key, reportIds: ids, searchInputs: sampleInputs(addresses) };
 }
 
-/** Removes earlier bench teams (cascading to their rows); only rows of "Bench …" teams are touched. */
 /**
- * Deletes the teams of an earlier run (their rows cascade), then compacts the tables: without VACUUM FULL every
- * re-run on the same database left the tables and indexes one seed larger (ten runs doubled the 100k search's p50).
+ * Removes earlier bench teams (cascading to their rows; only rows of "Bench …" teams are deleted), then compacts the
+ * tables: without VACUUM FULL every re-run on the same database left the tables and indexes one seed larger (ten
+ * runs doubled the 100k search's p50).
  */
 async function removeBenchTeams(conn: SqlConnection): Promise<void> {
   const removed = await conn.query(`DELETE FROM teams WHERE name LIKE $1 RETURNING id`, [`${BENCH_TEAM_PREFIX}%`]);
