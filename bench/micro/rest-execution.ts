@@ -3,22 +3,14 @@
 import { execute } from "graphql";
 import { compileQuery, isCompiledQuery } from "graphql-jit";
 import { database, prisma } from "../../src/db";
+import { teamWithNestedReport } from "./fixture";
 import { schema } from "../../src/schema";
 import { operation } from "../../src/rest/graphql";
 import { DETAIL_FRAGMENT } from "../../src/rest/shapes";
 
 (async () => {
   await database.migrate();
-  const team = await prisma.team.create({ data: { name: "T", adminName: "A" } });
-  const r = await prisma.report.create({
-    data: {
-      teamId: team.id, address: "1 A St", addressKey: "1 a st", searchKey: "1 a st", listingAgent: "x", createdBy: "y",
-      comparables: { create: Array.from({ length: 10 }, (_, j) => ({ address: `${j} C` })) },
-      showings: { create: Array.from({ length: 10 }, () => ({ teamId: team.id })) },
-      socialMediaPosts: { create: Array.from({ length: 10 }, () => ({ platform: "x" })) },
-      agentInsights: { create: Array.from({ length: 10 }, () => ({ author: "a", body: "b" })) },
-    },
-  });
+  const { team, report: r } = await teamWithNestedReport("T");
   const ctx = { viewer: { keyId: "k", teamId: team.id, permissions: { reports: ["read"], comparables: ["read"], showings: ["read"], social_media: ["read"], ai_insights: ["read"] } as any, tier: "standard" }, rateLimit: null };
   const op = operation(`query RestReport($id: ID!) { report(id: $id) { ...RestReportDetail } } ${DETAIL_FRAGMENT}`);
   const compiled = compileQuery(schema, op.document);

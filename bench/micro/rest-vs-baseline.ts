@@ -9,6 +9,7 @@ import { createApiKey } from "../../src/auth/api-keys";
 import { createRateLimiter } from "../../src/auth/rate-limit";
 import { buildApp } from "../../src/app";
 import { database, prisma } from "../../src/db";
+import { teamWithNestedReport } from "./fixture";
 import { buildBaselineApp } from "../baseline";
 
 const BLOCK = 600;
@@ -20,16 +21,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 (async () => {
   await database.migrate();
-  const team = await prisma.team.create({ data: { name: "Micro rest-vs-baseline", adminName: "A" } });
-  const report = await prisma.report.create({
-    data: {
-      teamId: team.id, address: "1 A St", addressKey: "1 a st", searchKey: "1 a st", listingAgent: "x", createdBy: "y",
-      comparables: { create: Array.from({ length: 10 }, (_, j) => ({ address: `${j} C` })) },
-      showings: { create: Array.from({ length: 10 }, () => ({ teamId: team.id })) },
-      socialMediaPosts: { create: Array.from({ length: 10 }, () => ({ platform: "x" })) },
-      agentInsights: { create: Array.from({ length: 10 }, () => ({ author: "a", body: "b" })) },
-    },
-  });
+  const { team, report } = await teamWithNestedReport("Micro rest-vs-baseline");
   const { key } = await createApiKey({ teamId: team.id, name: "k", tier: "enterprise" });
   const rateLimiter = createRateLimiter({ redisUrl: process.env.REDIS_URL });
   await rateLimiter.ready();
