@@ -12,6 +12,8 @@ import { statementCountHeader } from "./http/statement-count";
 import { logger } from "./logger";
 import { docsRouter, restRouter } from "./rest";
 import { schema } from "./schema";
+import { useCompiledExecution } from "./schema/engine";
+import { useQueryLimits } from "./schema/limits";
 
 const GRAPHIQL_QUERY = `# Put your API key in the Headers panel below: {"Authorization": "Bearer prs_sk_live_…"}
 query Overview {
@@ -54,6 +56,8 @@ export function buildApp({ rateLimiter, benchmarkWithoutAuth }: AppDependencies)
     graphiql: { title: "Property Report Service", defaultQuery: GRAPHIQL_QUERY, headers: '{"Authorization": "Bearer "}' },
     renderGraphiQL,
     landingPage: false,
+    // The engine REST runs on too, and the query limits every client document is checked against.
+    plugins: [useCompiledExecution(), useQueryLimits()],
     logging: {
       debug: (...args) => logger.debug(args.map(String).join(" ")),
       info: (...args) => logger.info(args.map(String).join(" ")),

@@ -5,6 +5,7 @@ import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../generated/prisma/client";
 import { newPglite, pgliteConnection, withPgConnection } from "./connections";
+import { withSafeRelationLoading } from "./load-strategy";
 import { migrate } from "./migrate";
 
 export interface DatabaseOptions {
@@ -64,8 +65,9 @@ export function openDatabase(options: DatabaseOptions): Database {
     const url = options.url;
     // One pool for Prisma and the direct hot-path queries.
     const pool = new pg.Pool({ connectionString: url, max: options.poolSize });
-    const prisma = new PrismaClient({ adapter: new PrismaPg(pool), log });
-    const events = statementEvents(prisma, Boolean(options.queryEvents));
+    const base = new PrismaClient({ adapter: new PrismaPg(pool), log });
+    const prisma = withSafeRelationLoading(base);
+    const events = statementEvents(base, Boolean(options.queryEvents));
     return {
       kind: "postgresql",
       prisma,
@@ -76,14 +78,15 @@ export function openDatabase(options: DatabaseOptions): Database {
       onStatement: events.onStatement,
       migrate: (dir) => withPgConnection(url, (conn) => migrate(conn, dir)),
       async close() {
-        await prisma.$disconnect();
+        await base.$disconnect();
         if (!pool.ended) await pool.end();
       },
     };
   }
   const pglite = newPglite(options.dataDir ?? "memory://", options.templateFile);
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), log });
-  const events = statementEvents(prisma, Boolean(options.queryEvents));
+  const base = new PrismaClient({ adapter: new PrismaPGlite(pglite), log });
+  const prisma = withSafeRelationLoading(base);
+  const events = statementEvents(base, Boolean(options.queryEvents));
   const conn = pgliteConnection(pglite);
   return {
     kind: "pglite",
@@ -96,7 +99,7 @@ export function openDatabase(options: DatabaseOptions): Database {
     listenToOwnWrites: async (channel, listener) => void (await pglite.listen(channel, listener)),
     migrate: (dir) => migrate(conn, dir),
     async close() {
-      await prisma.$disconnect();
+      await base.$disconnect();
       await pglite.close();
     },
   };

@@ -1,34 +1,36 @@
-// Runs a GraphQL operation in-process for a REST route: each document is parsed, validated and compiled once, at
-// start-up (graphql-jit), and executed directly with the request's context (no HTTP hop, no per-request parsing).
-// Compiled execution of a REST document costs about half of graphql-js's per-request CPU, and its database queries are
-// planned once (../schema/plan-cache.ts), not on every request (BENCHMARKS.md).
-import { GraphQLError, parse, validate, type DocumentNode, type ExecutionResult } from "graphql";
-import { compileQuery, isCompiledQuery } from "graphql-jit";
+// Runs a GraphQL operation in-process for a REST route, on the engine /graphql uses (../schema/engine.ts): each
+// document is parsed and validated once, at start-up, and executed with the request's context (no HTTP hop, no
+// per-request parsing). Errors come back as RestErrors whose messages name fields in REST words.
+import { GraphQLError, parse, validate, type DocumentNode } from "graphql";
 import type { Context } from "../context";
 import { logger } from "../logger";
 import { schema } from "../schema";
-import { cachePlansOf } from "../schema/plan-cache";
-import { toRestMessage } from "./names";
+import { execute } from "../schema/engine";
+import { ApiError, type InputPath, type NameOf } from "../schema/errors";
+import { restNames } from "../schema/fields";
+import { variableError } from "../schema/input-errors";
+import { comparableFields } from "../schema/resources/comparable/fields";
+import { insightFields } from "../schema/resources/insight/fields";
+import { reportFields } from "../schema/resources/report/fields";
+import { showingFields } from "../schema/resources/showing/fields";
+import { socialPostFields } from "../schema/resources/social-post/fields";
 
 export interface Operation {
   name: string;
   document: DocumentNode;
-  execute(context: Context, variables: Record<string, unknown>): Promise<ExecutionResult>;
 }
+
+/** Every REST operation, registered as its module loads (tests check them against the GraphQL limits). */
+export const restOperations: Operation[] = [];
 
 export function operation(source: string): Operation {
   const document = parse(source);
   const errors = validate(schema, document);
   if (errors.length) throw new Error(`Invalid REST operation: ${errors.map((e) => e.message).join("; ")}`);
   const def = document.definitions[0];
-  cachePlansOf(document);
-  const compiled = compileQuery(schema, document);
-  if (!isCompiledQuery(compiled)) throw new Error(`Cannot compile REST operation: ${compiled.errors?.map((e) => e.message).join("; ")}`);
-  return {
-    name: def.kind === "OperationDefinition" ? (def.name?.value ?? "anonymous") : "anonymous",
-    document,
-    execute: async (context, variables) => compiled.query(undefined, context, variables),
-  };
+  const op = { name: def.kind === "OperationDefinition" ? (def.name?.value ?? "anonymous") : "anonymous", document };
+  restOperations.push(op);
+  return op;
 }
 
 /** A GraphQL error carried to the REST layer with the HTTP status it maps to. */
@@ -41,9 +43,29 @@ export class RestError extends Error {
   }
 }
 
+// Every GraphQL field name of the field tables in its REST spelling.
+const REST_NAMES = restNames(reportFields, showingFields, comparableFields, socialPostFields, insightFields);
+
+/**
+ * REST spelling of an input path: the `input` argument is the body itself; fields get their REST names, or the
+ * spelling the client used (an alias) when `spelled` knows it; list indexes are `[n]`.
+ */
+export function restNameOf(spelled?: ReadonlyMap<string, string>): NameOf {
+  return (path: InputPath) =>
+    path
+      .filter((p, i) => !(i === 0 && p === "input"))
+      .reduce<string>((name, p) => {
+        if (typeof p === "number") return `${name}[${p}]`;
+        const rest = spelled?.get(p) ?? REST_NAMES.get(p) ?? p;
+        return name ? `${name}.${rest}` : rest;
+      }, "");
+}
+
 export interface RunOptions {
   /** Nested fields the key may not read come back null instead of failing the request (e.g. a report's showings). */
   allowForbiddenNested?: boolean;
+  /** The REST spellings the client used for input fields (aliases), for messages. */
+  spelled?: ReadonlyMap<string, string>;
 }
 
 const isForbiddenNested = (error: GraphQLError) => error.extensions?.status === 403 && (error.path?.length ?? 0) > 1;
@@ -55,17 +77,20 @@ export async function run<Data = Record<string, unknown>>(
   context: Context,
   options: RunOptions = {},
 ): Promise<Data> {
-  const result = await op.execute(context, variables);
+  const result = await execute({ schema, document: op.document, contextValue: context, variableValues: variables });
   const error = result.errors?.find((e) => !(options.allowForbiddenNested && isForbiddenNested(e)));
-  if (error) throw toRestError(error, op);
+  if (error) throw toRestError(error, op, variables, restNameOf(options.spelled));
   return result.data as Data;
 }
 
-function toRestError(error: GraphQLError, op: Operation): RestError {
-  const status = error.extensions?.status;
-  if (typeof status === "number") return new RestError(status, toRestMessage(error.message));
-  // Variable coercion errors (a wrong type that slipped past the route's shape check) are the client's.
-  if (!error.originalError && !error.path) return new RestError(400, toRestMessage(error.message));
+function toRestError(error: GraphQLError, op: Operation, variables: Record<string, unknown>, nameOf: NameOf): RestError {
+  const api = error instanceof ApiError ? error : error.originalError instanceof ApiError ? error.originalError : undefined;
+  if (api) return new RestError(api.status, api.render(nameOf));
+  // Variable values refused before execution (a wrong JSON type): the client's, named by field.
+  if (!error.path) {
+    const refused = variableError(schema, op.document, variables);
+    if (refused) return new RestError(400, refused.render(nameOf));
+  }
   logger.error({ err: error.originalError ?? error, operation: op.name }, "operation failed");
   return new RestError(500, "Internal server error");
 }

@@ -1,11 +1,8 @@
-// Reading a REST request's input: JSON bodies (1 MiB, objects only, JSON content types only) and zod shape checks
-// whose messages name the REST field.
+// Reading a REST request's input: JSON bodies (1 MiB, objects only, JSON content types only) and query parameters,
+// parsed strictly (DECISIONS "Robustness"). Values are only shaped here; the GraphQL schema checks them.
 import express, { type NextFunction, type Request, type Response } from "express";
-import type { z } from "zod";
 import { sendError } from "../http/errors";
-import { formatIssues } from "../schema/validation";
 import { RestError } from "./graphql";
-import { restErrorMap } from "./schemas";
 
 const JSON_TYPES = ["application/json", "application/*+json"];
 const parseJson = express.json({ limit: "1mb", strict: false, type: JSON_TYPES });
@@ -27,9 +24,18 @@ export function bodyObject(req: Request): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
-/** Checks a value against a route schema: the parsed value, or a 400 naming the first wrong field. */
-export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const result = schema.safeParse(value, { error: restErrorMap });
-  if (!result.success) throw new RestError(400, formatIssues(result.error.issues));
-  return result.data;
+/** A query parameter given once, as text; undefined when absent. */
+export function queryText(req: Request, name: string): string | undefined {
+  const value = req.query[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== "string") throw new RestError(400, `${name} must be given once, as text`);
+  return value;
+}
+
+/** A query parameter that must be a whole number written in decimal digits (no 0x10, 1e1, spaces or signs but -). */
+export function queryInt(req: Request, name: string): number | undefined {
+  const value = queryText(req, name);
+  if (value === undefined) return undefined;
+  if (!/^-?\d{1,15}$/.test(value)) throw new RestError(400, `${name} must be an integer`);
+  return Number(value);
 }

@@ -1,11 +1,11 @@
 // /v1/reports: list, address search (three forms), create, get, update, delete.
 import { Router, type Request } from "express";
 import type { Context } from "../context";
+import { restToInput } from "../schema/fields";
+import { reportFields } from "../schema/resources/report/fields";
 import { operation, run } from "./graphql";
-import { bodyObject, jsonBody, parse } from "./input";
-import { renameAliases, reportAliases, reportInputNames, toGraphQLInput, withoutShadowedAliases } from "./names";
+import { bodyObject, jsonBody, queryInt, queryText } from "./input";
 import { allowOnly, handle } from "./route";
-import { addressSearchQuery, createReportBody, reportGetQuery, reportListQuery, updateReportBody } from "./schemas";
 import {
   DETAIL_FRAGMENT,
   REPORT_FRAGMENT,
@@ -37,10 +37,10 @@ async function searchByAddress(address: string, context: Context) {
   return { data: toReportDetail(reportByAddress) };
 }
 
-/** The checked body as the GraphQL input. Aliases are checked under the name the client used, then renamed. */
-function reportInput(schema: typeof createReportBody | typeof updateReportBody, req: Request) {
-  const body = parse(schema, withoutShadowedAliases(bodyObject(req), reportAliases));
-  return toGraphQLInput(renameAliases(body, reportAliases), reportInputNames);
+/** A report create/update body as the GraphQL input; messages use the spellings the client sent. */
+async function writeReport<Data>(req: Request, context: Context, mode: "create" | "update", op: typeof CREATE, variables: Record<string, unknown> = {}) {
+  const { input, spelled } = restToInput(reportFields, mode, bodyObject(req));
+  return run<Data>(op, { ...variables, input }, context, { spelled });
 }
 
 export function reportsRouter(): Router {
@@ -50,12 +50,11 @@ export function reportsRouter(): Router {
     "/reports",
     handle(async (req, res) => {
       // address takes priority: limit, offset and status are then ignored, even when they are invalid.
-      const { address } = parse(reportGetQuery, req.query);
+      const address = queryText(req, "address");
       if (address !== undefined) return void res.json(await searchByAddress(address, res.locals.context));
-      const query = parse(reportListQuery, req.query);
       const { reports } = await run<{ reports: { items: ReportSummaryBody[]; total: number; limit: number; offset: number } }>(
         LIST,
-        { status: query.status, limit: query.limit, offset: query.offset },
+        { status: queryText(req, "status") ?? "all", limit: queryInt(req, "limit") ?? 50, offset: queryInt(req, "offset") ?? 0 },
         res.locals.context,
       );
       res.json({ data: reports.items, total: reports.total, limit: reports.limit, offset: reports.offset });
@@ -65,8 +64,7 @@ export function reportsRouter(): Router {
     "/reports",
     jsonBody,
     handle(async (req, res) => {
-      const input = reportInput(createReportBody, req);
-      const { createReport } = await run<{ createReport: ReportBody }>(CREATE, { input }, res.locals.context);
+      const { createReport } = await writeReport<{ createReport: ReportBody }>(req, res.locals.context, "create", CREATE);
       res.status(201).json({ data: createReport, message: "Report created successfully" });
     }),
   );
@@ -75,8 +73,7 @@ export function reportsRouter(): Router {
   router.get(
     "/reports/search",
     handle(async (req, res) => {
-      const { address } = parse(addressSearchQuery, req.query);
-      res.json(await searchByAddress(address, res.locals.context));
+      res.json(await searchByAddress(queryText(req, "address") ?? "", res.locals.context));
     }),
   );
   allowOnly(router, "/reports/search", ["GET"]);
@@ -84,7 +81,7 @@ export function reportsRouter(): Router {
   router.get(
     "/reports/:reportId",
     handle(async (req, res) => {
-      const { address } = parse(reportGetQuery, req.query);
+      const address = queryText(req, "address");
       if (address !== undefined) return void res.json(await searchByAddress(address, res.locals.context));
       const { report } = await run<{ report: ReportDetailResult }>(GET, { id: req.params.reportId }, res.locals.context, detailOptions);
       res.json({ data: toReportDetail(report) });
@@ -94,8 +91,7 @@ export function reportsRouter(): Router {
     "/reports/:reportId",
     jsonBody,
     handle(async (req, res) => {
-      const input = reportInput(updateReportBody, req);
-      const { updateReport } = await run<{ updateReport: ReportBody }>(UPDATE, { id: req.params.reportId, input }, res.locals.context);
+      const { updateReport } = await writeReport<{ updateReport: ReportBody }>(req, res.locals.context, "update", UPDATE, { id: req.params.reportId });
       res.json({ data: updateReport, message: "Report updated successfully" });
     }),
   );

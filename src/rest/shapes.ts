@@ -1,52 +1,29 @@
 // The GraphQL selections of the REST responses. Each field is selected under its REST name (a GraphQL alias), so
 // an operation's result already is the body of spec.md and is sent as it is: no second copy of every item per
-// request (BENCHMARKS.md, scenario 1). The fields and their order are those of the zod response schemas in
-// ./schemas, which also describe the bodies in the OpenAPI document; only GraphQL names that are not the camelCase
-// of the REST name are written here.
+// request (BENCHMARKS.md, scenario 1). Fields and order come from the field tables, which also give the OpenAPI
+// response schemas (./schemas.ts).
 import type { z } from "zod";
-import { agentInsight, comparable, report, reportDetail, reportSummary, showing, socialMediaPost } from "./schemas";
+import { restSelection } from "../schema/fields";
+import { comparableFields } from "../schema/resources/comparable/fields";
+import { insightFields } from "../schema/resources/insight/fields";
+import { reportFields } from "../schema/resources/report/fields";
+import { showingFields } from "../schema/resources/showing/fields";
+import { socialPostFields } from "../schema/resources/social-post/fields";
+import type { report, reportDetail, reportSummary, showing } from "./schemas";
 
-const camelCase = (name: string) => name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+export const SUMMARY_FIELDS = restSelection(reportFields, "summary");
 
-/** `rest_name: graphqlName` for every field of a response schema, in its order; `nested` holds sub-selections. */
-function selection(schema: z.ZodObject, renames: Record<string, string> = {}, nested: Record<string, string> = {}): string {
-  return Object.keys(schema.shape)
-    .map((name) => {
-      const field = renames[name] ?? camelCase(name);
-      const aliased = field === name ? name : `${name}: ${field}`;
-      return nested[name] ? `${aliased} { ${nested[name]} }` : aliased;
-    })
-    .join(" ");
-}
+export const REPORT_FRAGMENT = `fragment RestReport on Report { ${restSelection(reportFields)} }`;
 
-/** The sample names (DECISIONS "Names and aliases") and the display switches, whose GraphQL names are shorter. */
-const REPORT_NAMES = {
-  bedrooms: "beds",
-  bathrooms: "baths",
-  square_feet: "sqft",
-  date_created: "createdAt",
-  show_comps_on_report: "showComps",
-  show_neighborhood_on_report: "showNeighborhood",
-  show_social_on_report: "showSocial",
-  show_showings_on_report: "showShowings",
-  show_agent_insights_on_report: "showAgentInsights",
-  comparable_properties: "comparables",
-  showing_events: "showings",
-};
+export const SHOWING_FRAGMENT = `fragment RestShowing on Showing { ${restSelection(showingFields)} }`;
 
-export const SUMMARY_FIELDS = selection(reportSummary, REPORT_NAMES);
-
-export const REPORT_FRAGMENT = `fragment RestReport on Report { ${selection(report, REPORT_NAMES)} }`;
-
-export const SHOWING_FRAGMENT = `fragment RestShowing on Showing { ${selection(showing)} }`;
-
+/** The detail: the report and its collections under their REST names (each at most 100 items, the nested default). */
 export const DETAIL_FRAGMENT = `fragment RestReportDetail on Report {
-  ${selection(reportDetail, REPORT_NAMES, {
-    comparable_properties: selection(comparable),
-    showing_events: "...RestShowing",
-    social_media_posts: selection(socialMediaPost),
-    agent_insights: selection(agentInsight),
-  })}
+  ${restSelection(reportFields)}
+  comparable_properties: comparables { ${restSelection(comparableFields)} }
+  showing_events: showings { ...RestShowing }
+  social_media_posts: socialMediaPosts { ${restSelection(socialPostFields)} }
+  agent_insights: agentInsights { ${restSelection(insightFields)} }
 }
 ${SHOWING_FRAGMENT}`;
 

@@ -1,10 +1,10 @@
 // /v1/showings: list, create, and get/update/delete by id or unique_showing_key.
 import { Router } from "express";
+import { restToInput } from "../schema/fields";
+import { showingFields } from "../schema/resources/showing/fields";
 import { operation, run } from "./graphql";
-import { bodyObject, jsonBody, parse } from "./input";
-import { showingInputNames, toGraphQLInput } from "./names";
+import { bodyObject, jsonBody, queryInt, queryText } from "./input";
 import { allowOnly, handle } from "./route";
-import { createShowingBody, showingListQuery, updateShowingBody } from "./schemas";
 import { SHOWING_FRAGMENT, type ShowingBody } from "./shapes";
 
 const LIST = operation(`query RestShowings($reportId: ID, $limit: Int!, $offset: Int!) {
@@ -24,10 +24,9 @@ export function showingsRouter(): Router {
   router.get(
     "/showings",
     handle(async (req, res) => {
-      const query = parse(showingListQuery, req.query);
       const { showings } = await run<{ showings: { items: ShowingBody[]; total: number; limit: number; offset: number } }>(
         LIST,
-        { reportId: query.report_id, limit: query.limit, offset: query.offset },
+        { reportId: queryText(req, "report_id"), limit: queryInt(req, "limit") ?? 50, offset: queryInt(req, "offset") ?? 0 },
         res.locals.context,
       );
       res.json({ data: showings.items, total: showings.total, limit: showings.limit, offset: showings.offset });
@@ -37,9 +36,8 @@ export function showingsRouter(): Router {
     "/showings",
     jsonBody,
     handle(async (req, res) => {
-      const body = parse(createShowingBody, bodyObject(req));
-      const input = toGraphQLInput(body, showingInputNames);
-      const { createShowing } = await run<{ createShowing: ShowingBody }>(CREATE, { input }, res.locals.context);
+      const { input, spelled } = restToInput(showingFields, "create", bodyObject(req));
+      const { createShowing } = await run<{ createShowing: ShowingBody }>(CREATE, { input }, res.locals.context, { spelled });
       res.status(201).json({ data: createShowing, message: "Showing created successfully" });
     }),
   );
@@ -56,9 +54,8 @@ export function showingsRouter(): Router {
     "/showings/:showingId",
     jsonBody,
     handle(async (req, res) => {
-      const body = parse(updateShowingBody, bodyObject(req));
-      const input = toGraphQLInput(body, showingInputNames);
-      const { updateShowing } = await run<{ updateShowing: ShowingBody }>(UPDATE, { id: req.params.showingId, input }, res.locals.context);
+      const { input, spelled } = restToInput(showingFields, "update", bodyObject(req));
+      const { updateShowing } = await run<{ updateShowing: ShowingBody }>(UPDATE, { id: req.params.showingId, input }, res.locals.context, { spelled });
       res.json({ data: updateShowing, message: "Showing updated successfully" });
     }),
   );

@@ -1,15 +1,17 @@
-// The Pothos builder: plugins and their options only. Types live in ./types, one file per domain type.
+// The Pothos builder: plugins and their options only. Types live in ./resources (one folder per resource) and
+// ./types; scalars in ./scalars.ts.
 import SchemaBuilder, { type ArgBuilder as PothosArgBuilder } from "@pothos/core";
+import ComplexityPlugin from "@pothos/plugin-complexity";
 import PrismaPlugin from "@pothos/plugin-prisma";
 import ScopeAuthPlugin, { AuthScopeFailureType, type AuthFailure } from "@pothos/plugin-scope-auth";
 import ValidationPlugin from "@pothos/plugin-validation";
+import { getNamedType, isListType, isNonNullType, isObjectType, type GraphQLOutputType } from "graphql";
 import { can, type Permission } from "../auth/permissions";
 import type { Context } from "../context";
 import { prisma } from "../db";
 import type PrismaTypes from "../generated/pothos-types";
 import { getDatamodel } from "../generated/pothos-types";
-import { badInput, permissionDenied, unauthenticated } from "./errors";
-import { formatIssues } from "./validation";
+import { badField, badInput, permissionDenied, unauthenticated, type InputPath } from "./errors";
 
 /** The permission a scope failure names; a field's authScopes object fails as an "any of" around the scope. */
 function deniedPermission(failure: AuthFailure): string | undefined {
@@ -23,6 +25,11 @@ function deniedPermission(failure: AuthFailure): string | undefined {
   return undefined;
 }
 
+const isList = (type: GraphQLOutputType): boolean => isListType(isNonNullType(type) ? type.ofType : type);
+
+/** Largest page a nested collection returns when the query gives no limit (DECISIONS "Embedded collections"). */
+export const NESTED_LIMIT = 100;
+
 export const builder = new SchemaBuilder<{
   Context: Context;
   PrismaTypes: PrismaTypes;
@@ -30,9 +37,9 @@ export const builder = new SchemaBuilder<{
   Scalars: { DateTime: { Input: Date; Output: Date | string }; JSON: { Input: unknown; Output: unknown } };
   DefaultFieldNullability: false;
 }>({
-  plugins: [ScopeAuthPlugin, PrismaPlugin, ValidationPlugin],
+  plugins: [ScopeAuthPlugin, PrismaPlugin, ValidationPlugin, ComplexityPlugin],
   defaultFieldNullability: false,
-  prisma: { client: prisma, dmmf: getDatamodel(), onUnusedQuery: null },
+  prisma: { client: () => prisma, dmmf: getDatamodel(), onUnusedQuery: null },
   scopeAuth: {
     authScopes: (ctx) => ({
       authenticated: ctx.viewer !== null,
@@ -44,27 +51,27 @@ export const builder = new SchemaBuilder<{
       return permissionDenied(permission ?? "unknown");
     },
   },
-  validation: { validationError: (result) => badInput(formatIssues(result.issues)) },
-});
-
-builder.queryType({});
-builder.mutationType({});
-
-builder.scalarType("DateTime", {
-  description: "An ISO 8601 date-time, e.g. 2026-05-01T14:00:00Z",
-  serialize: (value) => (value instanceof Date ? value.toISOString() : String(value)),
-  parseValue: (value) => {
-    const date = typeof value === "string" ? new Date(value) : null;
-    if (!date || Number.isNaN(date.getTime())) throw badInput("must be an ISO 8601 date-time");
-    return date;
+  validation: {
+    validationError: ({ issues }) => {
+      const issue = issues[0];
+      if (!issue) return badInput("Invalid request");
+      const path = (issue.path ?? []).map((p) => (typeof p === "object" ? p.key : p)) as InputPath;
+      return badField(path, issue.message);
+    },
+  },
+  // The estimated result size (DECISIONS "GraphQL limits"): every object a query can return counts 1, scalars 0; a
+  // list of n objects (n = its limit argument, or NESTED_LIMIT) counts n and multiplies what is below it by n.
+  complexity: {
+    fieldComplexity: (args, _ctx, field) => {
+      if (!isObjectType(getNamedType(field.type))) return { field: 0, multiplier: 1 };
+      const n = isList(field.type) ? (typeof args.limit === "number" ? args.limit : NESTED_LIMIT) : 1;
+      return { field: n, multiplier: n };
+    },
   },
 });
 
-builder.scalarType("JSON", {
-  description: "Any JSON value",
-  serialize: (value) => value,
-  parseValue: (value) => value,
-});
+builder.queryType({ description: "Reads. Every field needs an API key; each names the permission it needs." });
+builder.mutationType({ description: "Changes. Every field needs an API key; each names the permission it needs." });
 
 export type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 export type InputFields = PothosSchemaTypes.InputFieldBuilder<Types, "InputObject">;

@@ -1,9 +1,16 @@
-// The GraphQL schema: the builder plus every type file, which registers its types, queries and mutations.
+// The GraphQL schema: the builder, the scalars, and every resource, each registering its types, queries and mutations.
 import { builder } from "./builder";
+import "./scalars";
 import "./types/team";
-import "./types/collections";
-import "./types/report";
-import "./types/showing";
+import "./resources/comparable/object";
+import "./resources/social-post/object";
+import "./resources/insight/object";
+import "./resources/report/object";
+import "./resources/report/queries";
+import "./resources/report/mutations";
+import "./resources/showing/object";
+import "./resources/showing/queries";
+import "./resources/showing/mutations";
 import "./types/apiKey";
 import "./types/viewer";
 

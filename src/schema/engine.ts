@@ -1,0 +1,43 @@
+// The one execution engine of both interfaces: graphql-jit compiles each document once and the compiled query runs
+// every request of it. /graphql uses it through Yoga (useCompiledExecution); REST routes run their pre-parsed
+// documents through `execute` directly. Compiled documents are kept by document object (Yoga's parser cache hands
+// the same object for the same text) with a bounded cache by text behind it, so clients sending many different
+// documents cannot grow memory without bound.
+import { useEngine, type Plugin } from "@envelop/core";
+import { execute as graphqlExecute, print, type DocumentNode, type ExecutionArgs, type ExecutionResult } from "graphql";
+import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
+import { LRUCache } from "lru-cache";
+import { schema } from "./index";
+
+type Compiled = CompiledQuery | { errors: ExecutionResult["errors"] };
+
+const byDocument = new WeakMap<DocumentNode, Map<string, Compiled>>();
+const byText = new LRUCache<string, Compiled>({ max: 1000 });
+
+function compiled(document: DocumentNode, operationName: string | null | undefined): Compiled {
+  const name = operationName ?? "";
+  let forDocument = byDocument.get(document);
+  const hit = forDocument?.get(name);
+  if (hit) return hit;
+  const key = `${name}\n${print(document)}`;
+  let entry = byText.get(key);
+  if (!entry) {
+    const result = compileQuery(schema, document, operationName ?? undefined);
+    entry = isCompiledQuery(result) ? result : { errors: result.errors };
+    byText.set(key, entry);
+  }
+  if (!forDocument) byDocument.set(document, (forDocument = new Map()));
+  forDocument.set(name, entry);
+  return entry;
+}
+
+/** Executes a validated document (graphql-js `execute` arguments). */
+export function execute(args: ExecutionArgs): Promise<ExecutionResult> | ExecutionResult {
+  if (args.schema !== schema) return graphqlExecute(args);
+  const entry = compiled(args.document, args.operationName);
+  if (!("query" in entry)) return { errors: entry.errors };
+  return entry.query(args.rootValue, args.contextValue, args.variableValues ?? {}) as Promise<ExecutionResult> | ExecutionResult;
+}
+
+/** Yoga/envelop plugin: /graphql executes on this engine. */
+export const useCompiledExecution = (): Plugin => useEngine({ execute: execute as NonNullable<Parameters<typeof useEngine>[0]["execute"]> });

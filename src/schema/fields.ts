@@ -1,0 +1,265 @@
+// Field tables: one declaration per field of a resource, from which everything else is derived — the GraphQL object
+// fields, the create/update input types and their validation, the REST names (and second spellings) of bodies and
+// responses, the REST response selections, and the OpenAPI schemas. Adding a field to a resource is one entry in its
+// table (plus the column and its migration).
+import type { EnumRef } from "@pothos/core";
+import { z } from "zod";
+import { builder, type InputFields } from "./builder";
+import { checked, string } from "./rules";
+
+type ScalarName = "String" | "Int" | "Float" | "Boolean" | "DateTime" | "ID";
+
+/** An enum of the schema with its values (GraphQL type and zod/OpenAPI from one list). */
+export interface EnumSpec<V extends string = string> {
+  ref: EnumRef<typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never, V, V>;
+  values: readonly V[];
+}
+
+export function enumSpec<const V extends string>(name: string, values: readonly V[], description: string): EnumSpec<V> {
+  return { ref: builder.enumType(name, { values, description }), values };
+}
+
+export interface FieldSpec {
+  /** GraphQL type: a scalar name or an enum. */
+  type: ScalarName | EnumSpec;
+  /** Name in REST responses (and bodies, unless `restInput`). */
+  rest: string;
+  /** Name in REST bodies when it differs from the response name. */
+  restInput?: string;
+  /** Second spellings accepted in REST bodies; the REST name wins when both are sent (DECISIONS "Names and aliases"). */
+  aliases?: readonly string[];
+  /** A second name under which REST list and detail responses carry the value too (the spec's sample names). */
+  sampleName?: string;
+  description: string;
+  /** The value may be null (read), and null clears it (update). */
+  nullable?: boolean;
+  /** Checks on a written value beyond its GraphQL type (strings always refuse NUL and lone surrogates). */
+  rule?: z.ZodType;
+  /** Accepted on create: required or optional. Absent: not settable on create. */
+  create?: "required" | "optional";
+  /** Accepted on update. */
+  update?: boolean;
+  /** For a column that always holds a value: what null means on update ("refuse": 400; "ignore": keep the value). */
+  onNull?: "refuse" | "ignore";
+  /** Left out of REST list items (the summary); carried by create/update responses and the detail. */
+  detailOnly?: boolean;
+  /** The message when a required value is missing, when it is not "<field> is required" (e.g. "Address is required"). */
+  requiredMessage?: string;
+  /** Example value for the OpenAPI document (must pass the rule). */
+  example?: unknown;
+  /** The GraphQL object field when it is not the column exposed as it is (computed fields). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  build?: (t: any) => unknown;
+}
+
+export type FieldTable = Record<string, FieldSpec>;
+type Mode = "create" | "update";
+
+const entries = (table: FieldTable) => Object.entries(table);
+const writable = (spec: FieldSpec, mode: Mode) => (mode === "create" ? spec.create !== undefined : spec.update === true);
+
+// ---- GraphQL ----
+
+/** The object type's fields: every entry, exposed from its column or built by `build`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function objectFields(table: FieldTable, t: any): Record<string, any> {
+  return Object.fromEntries(
+    entries(table).map(([name, spec]) => [
+      name,
+      spec.build ? spec.build(t) : t.expose(name, { type: typeOf(spec), nullable: Boolean(spec.nullable), description: spec.description }),
+    ]),
+  );
+}
+
+const typeOf = (spec: FieldSpec) => (typeof spec.type === "string" ? spec.type : spec.type.ref);
+
+/** The input fields of a create or update input type. On update every field is optional. */
+export function inputFields(table: FieldTable, mode: Mode) {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return (t: InputFields): Record<string, any> =>
+    Object.fromEntries(
+      entries(table)
+        .filter(([, spec]) => writable(spec, mode))
+        .map(([name, spec]) => [
+          name,
+          t.field({
+            // eslint-disable-next-line @typescript-eslint/no-explicit-any
+            type: typeOf(spec) as any,
+            required: mode === "create" && spec.create === "required",
+            description: inputDescription(spec, mode),
+          }),
+        ]),
+    );
+}
+
+function inputDescription(spec: FieldSpec, mode: Mode): string {
+  if (mode === "update" && spec.nullable) return `${spec.description} (null clears it)`;
+  if (mode === "update" && spec.onNull === "ignore") return `${spec.description} (null is ignored)`;
+  return spec.description;
+}
+
+/** The rule of one written value: its table rule (strings at least refuse invalid characters). */
+function valueRule(spec: FieldSpec): z.ZodType {
+  if (spec.rule) return spec.rule;
+  return spec.type === "String" ? string() : z.unknown();
+}
+
+/** The validation of a create or update input (run by @pothos/plugin-validation, worded by rules.ts). */
+export function inputRule(table: FieldTable, mode: Mode) {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name, spec] of entries(table)) {
+    if (!writable(spec, mode)) continue;
+    const rule = valueRule(spec);
+    if (mode === "create" && spec.create === "required") shape[name] = rule;
+    else if (spec.nullable || spec.onNull === "ignore") shape[name] = rule.nullish();
+    else shape[name] = rule.optional();
+  }
+  return checked(z.looseObject(shape));
+}
+
+// ---- REST names ----
+
+/** REST body name → GraphQL field, for one mode: the REST names first, then the aliases (the REST name wins). */
+function bodyNames(table: FieldTable, mode: Mode): Array<[rest: string, field: string, alias: boolean]> {
+  const names: Array<[string, string, boolean]> = [];
+  for (const [name, spec] of entries(table)) if (writable(spec, mode)) names.push([spec.restInput ?? spec.rest, name, false]);
+  for (const [name, spec] of entries(table)) if (writable(spec, mode)) for (const alias of spec.aliases ?? []) names.push([alias, name, true]);
+  return names;
+}
+
+export interface RestInput {
+  /** The GraphQL input: the fields the body holds, under their GraphQL names. */
+  input: Record<string, unknown>;
+  /** GraphQL field → the REST spelling the client used, so messages use the client's own words. */
+  spelled: Map<string, string>;
+}
+
+/** A REST body as a GraphQL input. Unknown body fields are ignored (DECISIONS "Validation"). */
+export function restToInput(table: FieldTable, mode: Mode, body: Record<string, unknown>): RestInput {
+  const input: Record<string, unknown> = {};
+  const spelled = new Map<string, string>();
+  for (const [rest, field] of bodyNames(table, mode)) {
+    if (body[rest] === undefined || field in input) continue;
+    input[field] = body[rest];
+    spelled.set(field, rest);
+  }
+  return { input, spelled };
+}
+
+/** GraphQL field → REST name, over every table (for messages). */
+export function restNames(...tables: FieldTable[]): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const table of tables) for (const [name, spec] of entries(table)) names.set(name, spec.restInput ?? spec.rest);
+  return names;
+}
+
+// ---- REST responses and OpenAPI ----
+
+/** The response schema of one value as JSON. */
+function responseSchema(spec: FieldSpec): z.ZodType {
+  const type = spec.type;
+  const base =
+    typeof type !== "string"
+      ? z.enum(type.values as [string, ...string[]])
+      : type === "Int"
+        ? z.int()
+        : type === "Float"
+          ? z.number()
+          : type === "Boolean"
+            ? z.boolean()
+            : type === "DateTime"
+              ? z.iso.datetime()
+              : type === "ID"
+                ? z.uuid()
+                : z.string();
+  return spec.nullable ? base.nullable() : base;
+}
+
+/** The request schema of one value in a REST body (the OpenAPI document's words for the rule). */
+function requestSchema(spec: FieldSpec, mode: Mode): z.ZodType {
+  const type = spec.type;
+  let base: z.ZodType;
+  if (typeof type !== "string") base = z.enum(type.values as [string, ...string[]]);
+  else if (type === "DateTime") base = z.iso.datetime({ offset: true });
+  else if (type === "Boolean") base = z.boolean();
+  else base = spec.rule ?? (type === "Int" ? z.int() : type === "Float" ? z.number() : z.string());
+  const described = base.meta({ description: inputDescription(spec, mode), ...(spec.example === undefined ? {} : { example: spec.example }) });
+  if (mode === "create" && spec.create === "required") return described;
+  return (spec.nullable || spec.onNull === "ignore" ? described.nullable() : described).optional();
+}
+
+/** The REST request body of a create or update (documentation: the schema itself validates). */
+export function restBodySchema(table: FieldTable, mode: Mode): z.ZodObject {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [rest, field, alias] of bodyNames(table, mode)) {
+    const spec = table[field];
+    const schema = requestSchema(spec, mode);
+    shape[rest] = alias ? schema.optional().meta({ description: `Alias of ${spec.restInput ?? spec.rest}; that name wins when both are sent` }) : schema;
+  }
+  return z.object(shape);
+}
+
+/** Which fields a REST response carries: every field, or the list-item summary. */
+type Shape = "full" | "summary";
+const inShape = (spec: FieldSpec, shape: Shape) => shape === "full" || !spec.detailOnly;
+
+/** The REST response schema: REST names in table order, then the sample names. */
+export function restResponseSchema(table: FieldTable, shape: Shape = "full"): z.ZodObject {
+  const fields: Record<string, z.ZodType> = {};
+  for (const [, spec] of entries(table)) if (inShape(spec, shape)) fields[spec.rest] = responseSchema(spec).meta({ description: spec.description });
+  for (const [, spec] of entries(table)) if (inShape(spec, shape) && spec.sampleName) fields[spec.sampleName] = responseSchema(spec).meta({ description: `Same as ${spec.rest}` });
+  return z.object(fields);
+}
+
+/**
+ * The GraphQL selection of a REST response: each field under its REST name (an alias), in the order of
+ * restResponseSchema, so an operation's result already is the REST body.
+ */
+export function restSelection(table: FieldTable, shape: Shape = "full"): string {
+  const alias = (rest: string, field: string) => (rest === field ? field : `${rest}: ${field}`);
+  const list = entries(table).filter(([, spec]) => inShape(spec, shape));
+  return [
+    ...list.map(([name, spec]) => alias(spec.rest, name)),
+    ...list.filter(([, spec]) => spec.sampleName).map(([name, spec]) => alias(spec.sampleName!, name)),
+  ].join(" ");
+}
+
+// ---- input types ----
+
+type ValueOf<S> = S extends { type: "String" | "ID" }
+  ? string
+  : S extends { type: "Int" | "Float" }
+    ? number
+    : S extends { type: "Boolean" }
+      ? boolean
+      : S extends { type: "DateTime" }
+        ? Date
+        : S extends { type: EnumSpec<infer V> }
+          ? V
+          : never;
+
+type RequiredKeys<T, M extends Mode> = { [K in keyof T]: M extends "create" ? (T[K] extends { create: "required" } ? K : never) : never }[keyof T];
+type OptionalKeys<T, M extends Mode> = {
+  [K in keyof T]: M extends "create" ? (T[K] extends { create: "optional" } ? K : never) : T[K] extends { update: true } ? K : never;
+}[keyof T];
+
+/** The value a resolver receives for a create or update input of the table. */
+export type InputOf<T extends FieldTable, M extends Mode> = { [K in RequiredKeys<T, M>]: ValueOf<T[K]> } & {
+  [K in OptionalKeys<T, M>]?: ValueOf<T[K]> | null;
+};
+
+const requiredMessages = new Map<string, string>();
+
+/** The message for a missing required field of an input type (see FieldSpec.requiredMessage). */
+export const requiredMessageOf = (inputTypeName: string, field: string): string | undefined => requiredMessages.get(`${inputTypeName}.${field}`);
+
+/** The GraphQL input type of a create or update, with its validation. */
+export function inputType<T extends FieldTable, M extends Mode>(name: string, table: T, mode: M, description: string) {
+  for (const [field, spec] of entries(table)) if (spec.requiredMessage) requiredMessages.set(`${name}.${field}`, spec.requiredMessage);
+  return builder.inputRef<InputOf<T, M>>(name).implement({
+    description,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    fields: inputFields(table, mode) as any,
+    validate: inputRule(table, mode),
+  });
+}

@@ -1,0 +1,46 @@
+// Pages of a team's list (reports, showings, …): one generic page type and the limit/offset arguments every list
+// takes (DECISIONS: limit 1..100, default 50; offset ≥ 0; no silent clamping).
+import type { ArgBuilder } from "./builder";
+import { builder } from "./builder";
+import { checked, pageRules } from "./rules";
+
+export const pageArgs = (t: { arg: ArgBuilder }, defaultLimit = 50) => ({
+  limit: t.arg.int({ defaultValue: defaultLimit, required: true, description: "Page size, 1 to 100", validate: checked(pageRules.limit) }),
+  offset: t.arg.int({ defaultValue: 0, required: true, description: "Items to skip, at least 0", validate: checked(pageRules.offset) }),
+});
+
+/** The estimated objects of a list field: its page (1) and up to `limit` items, each with what is below it (DECISIONS "GraphQL limits"). */
+export const listComplexity = (args: { limit?: number | null }) => ({ field: 1 + (args.limit ?? 100), multiplier: args.limit ?? 100 });
+
+export interface PageOf<Where> {
+  where: Where;
+  limit: number;
+  offset: number;
+}
+
+/** Each list's items as one page; the items field runs the model's findMany with the selection's query. */
+export function pageType<Name extends "Report" | "Showing", Where>(
+  name: Name,
+  description: string,
+  load: {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    items: (query: any, page: PageOf<Where>) => Promise<any[]>;
+    count: (where: Where) => Promise<number>;
+  },
+) {
+  return builder.objectRef<PageOf<Where>>(`${name}Page`).implement({
+    description,
+    fields: (t) => ({
+      items: t.prismaField({
+        type: [name],
+        description: "The items of this page",
+        // The list field that made the page counts its items (listComplexity); the page itself is not multiplied again.
+        complexity: { field: 0, multiplier: 1 },
+        resolve: (query, page) => load.items(query, page),
+      }),
+      total: t.int({ description: "Items in the whole list", resolve: (page) => load.count(page.where) }),
+      limit: t.exposeInt("limit", { description: "Page size" }),
+      offset: t.exposeInt("offset", { description: "Items skipped" }),
+    }),
+  });
+}

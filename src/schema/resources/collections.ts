@@ -1,0 +1,24 @@
+// A report's embedded collections (comparables, showings, social posts, agent insights): each is its own resource,
+// read with that resource's read permission, oldest first, at most NESTED_LIMIT items a page.
+import type { Permission } from "../../auth/permissions";
+import { NESTED_LIMIT } from "../builder";
+import { checked, pageRules } from "../rules";
+
+const oldestFirst = [{ createdAt: "asc" }, { id: "asc" }] as const;
+
+type Relation = "comparables" | "showings" | "socialMediaPosts" | "agentInsights";
+
+/** The relation field of one collection on Report, with limit/offset. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function collection(t: any, relation: Relation, permission: Permission, description: string) {
+  return t.relation(relation, {
+    nullable: true,
+    description: `${description}, oldest first. Needs ${permission}.`,
+    authScopes: { permission },
+    args: {
+      limit: t.arg.int({ defaultValue: NESTED_LIMIT, required: true, description: `Items, 1 to ${NESTED_LIMIT}`, validate: checked(pageRules.limit) }),
+      offset: t.arg.int({ defaultValue: 0, required: true, description: "Items to skip, at least 0", validate: checked(pageRules.offset) }),
+    },
+    query: ({ limit, offset }: { limit: number; offset: number }) => ({ orderBy: [...oldestFirst], take: limit, skip: offset }),
+  });
+}

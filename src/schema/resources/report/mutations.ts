@@ -1,0 +1,116 @@
+// Report mutations: create (as a draft), update (publishing is a rule of its own), delete.
+import { prisma } from "../../../db";
+import type { Prisma } from "../../../generated/prisma/client";
+import { normalizeAddress, normalizeFullAddress } from "../../address";
+import { builder } from "../../builder";
+import { badFields, isRowGone, notFound } from "../../errors";
+import { inputType } from "../../fields";
+import { isUuid, requirePermission, teamIdOf } from "../../scope";
+import { reportFields } from "./fields";
+import { REPORT_NOT_FOUND } from "./queries";
+
+const CreateReportInput = inputType("CreateReportInput", reportFields, "create", "A new report; it starts as a draft.");
+const UpdateReportInput = inputType(
+  "UpdateReportInput",
+  reportFields,
+  "update",
+  "Only the fields given are changed. status/isDraft publish or unpublish (needs reports:publish).",
+);
+
+/** The status an update asks for, or undefined when it does not touch it. Contradictions are a 400. */
+function requestedStatus(input: { status?: "draft" | "published" | null; isDraft?: boolean | null }) {
+  const fromFlag = input.isDraft == null ? undefined : input.isDraft ? "draft" : "published";
+  const fromStatus = input.status ?? undefined;
+  if (fromFlag && fromStatus && fromFlag !== fromStatus) {
+    throw badFields((name) => `${name(["status"])} '${fromStatus}' contradicts ${name(["isDraft"])} ${String(input.isDraft)}`, ["status"]);
+  }
+  return fromStatus ?? fromFlag;
+}
+
+/** The entries of `source` that hold a value (neither null nor undefined). */
+function withoutNulls<T extends object>(source: T): { [K in keyof T]?: NonNullable<T[K]> } {
+  return Object.fromEntries(Object.entries(source).filter(([, v]) => v != null)) as { [K in keyof T]?: NonNullable<T[K]> };
+}
+
+builder.mutationFields((t) => ({
+  createReport: t.prismaField({
+    type: "Report",
+    description: "Creates a draft report. listingAgent defaults to the team's admin, createdBy to the team's name. Needs reports:create.",
+    authScopes: { permission: "reports:create" },
+    args: { input: t.arg({ type: CreateReportInput, required: true }) },
+    resolve: async (query, _root, { input }, ctx) => {
+      const teamId = teamIdOf(ctx);
+      const team = await prisma.team.findUniqueOrThrow({ where: { id: teamId }, select: { name: true, adminName: true } });
+      return prisma.report.create({
+        ...query,
+        data: {
+          ...input,
+          listingAgent: input.listingAgent ?? team.adminName,
+          createdBy: input.createdBy ?? team.name,
+          addressKey: normalizeAddress(input.address),
+          searchKey: normalizeFullAddress(input),
+          status: "draft",
+          teamId,
+        },
+      });
+    },
+  }),
+  updateReport: t.prismaField({
+    type: "Report",
+    description: "Changes the given fields of a report. Needs reports:update (and reports:publish to change its status).",
+    authScopes: { permission: "reports:update" },
+    args: { id: t.arg.id({ required: true, description: "The report's id" }), input: t.arg({ type: UpdateReportInput, required: true }) },
+    resolve: async (query, _root, { id, input }, ctx) => {
+      const teamId = teamIdOf(ctx);
+      const current = isUuid(String(id))
+        ? await prisma.report.findFirst({
+            where: { id: String(id), teamId },
+            select: { address: true, city: true, state: true, zip: true, status: true, publishedAt: true },
+          })
+        : null;
+      if (!current) throw notFound(REPORT_NOT_FOUND);
+
+      // Columns that always hold a value ignore null (the input's rule already refused it where null is an error).
+      const { status: _s, isDraft: _d, address, listingAgent, createdBy, showComps, showNeighborhood, showSocial, showShowings, showAgentInsights, ...clearable } =
+        input;
+      const data: Prisma.ReportUpdateInput = {
+        ...clearable,
+        ...withoutNulls({ address, listingAgent, createdBy, showComps, showNeighborhood, showSocial, showShowings, showAgentInsights }),
+      };
+
+      const target = requestedStatus(input);
+      if (target && target !== current.status) {
+        requirePermission(ctx, "reports:publish");
+        data.status = target;
+        if (target === "published" && !current.publishedAt) data.publishedAt = new Date();
+      }
+      if (address != null || input.city !== undefined || input.state !== undefined || input.zip !== undefined) {
+        const merged = {
+          address: address ?? current.address,
+          city: input.city === undefined ? current.city : input.city,
+          state: input.state === undefined ? current.state : input.state,
+          zip: input.zip === undefined ? current.zip : input.zip,
+        };
+        data.addressKey = normalizeAddress(merged.address);
+        data.searchKey = normalizeFullAddress(merged);
+      }
+      try {
+        return await prisma.report.update({ ...query, where: { id: String(id), teamId }, data });
+      } catch (err) {
+        // Deleted by another request since it was read.
+        if (isRowGone(err)) throw notFound(REPORT_NOT_FOUND);
+        throw err;
+      }
+    },
+  }),
+  deleteReport: t.id({
+    description: "Deletes a report and everything attached to it (comparables, showings, posts, insights). Returns its id. Needs reports:delete.",
+    authScopes: { permission: "reports:delete" },
+    args: { id: t.arg.id({ required: true, description: "The report's id" }) },
+    resolve: async (_root, { id }, ctx) => {
+      const { count } = isUuid(String(id)) ? await prisma.report.deleteMany({ where: { id: String(id), teamId: teamIdOf(ctx) } }) : { count: 0 };
+      if (count === 0) throw notFound(REPORT_NOT_FOUND);
+      return id;
+    },
+  }),
+}));

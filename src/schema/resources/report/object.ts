@@ -1,0 +1,27 @@
+// The Report object type (its fields come from the field table) and the page of reports.
+import { prisma } from "../../../db";
+import type { Prisma } from "../../../generated/prisma/client";
+import { builder } from "../../builder";
+import { objectFields } from "../../fields";
+import { pageType } from "../../page";
+import { collection } from "../collections";
+import { reportFields } from "./fields";
+
+builder.prismaObject("Report", {
+  description: "A property report: facts, narrative, display switches and its collections.",
+  fields: (t) => ({
+    ...objectFields(reportFields, t),
+    comparables: collection(t, "comparables", "comparables:read", "Comparable properties"),
+    showings: collection(t, "showings", "showings:read", "Showings and open houses"),
+    socialMediaPosts: collection(t, "socialMediaPosts", "social_media:read", "Social media posts"),
+    agentInsights: collection(t, "agentInsights", "ai_insights:read", "Agent insights"),
+    team: t.relation("team", { nullable: true, description: "The team owning the report. Needs team:read.", authScopes: { permission: "team:read" } }),
+  }),
+});
+
+const byRecency = [{ createdAt: "desc" }, { id: "desc" }] satisfies Prisma.ReportOrderByWithRelationInput[];
+
+export const ReportPage = pageType<"Report", Prisma.ReportWhereInput>("Report", "One page of the team's reports, newest first.", {
+  items: (query, page) => prisma.report.findMany({ ...query, where: page.where, orderBy: byRecency, take: page.limit, skip: page.offset }),
+  count: (where) => prisma.report.count({ where }),
+});

@@ -1,0 +1,81 @@
+// Showing mutations: create, update and delete, by id or unique_showing_key.
+import { prisma } from "../../../db";
+import { builder } from "../../builder";
+import { badFields, conflict, isRowGone, isUniqueViolation, notFound } from "../../errors";
+import { inputType } from "../../fields";
+import { teamIdOf } from "../../scope";
+import { REPORT_NOT_FOUND } from "../report/queries";
+import { showingFields } from "./fields";
+import { findShowing, SHOWING_NOT_FOUND } from "./object";
+
+const CreateShowingInput = inputType("CreateShowingInput", showingFields, "create", "A new showing or open house of a report.");
+const UpdateShowingInput = inputType("UpdateShowingInput", showingFields, "update", "Only the fields given are changed.");
+
+/** showingTimeEnd must not be before showingTimeStart (when both are known). */
+function checkWindow(start: Date | null | undefined, end: Date | null | undefined): void {
+  if (start && end && end.getTime() < start.getTime()) {
+    throw badFields((name) => `${name(["showingTimeEnd"])} must not be before ${name(["showingTimeStart"])}`, ["showingTimeEnd"]);
+  }
+}
+
+const duplicateKey = (key: string | null | undefined) => conflict(`Showing with unique_showing_key '${key}' already exists`);
+
+builder.mutationFields((t) => ({
+  createShowing: t.prismaField({
+    type: "Showing",
+    description: "Adds a showing or open house to a report of the team. uniqueShowingKey must be new to the team. Needs showings:create.",
+    authScopes: { permission: "showings:create" },
+    args: { input: t.arg({ type: CreateShowingInput, required: true }) },
+    resolve: async (query, _root, { input }, ctx) => {
+      const teamId = teamIdOf(ctx);
+      checkWindow(input.showingTimeStart, input.showingTimeEnd);
+      const report = await prisma.report.findFirst({ where: { id: input.reportId, teamId }, select: { id: true } });
+      if (!report) throw notFound(REPORT_NOT_FOUND);
+      try {
+        return await prisma.showing.create({ ...query, data: { ...input, reportId: report.id, eventType: input.eventType ?? "showing", teamId } });
+      } catch (err) {
+        if (isUniqueViolation(err)) throw duplicateKey(input.uniqueShowingKey);
+        if (isRowGone(err)) throw notFound(REPORT_NOT_FOUND); // the report was deleted meanwhile
+        throw err;
+      }
+    },
+  }),
+  updateShowing: t.prismaField({
+    type: "Showing",
+    description: "Changes the given fields of a showing named by id or unique_showing_key. Needs showings:update.",
+    authScopes: { permission: "showings:update" },
+    args: { id: t.arg.string({ required: true, description: "The showing's id or unique_showing_key" }), input: t.arg({ type: UpdateShowingInput, required: true }) },
+    resolve: async (query, _root, { id, input }, ctx) => {
+      const teamId = teamIdOf(ctx);
+      const current = await findShowing(teamId, id, (where) =>
+        prisma.showing.findFirst({ where, select: { id: true, showingTimeStart: true, showingTimeEnd: true } }),
+      );
+      if (!current) throw notFound(SHOWING_NOT_FOUND);
+      checkWindow(
+        input.showingTimeStart === undefined ? current.showingTimeStart : input.showingTimeStart,
+        input.showingTimeEnd === undefined ? current.showingTimeEnd : input.showingTimeEnd,
+      );
+      const { eventType, ...fields } = input;
+      try {
+        return await prisma.showing.update({ ...query, where: { id: current.id, teamId }, data: { ...fields, ...(eventType ? { eventType } : {}) } });
+      } catch (err) {
+        if (isUniqueViolation(err)) throw duplicateKey(input.uniqueShowingKey);
+        if (isRowGone(err)) throw notFound(SHOWING_NOT_FOUND);
+        throw err;
+      }
+    },
+  }),
+  deleteShowing: t.id({
+    description: "Deletes a showing named by id or unique_showing_key. Returns its id. Needs showings:delete.",
+    authScopes: { permission: "showings:delete" },
+    args: { id: t.arg.string({ required: true, description: "The showing's id or unique_showing_key" }) },
+    resolve: async (_root, { id }, ctx) => {
+      const teamId = teamIdOf(ctx);
+      const current = await findShowing(teamId, id, (where) => prisma.showing.findFirst({ where, select: { id: true } }));
+      // deleteMany: a concurrent delete of the same showing makes this one a 404, not an error.
+      const { count } = current ? await prisma.showing.deleteMany({ where: { id: current.id, teamId } }) : { count: 0 };
+      if (count === 0) throw notFound(SHOWING_NOT_FOUND);
+      return current!.id;
+    },
+  }),
+}));
