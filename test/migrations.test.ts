@@ -1,6 +1,6 @@
 // The migration path itself, on PGlite and (when DATABASE_URL is set) on a fresh PostgreSQL database.
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync, cpSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -53,6 +53,31 @@ describe("on PGlite", () => {
       await checkMigrated(db);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("src/db", () => {
+  it("opens the service's database on first use, not on import, and closes one never opened without opening it", async () => {
+    const dir = path.join(mkdtempSync(path.join(os.tmpdir(), "prs-lazy-")), "db");
+    const saved = { ...process.env };
+    Object.assign(process.env, { PGLITE_DATA_DIR: dir });
+    delete process.env.DATABASE_URL;
+    try {
+      let db!: typeof import("../src/db");
+      jest.isolateModules(() => void (db = require("../src/db")));
+      await db.database.close();
+      expect(existsSync(dir)).toBe(false);
+      jest.isolateModules(() => void (db = require("../src/db")));
+      expect(existsSync(dir)).toBe(false);
+      expect(db.database.kind).toBe("pglite");
+      expect(existsSync(dir)).toBe(true);
+      await db.database.migrate();
+      expect(await db.prisma.team.count()).toBe(0);
+      await db.database.close();
+    } finally {
+      process.env = saved;
+      rmSync(path.dirname(dir), { recursive: true, force: true });
     }
   });
 });

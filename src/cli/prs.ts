@@ -18,7 +18,7 @@ async function main(argv: string[]): Promise<number> {
     }
     const inUse = embeddedDatabaseInUse();
     if (inUse) throw new CommandError(inUse);
-    // Loaded only now: opening the database is a side effect of importing src/db.
+    // Loaded only now: the database modules take a while to load, and --help and mistakes need none of them.
     const { database } = require("../db") as typeof import("../db");
     try {
       await database.migrate();
