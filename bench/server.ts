@@ -4,15 +4,17 @@
 //   baseline – the hand-written route of scenario 1 behind the same auth middleware (bench/baseline.ts)
 //   noauth   – buildApp() with auth + rate limiting switched off (scenario 4), as the team of BENCH_TEAM_ID
 // One process, because PGlite can only be opened by one process, and so all sides share one warm Prisma client.
+import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
 import { createRateLimiter } from "../src/auth/rate-limit";
 import { flushUsage } from "../src/auth/usage";
-import { buildApp } from "../src/app";
+import { assembleApp, buildApp } from "../src/app";
 import { config } from "../src/config";
 import type { Permissions } from "../src/auth/permissions";
+import type { Context } from "../src/context";
 import { database, prisma } from "../src/db";
 import { buildBaselineApp } from "./baseline";
+import { withStatementCount } from "./statement-count";
 
 export interface ServerPorts {
   stack: number;
@@ -20,9 +22,10 @@ export interface ServerPorts {
   noauth: number;
 }
 
-const listen = (app: ReturnType<typeof buildApp>) =>
+// With SQL_STATEMENT_EVENTS=true (scenario 2), every response carries its statement count.
+const listen = (app: RequestListener) =>
   new Promise<Server>((resolve) => {
-    const server = app.listen(0, "127.0.0.1", () => resolve(server));
+    const server = createServer(config.SQL_STATEMENT_EVENTS ? withStatementCount(app) : app).listen(0, "127.0.0.1", () => resolve(server));
   });
 
 async function main(): Promise<void> {
@@ -32,16 +35,18 @@ async function main(): Promise<void> {
   if (!key) throw new Error("BENCH_TEAM_ID must name a seeded team with a key");
 
   const rateLimiter = createRateLimiter({ redisUrl: config.REDIS_URL });
+  // Every request of the no-auth app runs as the seeded key, without looking it up or counting it.
+  const context: Context = {
+    viewer: { keyId: key.id, teamId: key.teamId, permissions: key.permissions as Permissions, tier: key.rateLimitTier },
+    rateLimit: null,
+  };
   const servers = {
     stack: await listen(buildApp({ rateLimiter })),
     baseline: await listen(buildBaselineApp(rateLimiter)),
     noauth: await listen(
-      buildApp({
-        rateLimiter,
-        benchmarkWithoutAuth: {
-          viewer: { keyId: key.id, teamId: key.teamId, permissions: key.permissions as Permissions, tier: key.rateLimitTier },
-          rateLimit: null,
-        },
+      assembleApp((_req, res, next) => {
+        res.locals.context = { ...context };
+        next();
       }),
     ),
   };

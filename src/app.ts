@@ -1,14 +1,12 @@
 // The Express app: one pipeline for both interfaces.
 // public pages → auth + rate limit → request context → (REST translator | GraphQL Yoga) → Pothos schema → Prisma.
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
-import express, { type Express, type Request } from "express";
+import express, { type Express, type Request, type RequestHandler } from "express";
 import { createYoga } from "graphql-yoga";
 import { authenticate } from "./auth/middleware";
 import type { RateLimiter } from "./auth/rate-limit";
 import { config } from "./config";
-import type { Context } from "./context";
 import { errorHandler, sendError } from "./http/errors";
-import { statementCountHeader } from "./http/statement-count";
 import { logger } from "./logger";
 import { docsRouter, restRouter } from "./rest";
 import { schema } from "./schema";
@@ -33,18 +31,21 @@ query Overview {
 
 export interface AppDependencies {
   rateLimiter: RateLimiter;
-  /**
-   * Benchmarks only (bench/server.ts measures the cost of auth + rate limiting): skip both and run every request
-   * with this context. src/server.ts never sets it.
-   */
-  benchmarkWithoutAuth?: Context;
 }
 
 /** A browser opening /graphql: the GraphiQL page itself needs no key (a browser cannot send one on navigation). */
 const isGraphiQLPage = (req: Request) =>
   req.method === "GET" && req.path === "/graphql" && req.query.query === undefined && req.accepts(["application/json", "text/html"]) === "text/html";
 
-export function buildApp({ rateLimiter, benchmarkWithoutAuth }: AppDependencies): Express {
+export function buildApp({ rateLimiter }: AppDependencies): Express {
+  return assembleApp(authenticate(rateLimiter));
+}
+
+/**
+ * The app around `authentication`, the step that checks the caller and sets `res.locals.context` (buildApp: API key
+ * and rate limit; bench/server.ts measures their cost against a step that sets a fixed context).
+ */
+export function assembleApp(authentication: RequestHandler): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", config.TRUST_PROXY);
@@ -66,11 +67,10 @@ export function buildApp({ rateLimiter, benchmarkWithoutAuth }: AppDependencies)
     },
   });
 
-  if (config.SQL_STATEMENT_EVENTS) app.use(statementCountHeader());
   app.get("/health", (_req, res) => void res.json({ status: "ok" }));
   app.use(docsRouter());
   app.use((req, res, next) => (isGraphiQLPage(req) ? yoga.requestListener(req, res) : next()));
-  app.use(benchmarkWithoutAuth ? (_req, res, next) => ((res.locals.context = { ...benchmarkWithoutAuth }), next()) : authenticate(rateLimiter));
+  app.use(authentication);
   app.use(yoga.graphqlEndpoint, yoga.requestListener);
   app.use("/v1", restRouter());
   app.use((req, res) => sendError(res, 404, `Not found: ${req.method} ${req.path}`));

@@ -1,5 +1,6 @@
 // The `prs` CLI as a user runs it: a real child process (bin/prs.js) on the suite's database (an on-disk PGlite
-// directory, or DATABASE_URL), and the keys it makes used over HTTP against a real server process.
+// directory, or DATABASE_URL), and the keys it makes used over HTTP against a real server process. Every message of
+// the argument parser is checked in-process by test/unit/cli-args.test.ts; here, what the process does with them.
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { childEnv, cli, runCli, sharedDatabase, startServer, tempDir, type ServerProcess } from "./support/server";
@@ -11,55 +12,42 @@ describe("prs arguments", () => {
   const dir = path.join(tempDir("cli-args"), "db");
   const env = childEnv(dir);
 
-  it("prints help for the tool and for each command", async () => {
-    const main = await runCli(["--help"], env);
-    expect(main.code).toBe(0);
-    expect(main.stdout).toMatch(/^Usage: prs <command>/);
-    for (const command of [["team", "create"], ["team", "list"], ["key", "create"], ["key", "list"], ["key", "revoke"]]) {
-      const help = await runCli([...command, "--help"], env);
-      expect(help.code).toBe(0);
-      expect(help.stdout).toContain(`Usage: prs ${command.join(" ")}`);
-    }
-    expect((await runCli(["key", "create", "--help"], env)).stdout).toContain("--permissions");
+  it.concurrent.each([
+    [["--help"], "Usage: prs <command>"],
+    [["key", "create", "--help"], "Usage: prs key create"],
+  ])("prs %j prints help on stdout and exits 0, without opening the database", async (args, usage) => {
+    const result = await runCli(args, env);
+    expect(result.code).toBe(0);
+    expect(result.stdout.startsWith(usage)).toBe(true);
+    expect(result.stderr).toBe("");
+    expect(existsSync(dir)).toBe(false);
   });
 
-  // Independent short-lived processes: run side by side.
+  // One mistake of each stage: finding the command, parsing options, checking a value.
   it.concurrent.each([
-    [[], "Missing command"],
-    [["frob"], "Unknown command 'frob'"],
-    [["key"], "Missing key command"],
-    [["key", "rotate"], "Unknown command 'key rotate'"],
-    [["team", "create", "--name", "X", "--admin", "Y", "--colour", "red"], "Unknown option '--colour'"],
-    [["team", "create", "--admin", "Y"], "Missing required option --name"],
-    [["team", "create", "--name", " ", "--admin", "Y"], "--name must not be empty"],
-    [["key", "create", "--name", "k"], "Missing required option --team"],
-    [["key", "create", "--team", "team-1", "--name", "k"], "--team must be a team id (a uuid), got 'team-1'"],
-    [["key", "create", "--team", "5b0e8c1e-8d1f-4a59-9d7e-1f9f6c1b2a10"], "Missing required option --name"],
-    [["key", "create", "--team", "5b0e8c1e-8d1f-4a59-9d7e-1f9f6c1b2a10", "--name", "k", "--expires", "tomorrow"], "--expires must be an ISO 8601 date"],
-    [["key", "create", "--team", "5b0e8c1e-8d1f-4a59-9d7e-1f9f6c1b2a10", "--name", "k", "--expires", "2027-13-45"], "--expires must be an ISO 8601 date"],
-    [["key", "create", "--team", "5b0e8c1e-8d1f-4a59-9d7e-1f9f6c1b2a10", "--name", "k", "--expires", "2001-01-01"], "--expires must be in the future"],
-    [["key", "create", "--team", "5b0e8c1e-8d1f-4a59-9d7e-1f9f6c1b2a10", "--name", "k", "--permissions", "reports:read,houses:read"], "Unknown permission 'houses:read'"],
-    [["key", "create", "--team", "5b0e8c1e-8d1f-4a59-9d7e-1f9f6c1b2a10", "--name", "k", "--permissions", "reports:fly"], "Unknown permission 'reports:fly'"],
-    [["key", "create", "--team", "5b0e8c1e-8d1f-4a59-9d7e-1f9f6c1b2a10", "--name", "k", "--tier", "platinum"], "Unknown tier 'platinum'"],
-    [["key", "create", "--team", "5b0e8c1e-8d1f-4a59-9d7e-1f9f6c1b2a10", "--name"], "argument missing"],
-    [["key", "list"], "Missing required option --team"],
-    [["key", "revoke"], "Missing argument <key>"],
-    [["key", "revoke", "a", "b"], "Unexpected argument 'b'"],
-  ])("prs %j fails with exit code 2 and says why, without opening the database", async (args, message) => {
+    [["frob"], "prs: Unknown command 'frob'", "Usage: prs <command>"],
+    [["team", "create", "--name", "X", "--admin", "Y", "--colour", "red"], "Unknown option '--colour'", "Usage: prs team create"],
+    [["key", "create", "--team", "5b0e8c1e-8d1f-4a59-9d7e-1f9f6c1b2a10", "--name", "k", "--expires", "2001-01-01"], "prs: --expires must be in the future", "Usage: prs key create"],
+  ])("prs %j fails with exit code 2 and says why, without opening the database", async (args, message, usage) => {
     const result = await runCli(args, env);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(message);
-    expect(result.stderr).toContain("Usage: prs");
+    const [first, synopsis, ...rest] = result.stderr.trimEnd().split("\n");
+    expect(first).toContain(message);
+    expect(synopsis).toContain(usage);
+    expect(rest.at(-1)).toBe("Run with --help for details.");
     expect(result.stdout).toBe("");
     expect(existsSync(dir)).toBe(false);
   });
 });
 
+// One database, one server start: the CLI writes, the server serves what it wrote, and the CLI refuses to open the
+// embedded database while the server has it.
 describe("prs on the database", () => {
   const dir = path.join(tempDir("cli-db"), "db");
   const env = childEnv(dir);
   let teamId: string;
   let key: string;
+  let revoked: string;
   let server: ServerProcess | null = null;
   afterAll(async () => void (await server?.stop()));
 
@@ -82,7 +70,7 @@ describe("prs on the database", () => {
     expect(result.stdout).toBe("");
   }, 60_000);
 
-  it("creates a key and prints it once, alone on the last line; the list never shows it", async () => {
+  it("creates a key and prints it once, alone on the last line", async () => {
     const result = await runCli(
       ["key", "create", "--team", teamId, "--name", "Zapier", "--description", "sync", "--permissions", "reports:read,showings:*", "--tier", "pro", "--expires", "2099-01-01"],
       env,
@@ -91,15 +79,32 @@ describe("prs on the database", () => {
     key = result.stdout.trimEnd().split("\n").at(-1)!;
     expect(key).toMatch(KEY);
     expect(result.stdout.split(key)).toHaveLength(2);
+  }, 60_000);
+
+  it("revokes a key by its prefix, says so when it already was, and fails with exit code 1 for an unknown one", async () => {
+    revoked = (await cli(["key", "create", "--team", teamId, "--name", "Old laptop"], env)).at(-1)!;
+    const first = await cli(["key", "revoke", revoked.slice(0, 16)], env);
+    expect(first.join("\n")).toMatch(/^Revoked key [0-9a-f-]{36} \(prs_sk_live_\w{4}, 'Old laptop'\)/);
+    const again = await cli(["key", "revoke", revoked], env);
+    expect(again.join("\n")).toContain("was already revoked");
+    const unknown = await runCli(["key", "revoke", "prs_sk_live_zzzz"], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("No API key matches 'prs_sk_live_zzzz'");
+  }, 120_000);
+
+  it("lists a team's keys with their state, never the keys themselves", async () => {
     const list = (await cli(["key", "list", "--team", teamId], env)).join("\n");
-    expect(list).toContain(key.slice(0, 16));
-    expect(list).not.toContain(key.slice(16));
+    for (const k of [key, revoked]) {
+      expect(list).toContain(k.slice(0, 16));
+      expect(list).not.toContain(k.slice(16));
+    }
     expect(list).toMatch(/Zapier\s+pro\s+active/);
+    expect(list).toMatch(/Old laptop\s+standard\s+revoked/);
     expect(list).toContain("reports:read,showings:*");
     expect(list).toContain("2099-01-01T00:00:00.000Z");
   }, 60_000);
 
-  it("makes a key that works over HTTP with its permissions and tier", async () => {
+  it("makes keys that work over HTTP with their permissions and tier, and revoked keys that get 401", async () => {
     server = await startServer(env);
     const res = await me(server.url, key);
     expect(res.status).toBe(200);
@@ -118,6 +123,10 @@ describe("prs on the database", () => {
       body: JSON.stringify({ query: `mutation { createReport(input: { address: "1 Main St" }) { id } }` }),
     });
     expect(((await denied.json()) as any).errors[0].message).toBe("Permission denied: reports:create");
+
+    const gone = await me(server.url, revoked);
+    expect(gone.status).toBe(401);
+    expect(await gone.json()).toEqual({ error: { message: "Invalid API key", status: 401 } });
   }, 120_000);
 
   (sharedDatabase ? it.skip : it)("refuses to open the embedded database while a server has it open", async () => {
@@ -126,25 +135,7 @@ describe("prs on the database", () => {
     expect(result.stderr).toContain("has the embedded database");
     expect(result.stderr).toContain("stop the server first");
     expect((await me(server!.url, key)).status).toBe(200);
-  }, 60_000);
-
-  it("revokes a key by its prefix; its next request gets 401", async () => {
-    if (!sharedDatabase) await server!.stop(); // PGlite is single-process: the CLI cannot open it while a server has it
-    const revoked = await cli(["key", "revoke", key.slice(0, 16)], env);
-    expect(revoked.join("\n")).toMatch(/^Revoked key [0-9a-f-]{36} \(prs_sk_live_\w{4}, 'Zapier'\)/);
-    if (!sharedDatabase) server = await startServer(env);
-    const res = await me(server!.url, key);
-    expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ error: { message: "Invalid API key", status: 401 } });
-    if (!sharedDatabase) await server!.stop();
-    const again = await cli(["key", "revoke", key], env);
-    expect(again.join("\n")).toContain("was already revoked");
-    expect((await cli(["key", "list", "--team", teamId], env)).join("\n")).toMatch(/Zapier\s+pro\s+revoked/);
-  }, 180_000);
-
-  it("fails with exit code 1 for a key that does not exist", async () => {
-    const result = await runCli(["key", "revoke", "prs_sk_live_zzzz"], env);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain("No API key matches 'prs_sk_live_zzzz'");
+    expect(await server!.stop()).toBe(0);
+    server = null;
   }, 60_000);
 });

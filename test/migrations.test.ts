@@ -1,6 +1,6 @@
 // The migration path itself, on PGlite and (when DATABASE_URL is set) on a fresh PostgreSQL database.
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync, cpSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -22,40 +22,62 @@ async function checkMigrated(db: Database) {
   expect(indexes.map((i) => i.indexname)).toContain("reports_search_key_trgm_idx");
 }
 
+// One empty database (initdb is the expensive part) for both tests, in order: fresh migration, then tampering.
 describe("on PGlite", () => {
+  let db: Database;
+  beforeAll(() => void (db = openDatabase({ dataDir: "memory://" })));
+  afterAll(() => db.close());
+
   it("applies every migration once, records it like `prisma migrate deploy`, and is idempotent", async () => {
-    const db = openDatabase({ dataDir: "memory://" });
-    try {
-      expect(await db.migrate()).toEqual((await readMigrations()).map((m) => m.name));
-      expect(await db.migrate()).toEqual([]);
-      await checkMigrated(db);
-    } finally {
-      await db.close();
-    }
+    expect(await db.migrate()).toEqual((await readMigrations()).map((m) => m.name));
+    expect(await db.migrate()).toEqual([]);
+    await checkMigrated(db);
   });
 
   it("refuses to start when an applied migration was edited afterwards, and rolls back a failing one", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "prs-migrations-"));
     try {
       cpSync(MIGRATIONS_DIR, dir, { recursive: true });
-      const db = openDatabase({ dataDir: "memory://" });
-      try {
-        await db.migrate();
-        const [first] = await readMigrations(dir);
-        writeFileSync(path.join(dir, first.name, "migration.sql"), `${first.sql}\n-- edited\n`);
-        await expect(db.migrate(dir)).rejects.toThrow(`Migration ${first.name} was changed after it was applied`);
+      expect(await db.migrate(dir)).toEqual([]);
+      const [first] = await readMigrations(dir);
+      writeFileSync(path.join(dir, first.name, "migration.sql"), `${first.sql}\n-- edited\n`);
+      await expect(db.migrate(dir)).rejects.toThrow(`Migration ${first.name} was changed after it was applied`);
 
-        writeFileSync(path.join(dir, first.name, "migration.sql"), first.sql);
-        mkdirSync(path.join(dir, "99990101000000_broken"));
-        writeFileSync(path.join(dir, "99990101000000_broken", "migration.sql"), "CREATE TABLE half_done (id int);\nSELECT * FROM no_such_table;");
-        await expect(db.migrate(dir)).rejects.toThrow();
-        const leftover = await db.prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM information_schema.tables WHERE table_name = 'half_done'`;
-        expect(Number(leftover[0].n)).toBe(0);
-      } finally {
-        await db.close();
-      }
+      writeFileSync(path.join(dir, first.name, "migration.sql"), first.sql);
+      mkdirSync(path.join(dir, "99990101000000_broken"));
+      writeFileSync(path.join(dir, "99990101000000_broken", "migration.sql"), "CREATE TABLE half_done (id int);\nSELECT * FROM no_such_table;");
+      await expect(db.migrate(dir)).rejects.toThrow();
+      const leftover = await db.prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM information_schema.tables WHERE table_name = 'half_done'`;
+      expect(Number(leftover[0].n)).toBe(0);
+      // The failed run left the history as it was: the good migrations still apply cleanly.
+      await checkMigrated(db);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("src/db", () => {
+  it("opens the service's database on first use, not on import, and closes one never opened without opening it", async () => {
+    const dir = path.join(mkdtempSync(path.join(os.tmpdir(), "prs-lazy-")), "db");
+    const saved = { ...process.env };
+    Object.assign(process.env, { PGLITE_DATA_DIR: dir });
+    delete process.env.DATABASE_URL;
+    try {
+      let db!: typeof import("../src/db");
+      jest.isolateModules(() => void (db = require("../src/db")));
+      await db.database.close();
+      expect(existsSync(dir)).toBe(false);
+      jest.isolateModules(() => void (db = require("../src/db")));
+      expect(existsSync(dir)).toBe(false);
+      expect(db.database.kind).toBe("pglite");
+      expect(existsSync(dir)).toBe(true);
+      await db.database.migrate();
+      expect(await db.prisma.team.count()).toBe(0);
+      await db.database.close();
+    } finally {
+      process.env = saved;
+      rmSync(path.dirname(dir), { recursive: true, force: true });
     }
   });
 });

@@ -17,7 +17,10 @@ if (!ready) {
 
   beforeAll(async () => {
     ({ teamId, key: admin } = await cliTeamAndKey(env, ["--permissions", "api_keys:*,reports:read"]));
-    [a, b] = await Promise.all([startServer(env), startServer(env)]);
+    // Both at once; one that started is still stopped by afterAll when the other fails.
+    const started = await Promise.allSettled([startServer(env), startServer(env)]);
+    [a, b] = started.map((s) => (s.status === "fulfilled" ? s.value : undefined!));
+    for (const s of started) if (s.status === "rejected") throw s.reason;
   }, 180_000);
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);

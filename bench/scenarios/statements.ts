@@ -1,7 +1,7 @@
 // Scenario 2: SQL statements per request, read from the X-SQL-Statements header of a server started with
-// SQL_STATEMENT_EVENTS=true (src/http/statement-count.ts). The count includes the auth middleware's key lookup
+// SQL_STATEMENT_EVENTS=true (bench/statement-count.ts). The count includes the auth middleware's key lookup
 // on PostgreSQL (on PGlite the key is cached: src/auth/key-lookup.ts).
-import { STATEMENT_COUNT_HEADER } from "../../src/http/statement-count";
+import { STATEMENT_COUNT_HEADER } from "../statement-count";
 import { bearer, call } from "../http";
 import { measure, type Target } from "../load";
 import type { Row, ScenarioContext, ScenarioResult } from "./types";

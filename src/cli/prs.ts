@@ -1,165 +1,28 @@
 // The `prs` command line: team and API-key management without a dashboard (DECISIONS, "Management without a
-// dashboard"). Arguments are checked before the database is opened, so --help and mistakes are instant and
-// never create an embedded database by accident.
-import { parseArgs } from "node:util";
-import { parsePermissions, type Permissions } from "../auth/permissions";
-import { TIERS } from "../auth/tiers";
+// dashboard"). Arguments are checked (./args.ts) before the database is opened, so --help and mistakes are instant
+// and never create an embedded database by accident.
+import { parseInvocation } from "./args";
 import { embeddedDatabaseInUse } from "./embedded-lock";
-import { CommandError, HELP, UsageError } from "./usage";
+import { CommandError, UsageError } from "./usage";
 
-type Values = Record<string, string | boolean | undefined>;
-type Commands = typeof import("./commands");
-
-interface CommandSpec {
-  help: string;
-  options: Record<string, { type: "string" }>;
-  positionals?: [name: string];
-  /** Checks the arguments (throwing UsageError) and returns the work to do on the database. */
-  prepare(values: Values, positionals: string[]): (commands: Commands) => Promise<string[]>;
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;
-const TIER_NAMES = Object.keys(TIERS);
-
-function text(values: Values, name: string, help: string, required: true): string;
-function text(values: Values, name: string, help: string, required?: false): string | undefined;
-function text(values: Values, name: string, help: string, required = false): string | undefined {
-  const value = values[name];
-  if (value === undefined) {
-    if (required) throw new UsageError(`Missing required option --${name}`, help);
-    return undefined;
-  }
-  const trimmed = String(value).trim();
-  if (!trimmed) throw new UsageError(`--${name} must not be empty`, help);
-  if (trimmed.length > 1000) throw new UsageError(`--${name} must be at most 1000 characters`, help);
-  return trimmed;
-}
-
-function teamId(values: Values, help: string): string {
-  const id = text(values, "team", help, true);
-  if (!UUID.test(id)) throw new UsageError(`--team must be a team id (a uuid), got '${id}'`, help);
-  return id;
-}
-
-function expiry(values: Values, help: string): Date | undefined {
-  const value = text(values, "expires", help);
-  if (value === undefined) return undefined;
-  const date = new Date(value);
-  if (!ISO_DATE.test(value) || Number.isNaN(date.getTime())) {
-    throw new UsageError(`--expires must be an ISO 8601 date or date-time (e.g. 2027-01-01), got '${value}'`, help);
-  }
-  if (date.getTime() <= Date.now()) throw new UsageError(`--expires must be in the future, got '${value}'`, help);
-  return date;
-}
-
-function permissions(values: Values, help: string): Permissions | undefined {
-  const value = text(values, "permissions", help);
-  if (value === undefined) return undefined;
-  try {
-    return parsePermissions(value);
-  } catch (err) {
-    throw new UsageError(`--permissions: ${(err as Error).message}`, help);
-  }
-}
-
-function tier(values: Values, help: string): string | undefined {
-  const value = text(values, "tier", help);
-  if (value !== undefined && !TIER_NAMES.includes(value)) {
-    throw new UsageError(`Unknown tier '${value}': tiers are ${TIER_NAMES.join(", ")}`, help);
-  }
-  return value;
-}
-
-const COMMANDS: Record<string, CommandSpec> = {
-  "team create": {
-    help: HELP.teamCreate,
-    options: { name: { type: "string" }, admin: { type: "string" }, plan: { type: "string" } },
-    prepare: (v) => {
-      const h = HELP.teamCreate;
-      const options = { name: text(v, "name", h, true), admin: text(v, "admin", h, true), plan: text(v, "plan", h) };
-      return (c) => c.createTeam(options);
-    },
-  },
-  "team list": { help: HELP.teamList, options: {}, prepare: () => (c) => c.listTeams() },
-  "key create": {
-    help: HELP.keyCreate,
-    options: {
-      team: { type: "string" },
-      name: { type: "string" },
-      description: { type: "string" },
-      expires: { type: "string" },
-      permissions: { type: "string" },
-      tier: { type: "string" },
-    },
-    prepare: (v) => {
-      const h = HELP.keyCreate;
-      const options = {
-        teamId: teamId(v, h),
-        name: text(v, "name", h, true),
-        description: text(v, "description", h),
-        expiresAt: expiry(v, h),
-        permissions: permissions(v, h),
-        tier: tier(v, h),
-      };
-      return (c) => c.createKey(options);
-    },
-  },
-  "key list": {
-    help: HELP.keyList,
-    options: { team: { type: "string" } },
-    prepare: (v) => {
-      const id = teamId(v, HELP.keyList);
-      return (c) => c.listKeys(id);
-    },
-  },
-  "key revoke": { help: HELP.keyRevoke, options: {}, positionals: ["key"], prepare: (_v, [ref]) => (c) => c.revokeKey(ref) },
-};
-
-const GROUP_HELP: Record<string, string> = { team: HELP.team, key: HELP.key };
-const isHelp = (arg: string | undefined) => arg === "--help" || arg === "-h";
-
-/** Finds the command and parses its options; returns null after printing help. */
-function parse(argv: string[]): ((commands: Commands) => Promise<string[]>) | null {
-  const [group, action, ...rest] = argv;
-  if (isHelp(group) || group === "help") return print([HELP.main]);
-  if (!group) throw new UsageError("Missing command", HELP.main);
-  if (!GROUP_HELP[group]) throw new UsageError(`Unknown command '${group}'`, HELP.main);
-  if (isHelp(action)) return print([GROUP_HELP[group]]);
-  if (!action) throw new UsageError(`Missing ${group} command`, GROUP_HELP[group]);
-  const spec = COMMANDS[`${group} ${action}`];
-  if (!spec) throw new UsageError(`Unknown command '${group} ${action}'`, GROUP_HELP[group]);
-  let parsed;
-  try {
-    parsed = parseArgs({ args: rest, options: { ...spec.options, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
-  } catch (err) {
-    throw new UsageError((err as Error).message, spec.help);
-  }
-  if (parsed.values.help) return print([spec.help]);
-  const expected = spec.positionals ?? [];
-  if (parsed.positionals.length > expected.length) {
-    throw new UsageError(`Unexpected argument '${parsed.positionals[expected.length]}'`, spec.help);
-  }
-  if (parsed.positionals.length < expected.length) throw new UsageError(`Missing argument <${expected[parsed.positionals.length]}>`, spec.help);
-  return spec.prepare(parsed.values, parsed.positionals);
-}
-
-function print(lines: string[]): null {
+function print(lines: string[]): void {
   process.stdout.write(lines.join("\n") + "\n");
-  return null;
 }
 
 async function main(argv: string[]): Promise<number> {
   try {
-    const work = parse(argv);
-    if (!work) return 0;
+    const invocation = parseInvocation(argv);
+    if ("help" in invocation) {
+      print([invocation.help]);
+      return 0;
+    }
     const inUse = embeddedDatabaseInUse();
     if (inUse) throw new CommandError(inUse);
-    // Loaded only now: opening the database is a side effect of importing src/db.
+    // Loaded only now: the database modules take a while to load, and --help and mistakes need none of them.
     const { database } = require("../db") as typeof import("../db");
     try {
       await database.migrate();
-      print(await work(require("./commands") as Commands));
+      print(await invocation.run(require("./commands") as typeof import("./commands")));
     } finally {
       await database.close();
     }

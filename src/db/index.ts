@@ -1,12 +1,45 @@
-// The service's database and Prisma client, module singletons opened from the configuration.
+// The service's database and Prisma client, module singletons opened from the configuration on first use:
+// importing this module opens nothing (the CLI's --help, the schema printer and unit tests never touch a database).
 import { config } from "../config";
-import { openDatabase } from "./open";
+import type { PrismaClient } from "../generated/prisma/client";
+import { openDatabase, type Database } from "./open";
 
-export const database = openDatabase({
-  url: config.DATABASE_URL,
-  dataDir: config.PGLITE_DATA_DIR,
-  templateFile: config.PGLITE_TEMPLATE,
-  poolSize: config.DATABASE_POOL_SIZE,
-  queryEvents: config.SQL_STATEMENT_EVENTS,
-});
-export const prisma = database.prisma;
+let opened: Database | null = null;
+
+function open(): Database {
+  opened ??= openDatabase({
+    url: config.DATABASE_URL,
+    dataDir: config.PGLITE_DATA_DIR,
+    templateFile: config.PGLITE_TEMPLATE,
+    poolSize: config.DATABASE_POOL_SIZE,
+    queryEvents: config.SQL_STATEMENT_EVENTS,
+  });
+  return opened;
+}
+
+/**
+ * Stands in for the object `target()` returns, which it creates on the first property read (`own` properties
+ * excepted). Methods are bound to the real object: Prisma's client keeps state a proxy as `this` would not reach.
+ */
+function lazy<T extends object>(target: () => T, own: Partial<T> = {}): T {
+  const bound = new Map<PropertyKey, unknown>();
+  return new Proxy(own as T, {
+    get(_, property) {
+      if (Object.hasOwn(own, property)) return own[property as keyof T];
+      const real = target();
+      const value = Reflect.get(real, property, real) as unknown;
+      if (typeof value !== "function") return value;
+      let method = bound.get(property);
+      if (!method) bound.set(property, (method = value.bind(real)));
+      return method;
+    },
+    set: (_, property, value) => Reflect.set(target(), property, value),
+    has: (_, property) => Reflect.has(target(), property),
+  });
+}
+
+/** Closing a database nobody opened opens nothing. */
+const close = async (): Promise<void> => void (await opened?.close());
+
+export const database: Database = lazy(open, { close });
+export const prisma: PrismaClient = lazy(() => open().prisma);

@@ -1,4 +1,4 @@
-// Real processes for tests: `tsx src/server.ts` and the `prs` CLI, each on the suite's database (DATABASE_URL
+// Real processes for tests: the server (src/server.ts) and the `prs` CLI, each on the suite's database (DATABASE_URL
 // when set, otherwise an on-disk PGlite directory given by the test).
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync } from "node:fs";
@@ -6,7 +6,6 @@ import os from "node:os";
 import path from "node:path";
 
 const ROOT = path.resolve(__dirname, "../..");
-const TSX = path.join(ROOT, "node_modules/.bin/tsx");
 
 export const sharedDatabase = Boolean(process.env.DATABASE_URL);
 export const tempDir = (label: string): string => mkdtempSync(path.join(os.tmpdir(), `prs-${label}-`));
@@ -74,9 +73,13 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `tsx src/server.ts` on a free port and resolves once it logs "listening". */
+/**
+ * Starts src/server.ts on a free port and resolves once it logs "listening". One Node process with tsx's require
+ * hook (as bin/prs.js runs the CLI), not the `tsx` command: that one is a second process which relays signals and
+ * SIGKILLs the server when it does not acknowledge a SIGTERM within 30 ms (a busy machine), losing the graceful stop.
+ */
 export function startServer(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(TSX, ["src/server.ts"], { cwd: ROOT, env: { ...withTemplate(env), PORT: "0", HOST: "127.0.0.1" } });
+  const child: ChildProcess = spawn(process.execPath, ["--require", "tsx/cjs", "src/server.ts"], { cwd: ROOT, env: { ...withTemplate(env), PORT: "0", HOST: "127.0.0.1" } });
   let output = "";
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   return new Promise((resolve, reject) => {

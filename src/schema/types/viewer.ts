@@ -16,7 +16,7 @@ const ApiUsage = builder.objectRef<{ teamId: string }>("ApiUsage").implement({
   }),
 });
 
-const Subscription = builder.objectRef<{ teamId: string; plan: string; status: string }>("Subscription").implement({
+const Subscription = builder.objectRef<{ teamId: string; plan: string; status: string }>("TeamSubscription").implement({
   fields: (t) => ({
     plan: t.exposeString("plan"),
     status: t.exposeString("status"),

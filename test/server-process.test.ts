@@ -1,0 +1,73 @@
+// The server as a real process, started twice on one database: the first start on an empty embedded database
+// creates a team and prints a key with every permission once; the monthly call counter is buffered in memory,
+// written at graceful shutdown (SIGTERM and SIGINT both exit 0), and still there after the restart. With
+// DATABASE_URL set (the PostgreSQL pass), the counter is checked on PostgreSQL too, with a key made by the CLI.
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import { childEnv, cliTeamAndKey, sharedDatabase, startServer, tempDir, type ServerProcess } from "./support/server";
+
+const KEY = /prs_sk_live_[A-Za-z0-9]{32}/g;
+
+let server: ServerProcess | null = null;
+afterEach(async () => {
+  await server?.stop("SIGKILL");
+  server = null;
+});
+
+async function usersMe(url: string, key: string) {
+  const res = await fetch(`${url}/v1/users/me`, { headers: { Authorization: `Bearer ${key}` } });
+  expect(res.status).toBe(200);
+  return { headers: res.headers, data: ((await res.json()) as { data: any }).data };
+}
+
+/** Three calls on a running server: the count includes calls not yet written. */
+async function threeCalls(url: string, key: string, teamId?: string) {
+  const first = await usersMe(url, key);
+  if (teamId) expect(first.data.team.id).toBe(teamId);
+  expect(first.data.subscription.api_usage.calls_this_month).toBe(1);
+  await fetch(`${url}/v1/reports`, { headers: { Authorization: `Bearer ${key}` } });
+  const third = await usersMe(url, key);
+  expect(third.data.subscription.api_usage.calls_this_month).toBe(3);
+  expect(third.data.rate_limit.remaining).toBe(Number(third.headers.get("x-ratelimit-remaining")));
+  expect(third.data.api_key.last_used_at).not.toBeNull();
+  return first.data;
+}
+
+it("creates the first team and a key with every permission on the first start only, and keeps the call count across a graceful restart", async () => {
+  // An empty embedded database (what `npm start` uses), whatever the suite's own database is. A flush interval
+  // longer than the test: what survives the restart was written by the shutdown flush.
+  const dir = path.join(tempDir("first-start"), "db");
+  const env: NodeJS.ProcessEnv = { ...childEnv(dir), PGLITE_DATA_DIR: dir, USAGE_FLUSH_MS: "600000" };
+  delete env.DATABASE_URL;
+  delete env.REDIS_URL;
+
+  server = await startServer(env);
+  const keys: string[] = server.output().match(KEY) ?? [];
+  expect(keys).toHaveLength(1);
+  const me = await threeCalls(server.url, keys[0]);
+  expect(me.team.name).toBe("My Team");
+  expect(Object.keys(me.api_key.permissions).sort()).toEqual(
+    ["ai_insights", "api_keys", "comparables", "reports", "showings", "social_media", "team", "webhooks"],
+  );
+  expect(await server.stop("SIGTERM")).toBe(0);
+  expect(server.output()).toContain('"msg":"stopped"');
+
+  server = await startServer(env);
+  expect(server.output().match(KEY)).toBeNull();
+  const again = await usersMe(server.url, keys[0]);
+  expect(again.data.subscription.api_usage.calls_this_month).toBe(4);
+  expect(await server.stop("SIGINT")).toBe(0);
+  server = null;
+}, 180_000);
+
+(sharedDatabase ? it : it.skip)("keeps the call count across a graceful restart on PostgreSQL", async () => {
+  const env = childEnv("", { USAGE_FLUSH_MS: "600000", REDIS_KEY_PREFIX: `prs:test:${randomUUID()}` });
+  const { teamId, key } = await cliTeamAndKey(env);
+  server = await startServer(env);
+  await threeCalls(server.url, key, teamId);
+  expect(await server.stop("SIGTERM")).toBe(0);
+  server = await startServer(env);
+  expect((await usersMe(server.url, key)).data.subscription.api_usage.calls_this_month).toBe(4);
+  expect(await server.stop("SIGINT")).toBe(0);
+  server = null;
+}, 180_000);

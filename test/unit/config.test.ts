@@ -1,0 +1,73 @@
+// The service's configuration from the environment: defaults, coercion, and a refusal naming every bad setting.
+import { loadConfig } from "../../src/config";
+
+describe("loadConfig", () => {
+  it("has a default for every setting", () => {
+    expect(loadConfig({})).toEqual({
+      PORT: 3000,
+      HOST: "0.0.0.0",
+      PGLITE_DATA_DIR: "./data/pglite",
+      REDIS_KEY_PREFIX: "prs:rl",
+      LOG_LEVEL: "info",
+      RATE_LIMIT_FREE: 100,
+      RATE_LIMIT_STANDARD: 1000,
+      RATE_LIMIT_PRO: 5000,
+      RATE_LIMIT_ENTERPRISE: 20000,
+      RATE_LIMIT_ANONYMOUS: 60,
+      USAGE_FLUSH_MS: 2000,
+      DATABASE_POOL_SIZE: 10,
+      TRUST_PROXY: false,
+      SQL_STATEMENT_EVENTS: false,
+    });
+  });
+
+  it("reads numbers, URLs and flags from strings", () => {
+    const config = loadConfig({
+      PORT: "0",
+      DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/prs",
+      REDIS_URL: "redis://127.0.0.1:6379",
+      RATE_LIMIT_FREE: "6",
+      SQL_STATEMENT_EVENTS: "true",
+      LOG_LEVEL: "silent",
+    });
+    expect(config).toMatchObject({
+      PORT: 0,
+      DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/prs",
+      REDIS_URL: "redis://127.0.0.1:6379",
+      RATE_LIMIT_FREE: 6,
+      SQL_STATEMENT_EVENTS: true,
+      LOG_LEVEL: "silent",
+    });
+  });
+
+  it("treats an empty variable as unset", () => {
+    const config = loadConfig({ DATABASE_URL: "", PORT: "" });
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.PORT).toBe(3000);
+  });
+
+  it.each([
+    ["true", true],
+    ["false", false],
+    ["2", 2],
+    ["loopback", "loopback"],
+    ["10.0.0.0/8, 127.0.0.1", "10.0.0.0/8, 127.0.0.1"],
+  ])("TRUST_PROXY=%j is %j", (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
+  });
+
+  it("refuses bad settings, naming each", () => {
+    expect(() => loadConfig({ PORT: "70000", RATE_LIMIT_PRO: "0", LOG_LEVEL: "loud" })).toThrow(/^Invalid configuration: .*PORT: .*; .*/);
+    let message = "";
+    try {
+      loadConfig({ PORT: "70000", RATE_LIMIT_PRO: "0", LOG_LEVEL: "loud", DATABASE_URL: "not a url", USAGE_FLUSH_MS: "soon" });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    for (const name of ["PORT", "RATE_LIMIT_PRO", "LOG_LEVEL", "DATABASE_URL", "USAGE_FLUSH_MS"]) expect(message).toContain(`${name}: `);
+  });
+
+  it("refuses a flag that is not a boolean word", () => {
+    expect(() => loadConfig({ SQL_STATEMENT_EVENTS: "maybe" })).toThrow("SQL_STATEMENT_EVENTS");
+  });
+});
