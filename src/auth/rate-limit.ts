@@ -32,6 +32,8 @@ export interface RateLimiter {
   hit(key: string, now?: number): Promise<WindowCount>;
   /** Resolves once the shared store is connected (or given up on for now); at once for the memory store. */
   ready(): Promise<void>;
+  /** Readiness of the shared store: Redis answers a PING, or there is none. */
+  check(): Promise<"ok" | "unreachable" | "not configured">;
   close(): Promise<void>;
 }
 
@@ -104,6 +106,14 @@ export function createRateLimiter(options: { redisUrl?: string; keyPrefix?: stri
       }
     },
     ready: () => connecting ?? Promise.resolve(),
+    async check() {
+      if (!redis) return "not configured";
+      if (redis.status !== "ready") return "unreachable";
+      return redis.ping().then(
+        () => "ok" as const,
+        () => "unreachable" as const,
+      );
+    },
     async close() {
       if (redis) await redis.quit().catch(() => undefined);
     },

@@ -7,6 +7,7 @@ export const database = openDatabase({
   dataDir: config.PGLITE_DATA_DIR,
   templateFile: config.PGLITE_TEMPLATE,
   poolSize: config.DATABASE_POOL_SIZE,
+  statementTimeoutMs: config.DB_TIMEOUT_MS,
   queryEvents: config.SQL_STATEMENT_EVENTS,
 });
 export const prisma = database.prisma;

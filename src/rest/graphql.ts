@@ -5,6 +5,7 @@
 import { GraphQLError, parse, validate, type DocumentNode, type ExecutionResult } from "graphql";
 import { compileQuery, isCompiledQuery } from "graphql-jit";
 import type { Context } from "../context";
+import { isDatabaseUnavailable, isStatementTimeout } from "../db/errors";
 import { logger } from "../logger";
 import { schema } from "../schema";
 import { cachePlansOf } from "../schema/plan-cache";
@@ -61,7 +62,9 @@ export async function run<Data = Record<string, unknown>>(
   return result.data as Data;
 }
 
-function toRestError(error: GraphQLError, op: Operation): RestError {
+function toRestError(error: GraphQLError, op: Operation): RestError | Error {
+  // Database unreachable (503 + Retry-After) or past its time budget (504): the error handler answers those.
+  if (isDatabaseUnavailable(error.originalError) || isStatementTimeout(error.originalError)) return error.originalError!;
   const status = error.extensions?.status;
   if (typeof status === "number") return new RestError(status, toRestMessage(error.message));
   // Variable coercion errors (a wrong type that slipped past the route's shape check) are the client's.
