@@ -1,4 +1,4 @@
-// Real processes for tests: `tsx src/server.ts` and the `prs` CLI, each on the suite's database (DATABASE_URL
+// Real processes for tests: `node --import tsx src/server.ts` and the `prs` CLI, each on the suite's database (DATABASE_URL
 // when set, otherwise an on-disk PGlite directory given by the test).
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync } from "node:fs";
@@ -6,7 +6,6 @@ import os from "node:os";
 import path from "node:path";
 
 const ROOT = path.resolve(__dirname, "../..");
-const TSX = path.join(ROOT, "node_modules/.bin/tsx");
 
 export const sharedDatabase = Boolean(process.env.DATABASE_URL);
 export const tempDir = (label: string): string => mkdtempSync(path.join(os.tmpdir(), `prs-${label}-`));
@@ -74,9 +73,13 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `tsx src/server.ts` on a free port and resolves once it logs "listening". */
+/**
+ * Starts `node --import tsx src/server.ts` (as `npm start` does) on a free port and resolves once it logs
+ * "listening". One process, so a signal reaches the server itself: tsx's CLI runs it in a child and, when that
+ * child does not acknowledge a relayed SIGTERM within 30 ms (a busy event loop), kills it with SIGKILL.
+ */
 export function startServer(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(TSX, ["src/server.ts"], { cwd: ROOT, env: { ...withTemplate(env), PORT: "0", HOST: "127.0.0.1" } });
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], { cwd: ROOT, env: { ...withTemplate(env), PORT: "0", HOST: "127.0.0.1" } });
   let output = "";
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   return new Promise((resolve, reject) => {
