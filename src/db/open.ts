@@ -66,8 +66,8 @@ function statementEvents(prisma: PrismaClient, enabled: boolean) {
 }
 type QueryEvents = { $on(event: "query", listener: (e: { query: string }) => void): void };
 
-/** How long a request waits for a new PostgreSQL connection before it answers 503. */
-const CONNECT_TIMEOUT_MS = 5_000;
+/** How long a request waits for a PostgreSQL connection before it answers 503, without a statement budget. */
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
 export function openDatabase(options: DatabaseOptions): Database {
   const log = options.queryEvents ? [{ emit: "event" as const, level: "query" as const }] : [];
@@ -78,8 +78,9 @@ export function openDatabase(options: DatabaseOptions): Database {
       connectionString: url,
       max: options.poolSize,
       statement_timeout: options.statementTimeoutMs,
-      // While the server cannot be reached, fail (503) instead of queueing requests for ever.
-      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      // Waiting for a connection (a new one, or a free one of a busy pool) has the same budget as a statement:
+      // past it the request answers 503 instead of queueing for ever.
+      connectionTimeoutMillis: options.statementTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     });
     // An idle connection dropped by the server (restart, outage) is reported here; the pool replaces it on next use.
     // Without a listener the error would end the process.
