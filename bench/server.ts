@@ -47,7 +47,7 @@ async function main(): Promise<void> {
       assembleApp((_req, res, next) => {
         res.locals.context = { ...context };
         next();
-      }),
+      }, rateLimiter),
     ),
   };
   const ports = Object.fromEntries(Object.entries(servers).map(([name, s]) => [name, (s.address() as AddressInfo).port])) as unknown as ServerPorts;

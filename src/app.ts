@@ -1,12 +1,17 @@
 // The Express app: one pipeline for both interfaces.
-// public pages → auth + rate limit → request context → (REST translator | GraphQL Yoga) → Pothos schema → Prisma.
+// security headers → health/readiness → public pages → auth + rate limit → request context
+//   → (REST translator | GraphQL Yoga) → Pothos schema → Prisma.
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import express, { type Express, type Request, type RequestHandler } from "express";
-import { createYoga } from "graphql-yoga";
+import { GraphQLError } from "graphql";
+import { createYoga, maskError } from "graphql-yoga";
 import { authenticate } from "./auth/middleware";
 import type { RateLimiter } from "./auth/rate-limit";
 import { config } from "./config";
-import { errorHandler, sendError } from "./http/errors";
+import { databaseFailure } from "./db/errors";
+import { errorHandler, rejectMalformedUrl, sendError } from "./http/errors";
+import { healthRouter } from "./http/health";
+import { docsPolicy, graphiqlPolicy, securityHeaders } from "./http/security";
 import { logger } from "./logger";
 import { docsRouter, restRouter } from "./rest";
 import { schema } from "./schema";
@@ -29,6 +34,8 @@ query Overview {
 }
 `;
 
+const GRAPHIQL_OPTIONS = { title: "Property Report Service", defaultQuery: GRAPHIQL_QUERY, headers: '{"Authorization": "Bearer "}' };
+
 export interface AppDependencies {
   rateLimiter: RateLimiter;
 }
@@ -37,26 +44,45 @@ export interface AppDependencies {
 const isGraphiQLPage = (req: Request) =>
   req.method === "GET" && req.path === "/graphql" && req.query.query === undefined && req.accepts(["application/json", "text/html"]) === "text/html";
 
+/** Bodies of every route, /graphql included, are refused (413) past this size (DECISIONS "Robustness"). */
+const BODY_LIMIT = "1mb";
+
+/**
+ * GraphQL errors that are a database failure (unreachable: 503 with Retry-After; time budget: 504) keep that
+ * meaning instead of Yoga's masked "Unexpected error." (the HTTP status follows, as for GraphQL-over-HTTP errors).
+ */
+const maskDatabaseFailures: typeof maskError = (error, message, isDev) => {
+  const failure = databaseFailure(error instanceof GraphQLError ? error.originalError : error);
+  if (!failure) return maskError(error, message, isDev);
+  const headers: Record<string, string> = failure.retryAfter ? { "Retry-After": String(failure.retryAfter) } : {};
+  const code = failure.status === 503 ? "SERVICE_UNAVAILABLE" : "TIMEOUT";
+  return new GraphQLError(failure.message, { extensions: { code, status: failure.status, http: { status: failure.status, headers } } });
+};
+
 export function buildApp({ rateLimiter }: AppDependencies): Express {
-  return assembleApp(authenticate(rateLimiter));
+  return assembleApp(authenticate(rateLimiter), rateLimiter);
 }
 
 /**
  * The app around `authentication`, the step that checks the caller and sets `res.locals.context` (buildApp: API key
  * and rate limit; bench/server.ts measures their cost against a step that sets a fixed context).
  */
-export function assembleApp(authentication: RequestHandler): Express {
+export function assembleApp(authentication: RequestHandler, rateLimiter: RateLimiter): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", config.TRUST_PROXY);
+
+  // Rendered once: the page is served as it is, and its content security policy allows its inline script by hash.
+  const graphiqlPage = renderGraphiQL(GRAPHIQL_OPTIONS);
 
   const yoga = createYoga<{ req: Request; res: express.Response }>({
     schema,
     graphqlEndpoint: "/graphql",
     context: ({ res }) => res.locals.context,
-    graphiql: { title: "Property Report Service", defaultQuery: GRAPHIQL_QUERY, headers: '{"Authorization": "Bearer "}' },
-    renderGraphiQL,
+    graphiql: GRAPHIQL_OPTIONS,
+    renderGraphiQL: () => graphiqlPage,
     landingPage: false,
+    maskedErrors: { maskError: maskDatabaseFailures },
     // The engine REST runs on too, and the query limits every client document is checked against.
     plugins: [useCompiledExecution(), useQueryLimits()],
     logging: {
@@ -67,11 +93,18 @@ export function assembleApp(authentication: RequestHandler): Express {
     },
   });
 
-  app.get("/health", (_req, res) => void res.json({ status: "ok" }));
+  app.use(securityHeaders());
+  // Liveness and readiness: no key, no rate-limit count.
+  app.use(healthRouter(rateLimiter));
+  app.use(["/docs", "/v1/openapi.json"], docsPolicy());
+  app.use("/docs", rejectMalformedUrl);
   app.use(docsRouter());
-  app.use((req, res, next) => (isGraphiQLPage(req) ? yoga.requestListener(req, res) : next()));
+  const graphiqlHeaders = graphiqlPolicy(graphiqlPage);
+  app.use((req, res, next) => (isGraphiQLPage(req) ? graphiqlHeaders(req, res, () => yoga.requestListener(req, res)) : next()));
   app.use(authentication);
-  app.use(yoga.graphqlEndpoint, yoga.requestListener);
+  app.use(rejectMalformedUrl); // after auth, so the answer carries the rate-limit headers like every other
+  // Yoga reads a body Express has already read as it is (Buffer), so this one limit holds for GraphQL too.
+  app.use(yoga.graphqlEndpoint, express.raw({ type: () => true, limit: BODY_LIMIT }), yoga.requestListener);
   app.use("/v1", restRouter());
   app.use((req, res) => sendError(res, 404, `Not found: ${req.method} ${req.path}`));
   app.use(errorHandler);

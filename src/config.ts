@@ -22,6 +22,11 @@ const envSchema = z.object({
   RATE_LIMIT_ANONYMOUS: tierLimit.default(60),
   USAGE_FLUSH_MS: z.coerce.number().int().positive().default(2000),
   DATABASE_POOL_SIZE: z.coerce.number().int().positive().default(10),
+  // Time budget of one database statement (PostgreSQL statement_timeout; lock waits included): past it the
+  // statement is cancelled and the request answers 504. PGlite cannot cancel a running statement (see open.ts).
+  DB_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  // Graceful stop: how long requests in flight may take to finish after SIGTERM/SIGINT.
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   // Express "trust proxy" (behind a load balancer): true, a hop count, or addresses/subnets such as "loopback".
   // Decides the client address that anonymous rate limits count by.
   TRUST_PROXY: z

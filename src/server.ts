@@ -7,10 +7,8 @@ import { bootstrapFirstTeam } from "./bootstrap";
 import { claimEmbeddedDatabase, embeddedDatabaseInUse } from "./cli/embedded-lock";
 import { config } from "./config";
 import { database } from "./db";
+import { createAppServer } from "./http/server";
 import { logger } from "./logger";
-
-/** How long a graceful stop waits for requests in progress before closing their connections. */
-const DRAIN_MS = 10_000;
 
 async function main(): Promise<void> {
   const inUse = embeddedDatabaseInUse();
@@ -27,7 +25,8 @@ async function main(): Promise<void> {
   const rateLimiter = createRateLimiter({ redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX });
   // Serve only once the shared rate-limit store is reachable, so every process counts in one budget from the start.
   await rateLimiter.ready();
-  const server = buildApp({ rateLimiter }).listen(config.PORT, config.HOST, () => {
+  const { server, stop: stopServer } = createAppServer(buildApp({ rateLimiter }));
+  server.listen(config.PORT, config.HOST, () => {
     // The bound port, not the configured one: PORT=0 picks a free port.
     const { port } = server.address() as AddressInfo;
     logger.info({ port, database: database.kind, redis: Boolean(config.REDIS_URL) }, "listening");
@@ -42,15 +41,13 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "shutting down");
-    // Finish requests in progress (they may still count calls and use the database), then write the counts.
-    const drained = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-    const drainTimer = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
-    await drained;
-    clearTimeout(drainTimer);
+    // No new request from now on; requests in progress finish (they may still count calls and use the database)
+    // within SHUTDOWN_TIMEOUT_MS, then the counts are written.
+    const { forced } = await stopServer(config.SHUTDOWN_TIMEOUT_MS);
+    if (forced) logger.warn({ timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, "requests still in progress were cut off");
     await flushUsage().catch((err) => logger.error({ err }, "could not write usage counts"));
     await rateLimiter.close();
-    await database.close();
+    await database.close().catch((err) => logger.error({ err }, "could not close the database"));
     embeddedLock.release();
     logger.info("stopped");
     process.exit(0);

@@ -4,6 +4,7 @@
 // only writer: rows are cached, and the api_keys trigger (migration *_api_key_change_notify) drops an entry as the
 // change commits, before the revoking call returns.
 import DataLoader from "dataloader";
+import { LRUCache } from "lru-cache";
 import { database } from "../db";
 import type { Database, Statement } from "../db/open";
 import type { Permissions } from "./permissions";
@@ -53,7 +54,7 @@ export function keyLookup(db: Database): FindKey {
   if (!db.listenToOwnWrites) return batchedReads(db);
   const read: FindKey = async (keyHash) => (await db.query<KeyRow>(FIND_KEY, [keyHash]))[0];
 
-  const cached = new Map<string, KeyRow>();
+  const cached = new LRUCache<string, KeyRow>({ max: MAX_CACHED });
   let listening = false;
   // Bumped on every change: a read that overlapped a change is used once but not cached.
   let changes = 0;
@@ -70,10 +71,7 @@ export function keyLookup(db: Database): FindKey {
     if (hit) return hit;
     const before = changes;
     const row = await read(keyHash);
-    if (row && listening && changes === before) {
-      if (cached.size >= MAX_CACHED) cached.delete(cached.keys().next().value as string);
-      cached.set(keyHash, row);
-    }
+    if (row && listening && changes === before) cached.set(keyHash, row);
     return row;
   };
 }

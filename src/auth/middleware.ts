@@ -1,6 +1,7 @@
 // Express middleware that authenticates the API key, applies the rate limit and counts usage, then hands the
 // request context to REST or GraphQL. Runs once per HTTP request, so one request costs one point on either.
 import type { NextFunction, Request, Response } from "express";
+import { LRUCache } from "lru-cache";
 import { config } from "../config";
 import type { Context } from "../context";
 import { prisma } from "../db";
@@ -12,7 +13,15 @@ import { tierLimit } from "./tiers";
 import { countCall } from "./usage";
 
 const LAST_USED_EVERY_MS = 60_000;
-const lastUsedWrites = new Map<string, number>(); // keyId → when this process last wrote last_used_at
+/** Valid keys remembered per process (bounded): for last_used_at writes and for counting a key with its lookup. */
+const REMEMBERED_KEYS = 10_000;
+const lastUsedWrites = new LRUCache<string, number>({ max: REMEMBERED_KEYS }); // keyId → when this process last wrote last_used_at
+/**
+ * Hashes that were valid keys when this process last saw them. Only their count starts together with the lookup
+ * (one round trip instead of two); any other hash is looked up first, so an unknown key never gets a counter of its
+ * own (in memory or in Redis): it is counted for its client address only.
+ */
+const knownKeys = new LRUCache<string, true>({ max: REMEMBERED_KEYS });
 
 declare module "express-serve-static-core" {
   interface Locals {
@@ -51,16 +60,22 @@ export function authenticate(limiter: RateLimiter) {
     try {
       const token = bearerToken(req.headers.authorization);
       const keyHash = token ? hashApiKey(token) : null;
-      // The key (see key-lookup.ts for when it is read) and the rate-limit count for it, in parallel.
-      const [key, keyCount] = keyHash ? await Promise.all([findKey(keyHash), limiter.hit(`key:${keyHash}`)]) : [undefined, null];
+      // The key (see key-lookup.ts for when it is read) and, for a key known valid, its rate-limit count in parallel.
+      const [key, earlyCount] =
+        keyHash && knownKeys.has(keyHash)
+          ? await Promise.all([findKey(keyHash), limiter.hit(`key:${keyHash}`)])
+          : [keyHash ? await findKey(keyHash) : undefined, null];
       const now = Date.now();
-      if (!key || !keyCount || key.revoked_at || (key.expires_at && new Date(key.expires_at).getTime() <= now)) {
+      if (!key || key.revoked_at || (key.expires_at && new Date(key.expires_at).getTime() <= now)) {
+        if (keyHash) knownKeys.delete(keyHash);
         // Unknown callers are limited per client address, so guessing keys is throttled.
         const anonymous = applyLimit(await limiter.hit(`ip:${req.ip}`), config.RATE_LIMIT_ANONYMOUS);
         setRateLimitHeaders(res, anonymous);
         if (anonymous.exceeded) return sendError(res, 429, RATE_LIMITED);
         return sendError(res, 401, "Invalid API key");
       }
+      knownKeys.set(keyHash!, true);
+      const keyCount = earlyCount ?? (await limiter.hit(`key:${keyHash}`));
       const tier = key.rate_limit_tier;
       const result = applyLimit(keyCount, tierLimit(tier));
       setRateLimitHeaders(res, result);

@@ -1,13 +1,17 @@
 // Fixed one-hour windows aligned to the UTC clock hour, counted by rate-limiter-flexible: in process memory by
 // default, in Redis when REDIS_URL is set so every process shares one budget. The library counts points per
 // window; the limit (which depends on the key's tier) is applied here, so a key's lookup and its count can run
-// at the same time.
+// at the same time. The in-process store is an LRU of fixed size: counters of clients that have been quiet longest
+// make way first, so no number of distinct callers can grow the process without bound.
 import { Redis } from "ioredis";
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { LRUCache } from "lru-cache";
+import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { logger } from "../logger";
 
 const HOUR = 3600;
 const REDIS_CONNECT_WAIT_MS = 3000;
+/** In-process counters kept at most (one per key or client address and hour; ~200 bytes each). */
+export const MEMORY_COUNTERS = 100_000;
 
 export interface WindowCount {
   /** Requests counted for the key in the current window, this one included. */
@@ -28,6 +32,8 @@ export interface RateLimiter {
   hit(key: string, now?: number): Promise<WindowCount>;
   /** Resolves once the shared store is connected (or given up on for now); at once for the memory store. */
   ready(): Promise<void>;
+  /** Readiness of the shared store: Redis answers a PING, or there is none. */
+  check(): Promise<"ok" | "unreachable" | "not configured">;
   close(): Promise<void>;
 }
 
@@ -38,11 +44,24 @@ export const applyLimit = ({ count, resetsAt }: WindowCount, limit: number): Rat
   exceeded: count > limit,
 });
 
+/** Fixed-window counts in this process: `key:window` → count, expiring with the window, at most `max` of them. */
+function memoryCounter(max: number) {
+  const counts = new LRUCache<string, { count: number }>({ max, ttlAutopurge: false });
+  return (windowKey: string, secondsLeft: number): number => {
+    const entry = counts.get(windowKey);
+    if (entry) return ++entry.count;
+    counts.set(windowKey, { count: 1 }, { ttl: secondsLeft * 1000 });
+    return 1;
+  };
+}
+
 export function createRateLimiter(options: { redisUrl?: string; keyPrefix?: string }): RateLimiter {
   const keyPrefix = options.keyPrefix ?? "prs:rl";
   const common = { points: Number.MAX_SAFE_INTEGER, duration: HOUR, keyPrefix };
   let redis: Redis | null = null;
-  let limiter: RateLimiterAbstract;
+  let limiter: RateLimiterRedis | null = null;
+  // Counts in this process: the store without Redis, and the fallback while Redis cannot be reached.
+  const countHere = memoryCounter(MEMORY_COUNTERS);
   // Without an offline queue a command sent before the connection is up fails over to the in-process insurance
   // limiter, which would split a budget between processes; so the first hits wait (briefly) for the connection.
   let connecting: Promise<void> | null = null;
@@ -66,10 +85,7 @@ export function createRateLimiter(options: { redisUrl?: string; keyPrefix?: stri
     }).then(() => {
       connecting = null;
     });
-    // If Redis is unreachable, count in this process rather than refuse service.
-    limiter = new RateLimiterRedis({ ...common, storeClient: client, insuranceLimiter: new RateLimiterMemory(common) });
-  } else {
-    limiter = new RateLimiterMemory(common);
+    limiter = new RateLimiterRedis({ ...common, storeClient: client });
   }
 
   return {
@@ -78,16 +94,26 @@ export function createRateLimiter(options: { redisUrl?: string; keyPrefix?: stri
       const window = Math.floor(now / 1000 / HOUR);
       const resetsAt = (window + 1) * HOUR;
       const secondsLeft = Math.max(1, resetsAt - Math.floor(now / 1000));
-      let res: RateLimiterRes;
+      const windowKey = `${key}:${window}`;
+      if (!limiter) return { count: countHere(windowKey, secondsLeft), resetsAt };
       try {
-        res = await limiter.consume(`${key}:${window}`, 1, { customDuration: secondsLeft });
+        const res = await limiter.consume(windowKey, 1, { customDuration: secondsLeft });
+        return { count: res.consumedPoints, resetsAt };
       } catch (err) {
-        if (!(err instanceof RateLimiterRes)) throw err;
-        res = err;
+        if (err instanceof RateLimiterRes) return { count: err.consumedPoints, resetsAt };
+        // Redis is unreachable: count in this process rather than refuse service.
+        return { count: countHere(windowKey, secondsLeft), resetsAt };
       }
-      return { count: res.consumedPoints, resetsAt };
     },
     ready: () => connecting ?? Promise.resolve(),
+    async check() {
+      if (!redis) return "not configured";
+      if (redis.status !== "ready") return "unreachable";
+      return redis.ping().then(
+        () => "ok" as const,
+        () => "unreachable" as const,
+      );
+    },
     async close() {
       if (redis) await redis.quit().catch(() => undefined);
     },

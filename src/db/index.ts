@@ -12,6 +12,7 @@ function open(): Database {
     dataDir: config.PGLITE_DATA_DIR,
     templateFile: config.PGLITE_TEMPLATE,
     poolSize: config.DATABASE_POOL_SIZE,
+    statementTimeoutMs: config.DB_TIMEOUT_MS,
     queryEvents: config.SQL_STATEMENT_EVENTS,
   });
   return opened;

@@ -4,6 +4,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../generated/prisma/client";
+import { logger } from "../logger";
 import { newPglite, pgliteConnection, withPgConnection } from "./connections";
 import { withSafeRelationLoading } from "./load-strategy";
 import { migrate } from "./migrate";
@@ -16,6 +17,13 @@ export interface DatabaseOptions {
   /** PGlite only: a data-directory dump (PGlite `dumpDataDir`) to start from instead of an empty database. */
   templateFile?: string;
   poolSize?: number;
+  /**
+   * PostgreSQL: statement_timeout of every pooled connection (ms); a statement past it is cancelled (SQLSTATE
+   * 57014, answered 504) and its transaction rolled back. PGlite runs statements in this thread, in WebAssembly:
+   * a running statement cannot be interrupted, so there it has no effect — the embedded database is for one process
+   * and small data, where no statement runs that long.
+   */
+  statementTimeoutMs?: number;
   /** Emit Prisma `query` events (statement counting in tests and benchmarks). */
   queryEvents?: boolean;
 }
@@ -59,12 +67,25 @@ function statementEvents(prisma: PrismaClient, enabled: boolean) {
 }
 type QueryEvents = { $on(event: "query", listener: (e: { query: string }) => void): void };
 
+/** How long a request waits for a PostgreSQL connection before it answers 503, without a statement budget. */
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+
 export function openDatabase(options: DatabaseOptions): Database {
   const log = options.queryEvents ? [{ emit: "event" as const, level: "query" as const }] : [];
   if (options.url) {
     const url = options.url;
     // One pool for Prisma and the direct hot-path queries.
-    const pool = new pg.Pool({ connectionString: url, max: options.poolSize });
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: options.poolSize,
+      statement_timeout: options.statementTimeoutMs,
+      // Waiting for a connection (a new one, or a free one of a busy pool) has the same budget as a statement:
+      // past it the request answers 503 instead of queueing for ever.
+      connectionTimeoutMillis: options.statementTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    });
+    // An idle connection dropped by the server (restart, outage) is reported here; the pool replaces it on next use.
+    // Without a listener the error would end the process.
+    pool.on("error", (err) => logger.warn({ err: err.message }, "database connection lost"));
     const base = new PrismaClient({ adapter: new PrismaPg(pool), log });
     const prisma = withSafeRelationLoading(base);
     const events = statementEvents(base, Boolean(options.queryEvents));

@@ -1,9 +1,29 @@
 // The one error envelope of the service: { error: { message, status } }, status equal to the HTTP status.
 import type { NextFunction, Request, Response } from "express";
+import { databaseFailure } from "../db/errors";
 import { logger } from "../logger";
 
 export function sendError(res: Response, status: number, message: string): void {
   res.status(status).json({ error: { message, status } });
+}
+
+/** 503 (database unreachable, with Retry-After) or 504 (statement time budget) when `err` is one; else false. */
+export function sendDatabaseFailure(res: Response, err: unknown): boolean {
+  const failure = databaseFailure(err);
+  if (!failure) return false;
+  if (failure.retryAfter) res.setHeader("Retry-After", String(failure.retryAfter));
+  sendError(res, failure.status, failure.message);
+  return true;
+}
+
+/** A path whose percent-escapes do not decode (`/v1/reports/%ZZ`) is refused before any route reads it. */
+export function rejectMalformedUrl(req: Request, res: Response, next: NextFunction): void {
+  try {
+    decodeURIComponent(req.path);
+  } catch {
+    return sendError(res, 400, "Malformed URL");
+  }
+  next();
 }
 
 /** Express's body-parser errors and anything unexpected, as the envelope. Never a stack trace or an HTML page. */
@@ -18,6 +38,12 @@ export function errorHandler(err: unknown, req: Request, res: Response, _next: N
     case "encoding.unsupported":
     case "charset.unsupported":
       return sendError(res, 415, e.message ?? "Unsupported content encoding");
+  }
+  // Express's router and serve-static fail to decode a path parameter or file name.
+  if (err instanceof URIError || /^Failed to decode param/.test(e.message ?? "")) return sendError(res, 400, "Malformed URL");
+  if (sendDatabaseFailure(res, err)) {
+    logger.warn({ err: e.message, method: req.method, url: req.originalUrl, status: res.statusCode }, "database failure");
+    return;
   }
   if (e.expose && e.status && e.status >= 400 && e.status < 500) return sendError(res, e.status, e.message ?? "Bad request");
   logger.error({ err, method: req.method, url: req.originalUrl }, "unhandled error");

@@ -3,6 +3,7 @@
 // per-request parsing). Errors come back as RestErrors whose messages name fields in REST words.
 import { GraphQLError, parse, validate, type DocumentNode } from "graphql";
 import type { Context } from "../context";
+import { isDatabaseUnavailable, isStatementTimeout } from "../db/errors";
 import { logger } from "../logger";
 import { schema } from "../schema";
 import { execute } from "../schema/engine";
@@ -83,7 +84,9 @@ export async function run<Data = Record<string, unknown>>(
   return result.data as Data;
 }
 
-function toRestError(error: GraphQLError, op: Operation, variables: Record<string, unknown>, nameOf: NameOf): RestError {
+function toRestError(error: GraphQLError, op: Operation, variables: Record<string, unknown>, nameOf: NameOf): RestError | Error {
+  // Database unreachable (503 + Retry-After) or past its time budget (504): the error handler answers those.
+  if (isDatabaseUnavailable(error.originalError) || isStatementTimeout(error.originalError)) return error.originalError!;
   const api = error instanceof ApiError ? error : error.originalError instanceof ApiError ? error.originalError : undefined;
   if (api) return new RestError(api.status, api.render(nameOf));
   // Variable values refused before execution (a wrong JSON type): the client's, named by field.
