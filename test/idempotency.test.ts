@@ -48,15 +48,19 @@ describe("a POST with an Idempotency-Key", () => {
     expect(await reportsAt("1 Retry Road")).toBe(1);
   });
 
-  it("answers a retry after a dropped response with the answer the client never received", async () => {
-    const server = http.createServer(t.app);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as AddressInfo;
-    try {
-      const key = randomUUID();
-      const body = JSON.stringify({ address: "2 Dropped Lane" });
-      // The client sends the request and drops the connection before any answer arrives.
-      await new Promise<void>((resolve) => {
+  describe("a client whose connection drops", () => {
+    let server: http.Server;
+    let port: number;
+    beforeAll(async () => {
+      server = http.createServer(t.app);
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      port = (server.address() as AddressInfo).port;
+    });
+    afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+    /** Sends a POST and destroys the connection, without reading any answer, once `dropWhen` resolves. */
+    const sendAndDrop = (key: string, body: unknown, dropWhen: () => Promise<unknown>) =>
+      new Promise<void>((resolve) => {
         const req = http.request({
           host: "127.0.0.1",
           port,
@@ -64,25 +68,50 @@ describe("a POST with an Idempotency-Key", () => {
           path: "/v1/reports",
           headers: { ...team.auth, "Content-Type": "application/json", "Idempotency-Key": key },
         });
-        req.on("error", () => resolve());
-        req.end(body, () => setImmediate(() => (req.destroy(), resolve())));
+        req.on("error", () => undefined);
+        req.end(JSON.stringify(body), () => void dropWhen().then(() => (req.destroy(), resolve())));
       });
-      // Retried until the first has finished (409 meanwhile), within a generous bound.
-      let retry: request.Response | undefined;
-      for (let i = 0; i < 200; i++) {
-        retry = await post("/v1/reports", { address: "2 Dropped Lane" }, key);
-        if (retry.status !== 409) break;
-        expect(errorOf(retry)).toEqual(IN_PROGRESS);
+
+    /** Retries (409 while the first still runs) within a generous bound. */
+    async function retry(key: string, body: unknown): Promise<request.Response> {
+      for (let i = 0; ; i++) {
+        const res = await post("/v1/reports", body, key);
+        if (res.status !== 409 || i === 400) return res;
+        expect(errorOf(res)).toEqual(IN_PROGRESS);
         await new Promise((r) => setTimeout(r, 25));
       }
-      expect(retry!.status).toBe(201);
-      expect(replayed(retry!)).toBe("true");
-      const [report] = await prisma.report.findMany({ where: { teamId: team.teamId, address: "2 Dropped Lane" } });
-      expect(retry!.body).toEqual({ data: expect.objectContaining({ id: report.id, address: "2 Dropped Lane" }), message: "Report created successfully" });
-      expect(await reportsAt("2 Dropped Lane")).toBe(1);
-    } finally {
-      await new Promise((resolve) => server.close(resolve));
     }
+
+    it("gets the answer it never received on retry, and the report is created once", async () => {
+      const key = randomUUID();
+      // Dropped once the server has claimed the key (the request is then running or answered).
+      const claimed = async () => {
+        for (let i = 0; i < 400 && (await rowsOf(key)).length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      };
+      await sendAndDrop(key, { address: "2 Dropped Lane" }, claimed);
+      const again = await retry(key, { address: "2 Dropped Lane" });
+      expect({ status: again.status, replayed: replayed(again) }).toEqual({ status: 201, replayed: "true" });
+      const [report] = await prisma.report.findMany({ where: { teamId: team.teamId, address: "2 Dropped Lane" } });
+      expect(again.body).toEqual({ data: expect.objectContaining({ id: report.id, address: "2 Dropped Lane" }), message: "Report created successfully" });
+      expect(await reportsAt("2 Dropped Lane")).toBe(1);
+    });
+
+    it("leaves the key free when it drops before its body is read: the retry runs, once", async () => {
+      const key = randomUUID();
+      // The connection fails as the request arrives (the server's end of the socket is destroyed): the app goes on
+      // handling a request whose body can no longer be read.
+      const cut = (req: http.IncomingMessage) => void (req.headers["idempotency-key"] === key && req.socket.destroy());
+      server.on("request", cut);
+      try {
+        await sendAndDrop(key, { address: "2 Early Drop Lane" }, () => new Promise((r) => setTimeout(r, 200)));
+      } finally {
+        server.off("request", cut);
+      }
+      const again = await retry(key, { address: "2 Early Drop Lane" });
+      expect({ status: again.status, replayed: replayed(again) }).toEqual({ status: 201, replayed: undefined });
+      expect(await reportsAt("2 Early Drop Lane")).toBe(1);
+      expect(await rowsOf(key)).toEqual([expect.objectContaining({ status: 201 })]);
+    });
   });
 
   it("runs one of several concurrent requests with one key: one 201, the others replayed or 409, one row", async () => {

@@ -166,6 +166,9 @@ export function idempotencyKeys(): RequestHandler {
     if (req.method !== "POST" || key === undefined || !viewer) return next();
     try {
       if (typeof key !== "string" || !VALID_KEY.test(key)) return sendError(res, 400, INVALID_KEY_MESSAGE);
+      // The client went away before its body was read (the parser would see none): nothing to compare or to answer.
+      // Claiming now would keep a "body must be a JSON object" answer under the key; leave it free for the retry.
+      if (req.destroyed || req.socket.destroyed) return;
       if (!(await readBody(req, res))) return;
       const hash = requestHash(req);
       const token = randomUUID();
