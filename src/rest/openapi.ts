@@ -3,7 +3,8 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteConfig } from "@asteasolutions/zod-to-openapi";
 import express, { Router } from "express";
 import { absolutePath } from "swagger-ui-dist";
-import type { z } from "zod";
+import { z } from "zod";
+import { IDEMPOTENCY_HEADER, IN_PROGRESS_MESSAGE, REPLAYED_HEADER, REUSED_MESSAGE } from "./idempotency";
 import * as s from "./schemas";
 
 type Method = "get" | "post" | "patch" | "delete";
@@ -182,7 +183,43 @@ const routes: Route[] = [
   },
 ];
 
+// Idempotency-Key (src/rest/idempotency.ts) applies to every POST: the header, the replay marker and the 409/422
+// answers are added to each POST operation here, so a new POST route is documented without saying so.
+const idempotencyHeaders = z.object({
+  [IDEMPOTENCY_HEADER]: z
+    .string()
+    .regex(/^[\x20-\x7e]{1,255}$/)
+    .optional()
+    .meta({
+      description:
+        "1 to 255 printable ASCII characters (e.g. a UUID), scoped to the API key and kept 24 hours. A repeat with the same " +
+        `path and body (compared as parsed JSON) gets the first answer again with ${REPLAYED_HEADER}: true and changes nothing. ` +
+        "Answers 401, 403, 429 and 5xx are not kept: a retry runs again.",
+    }),
+});
+const IDEMPOTENCY_ERRORS: Record<number, string> = { 409: IN_PROGRESS_MESSAGE, 422: REUSED_MESSAGE };
+
+function withIdempotencyKey(config: RouteConfig): RouteConfig {
+  const responses = { ...config.responses } as Record<string, ResponseConfig>;
+  for (const [status, response] of Object.entries(responses)) {
+    if (Number(status) < 300) {
+      const replayed = { description: `"true" when this is the stored answer of an earlier request with the same ${IDEMPOTENCY_HEADER}`, schema: { type: "string" as const, enum: ["true"] } };
+      responses[status] = { ...response, headers: { ...(response.headers as object), [REPLAYED_HEADER]: replayed } };
+    }
+  }
+  for (const [status, message] of Object.entries(IDEMPOTENCY_ERRORS)) {
+    const existing = responses[status]?.description;
+    responses[status] = json(s.errorBody, existing ? `${existing}; or: ${message}` : message);
+  }
+  return { ...config, request: { ...config.request, headers: idempotencyHeaders }, responses };
+}
+
 function toRouteConfig(route: Route): RouteConfig {
+  const config = routeConfig(route);
+  return route.method === "post" ? withIdempotencyKey(config) : config;
+}
+
+function routeConfig(route: Route): RouteConfig {
   return {
     method: route.method,
     path: route.path,
