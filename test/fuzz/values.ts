@@ -59,14 +59,6 @@ export function toJsonText(value: Val, resolve: Resolver): string {
   return JSON.stringify(value);
 }
 
-/** Replaces placeholders inside a value (for GraphQL variables, sent as JSON too). */
-export function resolveVal(value: Val, resolve: Resolver): Val {
-  if (value instanceof Ref) return resolve(value);
-  if (value instanceof Obj) return new Obj(value.entries.map(([k, v]) => [k, resolveVal(v, resolve)]));
-  if (Array.isArray(value)) return value.map((v) => resolveVal(v, resolve));
-  return value;
-}
-
 export const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** A lone UTF-16 surrogate anywhere in the string. */
