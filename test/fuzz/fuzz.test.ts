@@ -51,9 +51,13 @@ async function keepRows(): Promise<void> {
 async function fuzz<T>(name: string, arb: fc.Arbitrary<T>, runs: number, seed: number, run: (c: T) => Promise<void>): Promise<void> {
   const started = Date.now();
   const sent = world.client.count;
+  const timing = { ...world.timing };
+  world.statuses.clear();
+  let cases = 0;
   try {
     await fc.assert(
       fc.asyncProperty(arb, async (c) => {
+        cases++;
         await keepRows();
         await run(c);
       }),
@@ -61,7 +65,16 @@ async function fuzz<T>(name: string, arb: fc.Arbitrary<T>, runs: number, seed: n
     );
   } finally {
     const seconds = (Date.now() - started) / 1000;
-    process.stdout.write(`fuzz ${name}: ${runs} cases, ${world.client.count - sent} requests in ${seconds.toFixed(1)} s (seed ${seed}) ${JSON.stringify(world.timing)}\n`);
+    const byClass = new Map<string, number>();
+    for (const [key, n] of world.statuses) {
+      const cls = `${key.slice(key.lastIndexOf(" ") + 1, key.lastIndexOf(" ") + 2)}xx`;
+      byClass.set(cls, (byClass.get(cls) ?? 0) + n);
+    }
+    process.stdout.write(
+      `fuzz ${name}: ${cases} cases${cases > runs ? ` (${runs} + shrinking)` : ""}, ${world.client.count - sent} requests in ${seconds.toFixed(1)} s (seed ${seed}; ` +
+        `${[...byClass].map(([c, n]) => `${n} ${c}`).join(", ")}; ` +
+        `${((world.timing.send - timing.send) / 1000).toFixed(1)} s answering, ${((world.timing.refresh - timing.refresh) / 1000).toFixed(1)} s reading the store)\n`,
+    );
   }
 }
 

@@ -246,25 +246,24 @@ function build(world: World, model: GqlModel, c: GqlCase, chainId?: string): Bui
       const resolve = (r: Ref) => world.resolve(r).value;
       const problems: string[] = [];
       const values = c.variables.entries;
+      // Judged as the server parses them: the last of repeated keys wins.
+      let parsedVars: Record<string, unknown> = {};
+      try {
+        parsedVars = JSON.parse(toJsonText(c.variables, resolve));
+      } catch {
+        problems.push("variables are not JSON");
+      }
       for (const a of field.args) {
-        const v = values.find(([k]) => k === a.name)?.[1];
         const schema = a.name === "id" ? { type: "string" } : inputSchema(model, a.type, a.name);
-        if (v === undefined) {
+        if (!Object.prototype.hasOwnProperty.call(parsedVars, a.name)) {
           if (isNonNullType(a.type) && a.defaultValue === undefined) problems.push(`${a.name} is required`);
           continue;
         }
-        const text = toJsonText(v, resolve);
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          problems.push(`${a.name} is not JSON`);
-          continue;
-        }
-        problems.push(...world.oracle.valueProblems(schema, parsed, a.name));
+        problems.push(...world.oracle.valueProblems(schema, parsedVars[a.name], a.name));
         // A row to act on must be the team's; a filter (showings(reportId:)) by another row simply finds nothing.
+        const v = [...values].reverse().find(([k]) => k === a.name)?.[1];
         const target = kind === "mutation" || a.name === "id";
-        for (const ref of target ? refs(v) : []) {
+        for (const ref of target && v !== undefined ? refs(v) : []) {
           const { exists } = world.resolve(ref);
           if (!exists) problems.push(`${ref.hint} names no row of the team`);
         }

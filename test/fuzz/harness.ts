@@ -122,46 +122,55 @@ export class World {
     }
   }
 
-  /** Records a failure: throws it (normal runs) or keeps it for the survey. */
-  fail(kind: string, prepared: Prepared, answer: Answer | undefined, detail: string): never | void {
-    const failure: Failure = { kind, prepared, answer, detail };
-    if (SURVEY) {
-      this.failures.push(failure);
-      return;
-    }
-    throw new FuzzFailure(describe(failure));
+  private pending: Failure[] = [];
+
+  /** Records a failure; it is thrown (normal runs) or kept for the survey once the exchange is complete. */
+  fail(kind: string, prepared: Prepared, answer: Answer | undefined, detail: string): void {
+    this.pending.push({ kind, prepared, answer, detail });
+  }
+
+  private settle(): void {
+    const found = this.pending;
+    this.pending = [];
+    if (!found.length) return;
+    if (SURVEY) this.failures.push(...found);
+    else throw new FuzzFailure(found.map(describe).join("\n\n"));
   }
 
   /** Sends a request and applies the checks every answer must pass. Returns the answer (undefined if none came). */
   async exchange(prepared: Prepared, interpret: (answer: Answer) => { ok: boolean; problems: string[] }): Promise<Answer | undefined> {
     const before = prepared.write ? this.state : undefined;
-    let answer: Answer;
+    let answer: Answer | undefined;
     try {
       const t0 = performance.now();
       answer = await this.client.send(prepared.sent);
       this.timing.send += performance.now() - t0;
     } catch (err) {
       this.fail("no answer", prepared, undefined, String(err));
-      return undefined;
     }
-    const key = `${prepared.label} ${answer.status}`;
-    this.statuses.set(key, (this.statuses.get(key) ?? 0) + 1);
-    const verdict = interpret(answer);
-    for (const p of verdict.problems) this.fail(p.split(":")[0], prepared, answer, p);
+    let ok = false;
+    if (answer) {
+      const key = `${prepared.label} ${answer.status}`;
+      this.statuses.set(key, (this.statuses.get(key) ?? 0) + 1);
+      const verdict = interpret(answer);
+      ok = verdict.ok;
+      for (const p of verdict.problems) this.fail(p.split(":")[0], prepared, answer, p);
+    }
     if (before) {
       const after = await this.refresh();
-      // The other team never changes; a rejected request changes nothing of the fuzz team either.
+      // The other team never changes; a refused request changes nothing of the fuzz team either.
       const theirs = changedTables(before[this.other.teamId], after[this.other.teamId]);
       if (theirs.length) this.fail("other team's rows changed", prepared, answer, `other team's rows changed in ${theirs.join(", ")}`);
-      if (!verdict.ok) {
+      if (!ok) {
         const mine = changedTables(before[this.own.teamId], after[this.own.teamId]);
-        if (mine.length) this.fail("rejected request changed rows", prepared, answer, `rejected (${answer.status}) but rows changed in ${mine.join(", ")}`);
+        if (mine.length) this.fail("refused request changed rows", prepared, answer, `refused (${answer?.status ?? "no answer"}) but rows changed in ${mine.join(", ")}`);
       }
     }
-    this.checkLeak(prepared, answer);
+    if (answer) this.checkLeak(prepared, answer);
     if (Object.prototype.hasOwnProperty.call(Object.prototype, "polluted") || Object.prototype.hasOwnProperty.call(Object.prototype, "isAdmin")) {
       this.fail("prototype pollution", prepared, answer, "Object.prototype was polluted in the server process");
     }
+    this.settle();
     return answer;
   }
 
@@ -225,7 +234,13 @@ export function summarise(failures: Failure[]): string {
   for (const f of failures) {
     const status = f.answer?.status ?? "none";
     const msg = isObj(f.answer?.json) && isObj((f.answer!.json as any).error) ? String((f.answer!.json as any).error.message).slice(0, 60) : "";
-    const key = `${f.kind} | ${f.prepared.label} | ${status} | ${msg}`;
+    // The cause as the oracle saw it, without the generated values, separates e.g. NUL from huge numbers.
+    const cause = f.prepared.problems
+      .map((p) => p.replace(/"[^"]*"/g, "…").replace(/\d+(\.\d+)?/g, "N").replace(/^: \/\w+ /, ": "))
+      .filter((p) => !/no valid key|is not an operation/.test(p))
+      .slice(0, 2)
+      .join("; ");
+    const key = `${f.kind} | ${f.prepared.label} | ${status} | ${msg} | ${cause}`;
     classes.set(key, [...(classes.get(key) ?? []), f]);
   }
   return [...classes.entries()]

@@ -70,8 +70,9 @@ export class Store {
       const recency = ["updated_at", "created_at"].find((c) => cols.some((x) => x.column === c));
       const order = recency ? ` order by s.r desc` : "";
       const r = recency ? `t0.${q(recency)}` : "null::timestamptz";
-      const row = `(to_jsonb(t0) ${VOLATILE_COLUMNS.map((c) => `- '${c}'`).join(" ")})::text`;
-      return `select '${table}' as tbl, s.team, md5(string_agg(s.j, ',' order by s.j)) as hash,
+      const volatile = VOLATILE_COLUMNS.filter((c) => cols.some((x) => x.column === c));
+      const row = volatile.length ? `(to_jsonb(t0) ${volatile.map((c) => `- '${c}'`).join(" ")})::text` : "t0::text";
+      return `select '${table}' as tbl, s.team, count(*)::text || ':' || sum(hashtextextended(s.j, 0))::text as hash,
           coalesce(json_agg(s.id${order}) filter (where s.id is not null), '[]') as ids,
           coalesce(json_agg(s.k) filter (where s.k is not null), '[]') as keys
         from (select ${row} as j, ${id} as id, ${key} as k, ${r} as r, ${team}::text as team
