@@ -82,7 +82,7 @@ const HOSTILE_SEGMENTS = [
 
 const HOSTILE_QUERY_VALUES = [
   "0x10", "1e1", "%205%20", "+5", "-1", "0", "101", "99999999999999999999", "1.5", "abc", "%00", "%ZZ", "%", "NaN",
-  "Infinity", "5abc", "%D9%A5", "00005", "2147483648", "-0", "", "%ED%A0%80", "a".repeat(5000), "true", "%5B%5D",
+  "Infinity", "5abc", "%D9%A5", "00005", "2147483648", "-0", "", "%ED%A0%80", "a".repeat(2000), "true", "%5B%5D",
 ];
 
 const HOSTILE_QUERY_NAMES = ["__proto__", "constructor%5Bprototype%5D%5Bpolluted%5D", "limit%5B%5D", "limit%5Ba%5D", "%ZZ", "a".repeat(1000), "status", "offset"];
@@ -131,7 +131,7 @@ function headerArb(world: World, op: Operation): fc.Arbitrary<Array<[string, str
       fc.oneof(
         { weight: p.required ? 0 : 3, arbitrary: fc.constant([] as Array<[string, string]>) },
         { weight: 5, arbitrary: validArb(p.schema, p.name, d).map((v) => [[p.name, String(v)]] as Array<[string, string]>) },
-        { weight: 2, arbitrary: fc.constantFrom("", " ", "a".repeat(300), "x".repeat(8000), "é", "\t").map((v) => [[p.name, v]] as Array<[string, string]>) },
+        { weight: 2, arbitrary: fc.constantFrom("", " ", "a".repeat(300), "x".repeat(3000), "é", "\t").map((v) => [[p.name, v]] as Array<[string, string]>) },
       ),
     );
   return parts.length ? fc.tuple(...parts).map((l) => l.flat()) : fc.constant([]);
@@ -235,11 +235,15 @@ export function prepareRest(world: World, c: RestCase): Prepared {
     path = path.replace(`{${name}}`, text);
   }
 
+  // Request heads stay under Node's 16 KB limit (headers here take at most about 7 KB): a head over it is answered by
+  // the HTTP server before the app (431, checked by the tests of the server itself), which is not this suite's subject.
+  const fits = (q: string) => path.length + q.length < 8_000;
   const queryString = c.query
     .map((q) => `${"raw" in q && !op.params.some((p) => p.name === q.name) ? q.name : encodeURIComponent(q.name)}=${"raw" in q ? q.raw : queryText(world, q.value)}`)
     .join("&");
-  if (queryString) path += `?${queryString}`;
-  const received = querystring.parse(queryString);
+  const sentQuery = fits(queryString) ? queryString : "";
+  if (sentQuery) path += `?${sentQuery}`;
+  const received = querystring.parse(sentQuery);
   // A parameter documented to make the others ignored (GET /v1/reports?address=…: "limit, offset and status are
   // ignored") leaves their values unjudged.
   const overriding = op.params.some((p) => p.in === "query" && received[p.name] !== undefined && /\bignored\b/i.test(p.description ?? ""));
