@@ -1,0 +1,80 @@
+// A minimal HTTP client for the in-process app (listening on 127.0.0.1): sends the path, headers and body bytes
+// exactly as generated — supertest/superagent would re-encode a path, add a Content-Type to a text body and refuse to
+// omit one, and a fuzzer needs bad percent-escapes and bodies without a type to reach the server as written.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface Sent {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+  json: unknown;
+  /** Whether the body parsed as JSON. */
+  isJson: boolean;
+}
+
+/** How long one request may take before the fuzzer reports it as hanging (a bound against hangs, not a timing test). */
+const HANG_MS = Number(process.env.FUZZ_HANG_MS ?? 30_000);
+
+export class Client {
+  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+  count = 0;
+
+  private constructor(
+    readonly server: http.Server,
+    private readonly port: number,
+  ) {}
+
+  /** Listens on an ephemeral port of 127.0.0.1, as `app.listen` does in src/server.ts. */
+  static async listen(app: http.RequestListener): Promise<Client> {
+    const server = http.createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return new Client(server, (server.address() as AddressInfo).port);
+  }
+
+  send(req: Sent): Promise<Answer> {
+    this.count++;
+    return new Promise((resolve, reject) => {
+      let answered = false;
+      const headers: Record<string, string | number> = { ...req.headers };
+      const body = req.body === undefined ? undefined : Buffer.from(req.body, "utf8");
+      if (body) headers["Content-Length"] = body.length;
+      const r = http.request({ host: "127.0.0.1", port: this.port, method: req.method, path: req.path, headers, agent: this.agent }, (res) => {
+        answered = true;
+        const chunks: Buffer[] = [];
+        const finish = () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          let json: unknown;
+          let isJson = false;
+          try {
+            json = JSON.parse(text);
+            isJson = true;
+          } catch {
+            /* not JSON */
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json, isJson });
+        };
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", finish);
+        res.on("close", finish);
+      });
+      r.setTimeout(HANG_MS, () => r.destroy(new Error(`no answer within ${HANG_MS} ms (FUZZ_HANG_MS)`)));
+      // A server that answers early (413, 431) may close before the body is written: the answer still counts.
+      r.on("error", (err) => (answered ? undefined : reject(err)));
+      r.end(body);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.agent.destroy();
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+}

@@ -1,0 +1,7 @@
+// Settings of the fuzz suite, set before any module of the service is loaded (import this file first).
+// The fuzz key is an enterprise key and random keys are counted per client address: both limits are raised far above
+// the number of requests a run sends, so that a 429 never hides what a request would otherwise have answered.
+process.env.RATE_LIMIT_ENTERPRISE = process.env.FUZZ_RATE_LIMIT ?? "100000000";
+process.env.RATE_LIMIT_ANONYMOUS = process.env.FUZZ_RATE_LIMIT ?? "100000000";
+// FUZZ_LOG=error shows the server's own log lines (e.g. the stack of an unhandled error) while investigating.
+if (process.env.FUZZ_LOG) process.env.LOG_LEVEL = process.env.FUZZ_LOG;

@@ -1,0 +1,394 @@
+// GraphQL requests derived from the schema the app serves (introspection): every query and mutation field with
+// variables built from its argument types — bounds taken from the REST field of the same name in the OpenAPI
+// document — and one or two hostile values; literal arguments; deep nesting along a cycle of the type graph; many
+// aliases; malformed documents and transports.
+import fc from "fast-check";
+import {
+  buildClientSchema,
+  getIntrospectionQuery,
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  type GraphQLField,
+  type GraphQLInputType,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  type IntrospectionQuery,
+} from "graphql";
+import { hostileArb, hostileBodyArb, isIdName, RAW_BODIES, validArb, type Schema } from "./arbitraries";
+import type { Prepared, World } from "./harness";
+import { readBack, type Operation } from "./rest";
+import { isObj, Obj, Raw, Ref, toJsonText, type Val } from "./values";
+
+const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
+const INT32 = { minimum: -(2 ** 31), maximum: 2 ** 31 - 1 };
+
+export interface GqlModel {
+  schema: GraphQLSchema;
+  /** REST field and parameter schemas by snake_case name (bounds for GraphQL arguments of the same name). */
+  restFields: Map<string, Schema>;
+  fields: Array<{ kind: "query" | "mutation"; field: GraphQLField<unknown, unknown> }>;
+  /** A cycle of the type graph for deep queries: root field with an id argument, then field names that lead back. */
+  cycle?: { root: string; hops: [string, string] };
+}
+
+export async function introspect(world: World): Promise<GqlModel> {
+  const answer = await world.client.send({
+    method: "POST",
+    path: "/graphql",
+    headers: { Authorization: `Bearer ${world.own.key}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ query: getIntrospectionQuery() }),
+  });
+  const data = (answer.json as { data?: IntrospectionQuery }).data;
+  if (!data) throw new Error(`introspection failed: ${answer.status} ${answer.text.slice(0, 300)}`);
+  const schema = buildClientSchema(data);
+  const restFields = new Map<string, Schema>();
+  for (const item of Object.values<Record<string, any>>(world.doc.paths ?? {})) {
+    for (const op of Object.values<any>(item)) {
+      if (!isObj(op)) continue;
+      for (const p of (op as any).parameters ?? []) if (!restFields.has(p.name)) restFields.set(p.name, p.schema);
+      const body = (op as any).requestBody?.content?.["application/json"]?.schema;
+      if (body) for (const [k, v] of Object.entries<Schema>(world.oracle.deref(body).properties ?? {})) if (!restFields.has(k)) restFields.set(k, v);
+    }
+  }
+  const fields: GqlModel["fields"] = [];
+  for (const [kind, type] of [["query", schema.getQueryType()], ["mutation", schema.getMutationType()]] as const) {
+    for (const field of Object.values(type?.getFields() ?? {})) fields.push({ kind, field });
+  }
+  return { schema, restFields, fields, cycle: findCycle(schema) };
+}
+
+function findCycle(schema: GraphQLSchema): GqlModel["cycle"] {
+  for (const root of Object.values(schema.getQueryType()?.getFields() ?? {})) {
+    if (!root.args.some((a) => a.name === "id")) continue;
+    const t = getNamedType(root.type);
+    if (!isObjectType(t)) continue;
+    for (const f1 of Object.values(t.getFields())) {
+      const u = getNamedType(f1.type);
+      if (!isObjectType(u) || !isListType(isNonNullType(f1.type) ? f1.type.ofType : f1.type)) continue;
+      const f2 = Object.values(u.getFields()).find((f) => getNamedType(f.type) === t && f.args.every((a) => !isNonNullType(a.type)));
+      if (f2) return { root: root.name, hops: [f1.name, f2.name] };
+    }
+  }
+  return undefined;
+}
+
+/** The JSON Schema of a GraphQL input type: its GraphQL rules, plus the REST bounds of a field of the same name. */
+function inputSchema(model: GqlModel, type: GraphQLInputType, name: string): Schema {
+  const nonNull = isNonNullType(type);
+  const inner = nonNull ? type.ofType : type;
+  let s: Schema;
+  if (isListType(inner)) s = { type: "array", items: inputSchema(model, inner.ofType, name) };
+  else if (isInputObjectType(inner)) {
+    const fields = Object.values(inner.getFields());
+    s = {
+      type: "object",
+      properties: Object.fromEntries(fields.map((f) => [f.name, inputSchema(model, f.type, f.name)])),
+      required: fields.filter((f) => isNonNullType(f.type) && f.defaultValue === undefined).map((f) => f.name),
+    };
+  } else if (isEnumType(inner)) s = { type: "string", enum: inner.getValues().map((v) => v.name) };
+  else {
+    const rest = model.restFields.get(snake(name));
+    const scalar = isScalarType(inner) ? inner.name : "String";
+    const base: Schema =
+      scalar === "Int" ? { type: "integer", ...INT32 } : scalar === "Float" ? { type: "number" } : scalar === "Boolean" ? { type: "boolean" } : scalar === "DateTime" ? { type: "string", format: "date-time" } : scalar === "JSON" ? {} : { type: "string" };
+    if (scalar === "ID" && isIdName(name)) base.format = "uuid";
+    const restType = rest && [rest.type].flat().filter((t: string) => t !== "null");
+    const compatible = rest && !rest.enum && restType?.every((t: string) => t === base.type || (t === "integer" && base.type === "number"));
+    s = compatible ? { ...rest, type: base.type, ...(base.type === "integer" ? { minimum: Math.max(rest.minimum ?? INT32.minimum, INT32.minimum), maximum: Math.min(rest.maximum ?? INT32.maximum, INT32.maximum) } : {}) } : base;
+    delete s.default;
+  }
+  if (!nonNull && s.type) s = { ...s, type: [s.type, "null"].flat() };
+  return s;
+}
+
+/** A selection set of a type: its scalar fields, and nested objects up to `depth`. */
+function selection(type: GraphQLOutputType, depth: number, rnd: number): string {
+  const t = getNamedType(type);
+  if (!isObjectType(t)) return "";
+  const fields = Object.values((t as GraphQLObjectType).getFields()).filter((f) => f.args.every((a) => !isNonNullType(a.type) || a.defaultValue !== undefined));
+  const leaves = fields.filter((f) => !isObjectType(getNamedType(f.type))).map((f) => f.name);
+  const nested = depth > 0 ? fields.filter((f, i) => isObjectType(getNamedType(f.type)) && (rnd >> i) % 2 === 1).map((f) => `${f.name} { ${selection(f.type, depth - 1, rnd >> 3)} }`) : [];
+  return [...(leaves.length ? leaves : ["__typename"]), ...nested].join(" ");
+}
+
+/** A GraphQL literal of a value (hostile values make invalid documents, which is the point). */
+function literal(v: Val, resolve: (r: Ref) => string): string {
+  if (v instanceof Raw) return v.text;
+  if (v instanceof Ref) return JSON.stringify(resolve(v));
+  if (v instanceof Obj) return `{${v.entries.map(([k, x]) => `${k}: ${literal(x, resolve)}`).join(", ")}}`;
+  if (Array.isArray(v)) return `[${v.map((x) => literal(x, resolve)).join(", ")}]`;
+  if (v === null) return "null";
+  if (typeof v === "number") return Number.isFinite(v) ? String(v) : "1e400";
+  return JSON.stringify(v);
+}
+
+export type GqlCase =
+  | { kind: "operation"; op: "query" | "mutation"; field: string; variables: Obj; inline: boolean; depth: number; rnd: number; auth: boolean }
+  | { kind: "deep"; depth: number }
+  | { kind: "aliases"; count: number; limit: number; nested: boolean }
+  | { kind: "document"; query: string }
+  | { kind: "transport"; body: string; contentType?: string; method: "POST" | "GET"; path?: string };
+
+const MALFORMED_DOCUMENTS = [
+  "{",
+  "{ reports { items { id } }",
+  "{ __typename }",
+  "{ unknownField }",
+  "fragment A on Report { ...B } fragment B on Report { ...A } { reports { items { ...A } } }",
+  "query Q { __typename } query Q { __typename }",
+  "{ reports(limit: 99999999999) { total } }",
+  "{ reports(limit: -1) { total } }",
+  "{ reports(limit: 1.5) { total } }",
+  "{ reports(limit: 0) { total } }",
+  "{ reports(offset: 2147483648) { total } }",
+  "{ reports(status: bogus) { total } }",
+  '{ reports(limit: "10") { total } }',
+  "subscription { __typename }",
+  "mutation { deleteReport }",
+  '{ report(id: "\\u0000") { id } }',
+  '{ report(id: "\\uD800") { id } }',
+  '{ showing(id: "%ZZ") { id } }',
+  '{ reportByAddress(address: "\\u0000") { id } }',
+  `{ ${"__typename ".repeat(20_000)}}`,
+  `{ ${Array.from({ length: 2000 }, (_, i) => `a${i}: __typename`).join(" ")} }`,
+  "{ __typename @include(if: \"yes\") }",
+  "{ __typename @skip(if: true) @skip(if: false) }",
+  "{ __schema { types { name fields { name type { name ofType { name ofType { name } } } } } } }",
+  "query ($x: Int = 99999999999) { reports(limit: $x) { total } }",
+  "query ($x: String!) { __typename }",
+  `{ ${"reports { items { ".repeat(40)}id${" } }".repeat(40)} }`,
+  "# only a comment",
+  "",
+];
+
+const TRANSPORTS: Array<Extract<GqlCase, { kind: "transport" }>> = [
+  { kind: "transport", method: "POST", body: '{"query": 42}' },
+  { kind: "transport", method: "POST", body: '{"query": "{ __typename }", "variables": "x"}' },
+  { kind: "transport", method: "POST", body: '{"query": "{ __typename }", "variables": [1]}' },
+  { kind: "transport", method: "POST", body: '[{"query": "{ __typename }"}]' },
+  { kind: "transport", method: "POST", body: '{"query": "{ __typename }", "operationName": "Missing"}' },
+  { kind: "transport", method: "POST", body: '{"query": "{ __typename }", "extensions": {"persistedQuery": {"version": 1, "sha256Hash": "abc"}}}' },
+  { kind: "transport", method: "POST", body: '{"query": "{ __typename }"}', contentType: "text/plain" },
+  { kind: "transport", method: "POST", body: "{ __typename }", contentType: "application/graphql" },
+  { kind: "transport", method: "POST", body: "{}" },
+  { kind: "transport", method: "GET", body: "", path: "/graphql?query=mutation%7BdeleteReport(id%3A%22x%22)%7D" },
+  { kind: "transport", method: "GET", body: "", path: "/graphql?query=%ZZ" },
+  { kind: "transport", method: "GET", body: "", path: "/graphql?query=%7B__typename%7D&variables=%7B" },
+  { kind: "transport", method: "GET", body: "", path: "/graphql?query=%7B__typename%7D&variables=%00" },
+  ...RAW_BODIES.map((b) => ({ kind: "transport" as const, method: "POST" as const, body: b.text, contentType: b.contentType })),
+];
+
+/** Any GraphQL request. */
+export function gqlCaseArb(world: World, model: GqlModel): fc.Arbitrary<GqlCase> {
+  const d = world.oracle.deref;
+  const opArbs = model.fields.map(({ kind, field }) => {
+    const vars: Schema = {
+      type: "object",
+      properties: Object.fromEntries(field.args.map((a) => [a.name, a.name === "id" ? { type: "string", format: "uuid", "x-hint": field.name } : inputSchema(model, a.type, a.name)])),
+      required: field.args.filter((a) => isNonNullType(a.type) && a.defaultValue === undefined).map((a) => a.name),
+    };
+    // Top-level `id` arguments name rows of the field's table (report → reports, deleteShowing → showings).
+    const fix = (v: Val): Obj => (v instanceof Obj ? new Obj(v.entries.map(([k, x]) => [k, k === "id" && x instanceof Ref ? new Ref(field.name, x.kind, x.pick) : x])) : new Obj([]));
+    const valid = validArb(vars, "variables", d, { optionalRate: 0.6 }).map(fix);
+    // Inputs: one or two hostile fields inside the input object; other arguments: hostile themselves.
+    const inputArg = field.args.find((a) => isInputObjectType(isNonNullType(a.type) ? a.type.ofType : a.type));
+    const hostile = inputArg
+      ? fc.tuple(valid, hostileBodyArb(inputSchema(model, inputArg.type, inputArg.name), d, validArb(inputSchema(model, inputArg.type, inputArg.name), inputArg.name, d, { optionalRate: 0.6 }))).map(
+          ([v, input]) => new Obj(v.entries.map(([k, x]) => [k, k === inputArg.name ? input : x])),
+        )
+      : field.args.length
+        ? hostileBodyArb(vars, d, valid).map(fix)
+        : valid;
+    return fc.record({
+      kind: fc.constant("operation" as const),
+      op: fc.constant(kind),
+      field: fc.constant(field.name),
+      variables: fc.oneof({ weight: 1, arbitrary: valid }, { weight: 3, arbitrary: hostile }) as fc.Arbitrary<Obj>,
+      inline: fc.boolean().map((b) => b && !inputArg && field.args.length > 0),
+      depth: fc.integer({ min: 0, max: 2 }),
+      rnd: fc.nat(),
+      auth: fc.oneof({ weight: 20, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
+    });
+  });
+  return fc.oneof(
+    { weight: 30, arbitrary: fc.oneof(...opArbs) },
+    { weight: model.cycle ? 3 : 0, arbitrary: fc.integer({ min: 2, max: 30 }).map((depth) => ({ kind: "deep" as const, depth })) },
+    { weight: 3, arbitrary: fc.record({ kind: fc.constant("aliases" as const), count: fc.integer({ min: 2, max: 60 }), limit: fc.integer({ min: 1, max: 100 }), nested: fc.boolean() }) },
+    { weight: 3, arbitrary: fc.constantFrom(...MALFORMED_DOCUMENTS).map((query) => ({ kind: "document" as const, query })) },
+    { weight: 3, arbitrary: fc.constantFrom(...TRANSPORTS) },
+  );
+}
+
+interface Built {
+  prepared: Prepared;
+  /** The mutation or query field whose value tells success. */
+  field?: string;
+}
+
+function build(world: World, model: GqlModel, c: GqlCase, chainId?: string): Built {
+  const auth = { Authorization: `Bearer ${world.own.key}` };
+  const post = (payload: unknown, label: string, problems: string[] = [], write = true, headers: Record<string, string> = auth): Prepared => ({
+    label,
+    sent: { method: "POST", path: "/graphql", headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(payload) },
+    problems,
+    unauthenticated: headers !== auth,
+    write,
+  });
+  switch (c.kind) {
+    case "operation": {
+      const { field, kind } = model.fields.find((f) => f.kind === c.op && f.field.name === c.field)!;
+      const resolve = (r: Ref) => world.resolve(r).value;
+      const problems: string[] = [];
+      const values = c.variables.entries;
+      // Judged as the server parses them: the last of repeated keys wins.
+      let parsedVars: Record<string, unknown> = {};
+      try {
+        parsedVars = JSON.parse(toJsonText(c.variables, resolve));
+      } catch {
+        problems.push("variables are not JSON");
+      }
+      for (const a of field.args) {
+        const schema = a.name === "id" ? { type: "string" } : inputSchema(model, a.type, a.name);
+        if (!Object.prototype.hasOwnProperty.call(parsedVars, a.name)) {
+          if (isNonNullType(a.type) && a.defaultValue === undefined) problems.push(`${a.name} is required`);
+          continue;
+        }
+        problems.push(...world.oracle.valueProblems(schema, parsedVars[a.name], a.name));
+        // A row to act on must be the team's; a filter (showings(reportId:)) by another row simply finds nothing.
+        const v = [...values].reverse().find(([k]) => k === a.name)?.[1];
+        const target = kind === "mutation" || a.name === "id";
+        for (const ref of target && v !== undefined ? refs(v) : []) {
+          const { exists } = world.resolve(ref);
+          if (!exists) problems.push(`${ref.hint} names no row of the team`);
+        }
+      }
+      const sel = selection(field.type, c.depth, c.rnd);
+      const body = sel ? ` { ${sel} }` : "";
+      let query: string;
+      let variables = "{}";
+      if (c.inline) {
+        const args = values.filter(([k]) => field.args.some((a) => a.name === k)).map(([k, v]) => `${k}: ${literal(v, resolve)}`);
+        query = `${kind} { ${field.name}${args.length ? `(${args.join(", ")})` : ""}${body} }`;
+      } else {
+        const decl = field.args.map((a) => `$${a.name}: ${a.type.toString()}`).join(", ");
+        const args = field.args.map((a) => `${a.name}: $${a.name}`).join(", ");
+        query = `${kind} Fuzz${decl ? `(${decl})` : ""} { ${field.name}${args ? `(${args})` : ""}${body} }`;
+        variables = toJsonText(c.variables, resolve);
+      }
+      if (!c.auth) problems.push("no valid key");
+      const prepared = post({ query, variables }, `graphql ${kind} ${field.name}`, problems, kind === "mutation", c.auth ? auth : { Authorization: "Bearer prs_sk_live_Zq8Zq8Zq8Zq8Zq8Zq8Zq8Zq8Zq8Zq8x9" });
+      // Variables as generated JSON text: raw literals (1e400), repeated and __proto__ keys reach the server as written.
+      prepared.sent.body = c.inline ? JSON.stringify({ query }) : `{"query":${JSON.stringify(query)},"variables":${variables as string}}`;
+      return { prepared, field: field.name };
+    }
+    case "deep": {
+      const [down, up] = model.cycle!.hops;
+      let inner = "id";
+      for (let i = 0; i < c.depth; i++) inner = i % 2 === 0 ? `${up} { ${inner} }` : `${down} { ${inner} }`;
+      if (c.depth % 2 === 1) inner = `${down} { ${inner} }`;
+      const query = `query Deep($id: ID!) { ${model.cycle!.root}(id: $id) { id ${down} { id ${inner} } } }`;
+      return { prepared: post({ query, variables: { id: chainId ?? "00000000-0000-4000-8000-000000000000" } }, `graphql deep nesting`, [], false) };
+    }
+    case "aliases": {
+      const inner = c.nested ? "items { id address showings { id } }" : "items { id address } total";
+      const query = `{ ${Array.from({ length: c.count }, (_, i) => `a${i}: reports(limit: ${c.limit}) { ${inner} }`).join(" ")} }`;
+      return { prepared: post({ query }, "graphql many aliases", [], false) };
+    }
+    case "document":
+      return { prepared: post({ query: c.query }, "graphql malformed document", [], !/^\s*\{|^query|^fragment/.test(c.query) || c.query.includes("mutation")) };
+    case "transport": {
+      const headers: Record<string, string> = { ...auth };
+      if (c.method === "POST" && c.contentType !== "") headers["Content-Type"] = c.contentType ?? "application/json";
+      return {
+        prepared: { label: "graphql transport", sent: { method: c.method, path: c.path ?? "/graphql", headers, body: c.method === "POST" ? c.body : undefined }, problems: [], unauthenticated: false, write: c.method === "POST" },
+      };
+    }
+  }
+}
+
+function refs(v: Val, out: Ref[] = []): Ref[] {
+  if (v instanceof Ref) out.push(v);
+  else if (v instanceof Obj) v.entries.forEach(([, x]) => refs(x, out));
+  else if (Array.isArray(v)) v.forEach((x) => refs(x, out));
+  return out;
+}
+
+const INTERNAL = /\n\s+at |prisma|SQLSTATE|invalid input syntax|Unexpected error/i;
+
+/** Checks of a GraphQL answer; `ok` when the operation (or the named field) succeeded. */
+function judge(built: Built, answer: { status: number; isJson: boolean; json: unknown; text: string }): { ok: boolean; problems: string[] } {
+  const { prepared, field } = built;
+  const problems: string[] = [];
+  if (answer.status >= 500) problems.push(`5xx: status ${answer.status}`);
+  if (!answer.isJson || !isObj(answer.json)) {
+    problems.push(`not JSON: ${answer.status} body is not a JSON object`);
+    return { ok: false, problems };
+  }
+  const body = answer.json as { data?: Record<string, unknown> | null; errors?: Array<Record<string, any>>; error?: unknown };
+  const errors = Array.isArray(body.errors) ? body.errors : [];
+  // A request refused before GraphQL (401 without a key, 413, 415) answers with the REST envelope: accept either.
+  const envelope = isObj(body.error) && (body.error as any).status === answer.status;
+  if (!("data" in body) && !errors.length && !envelope) problems.push(`no data or errors: ${answer.status} ${answer.text.slice(0, 200)}`);
+  for (const e of errors) {
+    const code = e?.extensions?.code;
+    const status = e?.extensions?.status ?? e?.extensions?.http?.status;
+    if (code === "INTERNAL_SERVER_ERROR" || (typeof status === "number" && status >= 500)) problems.push(`5xx: GraphQL error ${code ?? status}: ${String(e.message).slice(0, 200)}`);
+    else if (INTERNAL.test(String(e?.message))) problems.push(`internal detail in message: ${String(e.message).slice(0, 200)}`);
+  }
+  // Success of a named field: its value came back (a refused operation answers null or no data).
+  const value = field ? (isObj(body.data) ? body.data[field] : undefined) : body.data;
+  const ok = !envelope && value !== undefined && value !== null && (field !== undefined || errors.length === 0);
+  if (ok && field && prepared.problems.length) problems.push(`accepted invalid request: although ${prepared.problems.join("; ")}`);
+  if (ok && prepared.unauthenticated) problems.push("accepted without a valid key");
+  return { ok, problems };
+}
+
+/** Keeps the row the deep queries start from, with exactly one child, so their size stays linear in the depth. */
+export async function ensureChain(world: World, chain: { reportId?: string }): Promise<string | undefined> {
+  const auth = { Authorization: `Bearer ${world.own.key}`, "Content-Type": "application/json" };
+  const exists = chain.reportId && world.state[world.own.teamId].reports?.ids.includes(chain.reportId);
+  if (!exists) {
+    const r = await world.client.send({ method: "POST", path: "/v1/reports", headers: auth, body: JSON.stringify({ address: "1 Chain St" }) });
+    chain.reportId = (r.json as any)?.data?.id;
+    if (!chain.reportId) return undefined;
+    await world.client.send({ method: "POST", path: "/v1/showings", headers: auth, body: JSON.stringify({ report_id: chain.reportId }) });
+    await world.refresh();
+  }
+  return chain.reportId;
+}
+
+/** Sends one GraphQL case and checks its answer; after a successful mutation, reads everything back. */
+export async function runGql(world: World, model: GqlModel, c: GqlCase, readers: Operation[], chain: { reportId?: string }): Promise<void> {
+  const chainId = c.kind === "deep" ? await ensureChain(world, chain) : undefined;
+  const built = build(world, model, c, chainId);
+  const answer = await world.exchange(built.prepared, (a) => judge(built, a));
+  if (answer && built.prepared.write && built.field && judge(built, answer).ok) {
+    await readBack(world, built.prepared, readers);
+    await readBackGraphql(world, model, built.prepared);
+  }
+}
+
+/** Every list query of the schema with every scalar and one level of nesting: stored values must read back. */
+async function readBackGraphql(world: World, model: GqlModel, cause: Prepared): Promise<void> {
+  const roots = model.fields.filter((f) => f.kind === "query" && f.field.args.every((a) => !isNonNullType(a.type) || a.defaultValue !== undefined));
+  const query = `{ ${roots.map((f) => `${f.field.name}${f.field.args.some((a) => a.name === "limit") ? "(limit: 100)" : ""} { ${selection(f.field.type, 2, 0x7fffffff)} }`).join(" ")} }`;
+  const prepared: Prepared = {
+    label: "read back graphql lists",
+    sent: { method: "POST", path: "/graphql", headers: { Authorization: `Bearer ${world.own.key}`, "Content-Type": "application/json" }, body: JSON.stringify({ query }) },
+    problems: [],
+    unauthenticated: false,
+    write: false,
+  };
+  await world.exchange(prepared, (a) => {
+    const v = judge({ prepared }, a);
+    const forbidden = isObj(a.json) && Array.isArray((a.json as any).errors) ? (a.json as any).errors.filter((e: any) => e?.extensions?.code !== "FORBIDDEN") : [];
+    if (forbidden.length) v.problems.push(`read back failed: ${JSON.stringify(forbidden).slice(0, 300)}`);
+    return { ok: true, problems: v.problems.map((p) => `${p} — after ${cause.sent.body?.slice(0, 2000)}`) };
+  });
+}
