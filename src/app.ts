@@ -10,6 +10,7 @@ import type { RateLimiter } from "./auth/rate-limit";
 import { config } from "./config";
 import { databaseFailure } from "./db/errors";
 import { errorHandler, rejectMalformedUrl, sendError } from "./http/errors";
+import { checkGraphQLTransport } from "./http/graphql-transport";
 import { healthRouter } from "./http/health";
 import { docsPolicy, graphiqlPolicy, securityHeaders } from "./http/security";
 import { logger } from "./logger";
@@ -104,7 +105,7 @@ export function assembleApp(authentication: RequestHandler, rateLimiter: RateLim
   app.use(authentication);
   app.use(rejectMalformedUrl); // after auth, so the answer carries the rate-limit headers like every other
   // Yoga reads a body Express has already read as it is (Buffer), so this one limit holds for GraphQL too.
-  app.use(yoga.graphqlEndpoint, express.raw({ type: () => true, limit: BODY_LIMIT }), yoga.requestListener);
+  app.use(yoga.graphqlEndpoint, checkGraphQLTransport, express.raw({ type: () => true, limit: BODY_LIMIT }), yoga.requestListener);
   app.use("/v1", restRouter());
   app.use((req, res) => sendError(res, 404, `Not found: ${req.method} ${req.path}`));
   app.use(errorHandler);

@@ -14,12 +14,36 @@ function requireJsonType(req: Request, res: Response, next: NextFunction): void 
   next();
 }
 
+/** JSON nested deeper than any body of this API: refused before anything walks it recursively. */
+const MAX_DEPTH = 32;
+
+function depthOf(value: unknown): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== "object") continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > MAX_DEPTH) return deepest;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+function limitDepth(req: Request, res: Response, next: NextFunction): void {
+  if (depthOf(req.body) > MAX_DEPTH) return sendError(res, 400, `Request body is nested more than ${MAX_DEPTH} levels deep`);
+  next();
+}
+
 /** Middleware of the routes that take a body. */
-export const jsonBody = [requireJsonType, parseJson];
+export const jsonBody = [requireJsonType, parseJson, limitDepth];
+
+/** Whether the request came with no body at all (body-parser then leaves an empty object). */
+const noBody = (req: Request) => req.headers["content-length"] === "0" || (req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined);
 
 /** The request body as a JSON object, or a 400. */
 export function bodyObject(req: Request): Record<string, unknown> {
-  const body: unknown = req.body;
+  const body: unknown = noBody(req) ? undefined : req.body;
   if (typeof body !== "object" || body === null || Array.isArray(body)) throw new RestError(400, "Request body must be a JSON object");
   return body as Record<string, unknown>;
 }
@@ -36,6 +60,6 @@ export function queryText(req: Request, name: string): string | undefined {
 export function queryInt(req: Request, name: string): number | undefined {
   const value = queryText(req, name);
   if (value === undefined) return undefined;
-  if (!/^-?\d{1,15}$/.test(value)) throw new RestError(400, `${name} must be an integer`);
+  if (!/^(?:-?[1-9]\d{0,14}|\d{1,15})$/.test(value)) throw new RestError(400, `${name} must be an integer`);
   return Number(value);
 }

@@ -56,6 +56,8 @@ export type FieldTable = Record<string, FieldSpec>;
 type Mode = "create" | "update";
 
 const entries = (table: FieldTable) => Object.entries(table);
+/** The name a REST body uses for the field. */
+const restName = (spec: FieldSpec) => spec.restInput ?? spec.rest;
 const writable = (spec: FieldSpec, mode: Mode) => (mode === "create" ? spec.create !== undefined : spec.update === true);
 
 // ---- GraphQL ----
@@ -98,10 +100,20 @@ function inputDescription(spec: FieldSpec, mode: Mode): string {
   return spec.description;
 }
 
-/** The rule of one written value: its table rule (strings at least refuse invalid characters). */
+/** The rule of one written value: its table rule, else its type's (GraphQL has typed it; this refuses null). */
 function valueRule(spec: FieldSpec): z.ZodType {
   if (spec.rule) return spec.rule;
-  return spec.type === "String" ? string() : z.unknown();
+  const type = spec.type;
+  if (typeof type !== "string") return z.enum(type.values as [string, ...string[]]);
+  const byType: Record<ScalarName, () => z.ZodType> = {
+    String: string,
+    ID: () => z.string(),
+    Int: () => z.int(),
+    Float: () => z.number(),
+    Boolean: () => z.boolean(),
+    DateTime: () => z.date(),
+  };
+  return byType[type]();
 }
 
 /** The validation of a create or update input (run by @pothos/plugin-validation, worded by rules.ts). */
@@ -194,7 +206,7 @@ export function restBodySchema(table: FieldTable, mode: Mode): z.ZodObject {
   for (const [rest, field, alias] of bodyNames(table, mode)) {
     const spec = table[field];
     const schema = requestSchema(spec, mode);
-    shape[rest] = alias ? schema.optional().meta({ description: `Alias of ${spec.restInput ?? spec.rest}; that name wins when both are sent` }) : schema;
+    shape[rest] = alias ? schema.optional().meta({ description: `Alias of ${restName(spec)}; ${restName(spec)} wins when both are sent` }) : schema;
   }
   return z.object(shape);
 }

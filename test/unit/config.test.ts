@@ -16,6 +16,8 @@ describe("loadConfig", () => {
       RATE_LIMIT_ANONYMOUS: 60,
       USAGE_FLUSH_MS: 2000,
       DATABASE_POOL_SIZE: 10,
+      DB_TIMEOUT_MS: 10000,
+      SHUTDOWN_TIMEOUT_MS: 10000,
       TRUST_PROXY: false,
       SQL_STATEMENT_EVENTS: false,
     });
