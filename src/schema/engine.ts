@@ -8,6 +8,7 @@ import { execute as graphqlExecute, print, type DocumentNode, type ExecutionArgs
 import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
 import { LRUCache } from "lru-cache";
 import { schema } from "./index";
+import { variableError } from "./input-errors";
 
 type Compiled = CompiledQuery | { errors: ExecutionResult["errors"] };
 
@@ -32,11 +33,18 @@ function compiled(document: DocumentNode, operationName: string | null | undefin
 }
 
 /** Executes a validated document (graphql-js `execute` arguments). */
-export function execute(args: ExecutionArgs): Promise<ExecutionResult> | ExecutionResult {
+export async function execute(args: ExecutionArgs): Promise<ExecutionResult> {
   if (args.schema !== schema) return graphqlExecute(args);
   const entry = compiled(args.document, args.operationName);
   if (!("query" in entry)) return { errors: entry.errors };
-  return entry.query(args.rootValue, args.contextValue, args.variableValues ?? {}) as Promise<ExecutionResult> | ExecutionResult;
+  const variables = args.variableValues ?? {};
+  const result = await entry.query(args.rootValue, args.contextValue, variables);
+  // Variable values refused before execution: say which field and why, in our words (input-errors.ts).
+  if (result.errors?.length && !result.data && result.errors.every((e) => !e.path)) {
+    const refused = variableError(schema, args.document, variables);
+    if (refused) return { errors: [refused] };
+  }
+  return result;
 }
 
 /** Yoga/envelop plugin: /graphql executes on this engine. */

@@ -4,9 +4,8 @@
 // estimate: every object counts 1 and a list multiplies what is below it by its limit; see builder.ts).
 import { maxAliasesRule } from "@escape.tech/graphql-armor-max-aliases";
 import type { Plugin } from "@envelop/core";
-import { PothosValidationError } from "@pothos/core";
-import { createComplexityRule } from "@pothos/plugin-complexity";
-import { GraphQLError, type ValidationContext, type ValidationRule } from "graphql";
+import { complexityFromQuery } from "@pothos/plugin-complexity";
+import { GraphQLError, type ValidationContext } from "graphql";
 
 export const LIMITS = { depth: 12, aliases: 30, objects: 50_000 } as const;
 
@@ -14,33 +13,17 @@ export const QUERY_TOO_COMPLEX = "QUERY_TOO_COMPLEX";
 
 // A validation error like any other: its HTTP status is what the GraphQL-over-HTTP spec gives for one (400 with
 // Accept: application/graphql-response+json; 200 with the legacy application/json), chosen by Yoga.
-const tooComplex = (message: string) => new GraphQLError(message, { extensions: { code: QUERY_TOO_COMPLEX } });
+const tooComplex = (message: string, httpStatus?: number) =>
+  new GraphQLError(message, { extensions: { code: QUERY_TOO_COMPLEX, ...(httpStatus ? { http: { status: httpStatus } } : {}) } });
 
 interface YogaParams {
   params?: { variables?: Record<string, unknown> | null; operationName?: string | null };
 }
 
-/**
- * The complexity rule walks the schema's fields, so on a document that names an unknown field it reports its own
- * "Unknown field selected" beside graphql-js's "Cannot query field …": leave that to graphql-js.
- */
-const quietly =
-  (rule: ValidationRule): ValidationRule =>
-  (ctx) =>
-    rule(
-      new Proxy(ctx, {
-        get(target, prop) {
-          if (prop === "reportError") return (error: GraphQLError) => void (error instanceof PothosValidationError || target.reportError(error));
-          const value: unknown = Reflect.get(target, prop);
-          return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-        },
-      }),
-    );
-
 /** Yoga/envelop plugin adding the three limits to the validation of every client document. */
 export function useQueryLimits(): Plugin<YogaParams> {
   return {
-    onValidate({ addValidationRule, context }) {
+    onValidate({ addValidationRule }) {
       addValidationRule(
         maxAliasesRule({
           n: LIMITS.aliases,
@@ -53,21 +36,25 @@ export function useQueryLimits(): Plugin<YogaParams> {
           ],
         }),
       );
-      addValidationRule(
-        quietly(
-          createComplexityRule({
-            context,
-            variableValues: context.params?.variables ?? {},
-            operationName: context.params?.operationName,
-            validate: ({ depth, complexity }, report) => {
-              if (depth > LIMITS.depth) report(tooComplex(`Query too complex: depth ${depth}, the limit is ${LIMITS.depth}`));
-              else if (complexity > LIMITS.objects) {
-                report(tooComplex(`Query too complex: it can return ${complexity} objects, the limit is ${LIMITS.objects}`));
-              }
-            },
-          }),
-        ),
-      );
+    },
+    // The estimate depends on the variables (a list's limit may be one), so it runs per request, before execution —
+    // not as a validation rule, whose result Yoga caches per document.
+    onExecute({ args, setResultAndStopExecution }) {
+      let estimate: { depth: number; complexity: number };
+      try {
+        estimate = complexityFromQuery(args.document, { schema: args.schema, ctx: args.contextValue, variables: args.variableValues ?? {} });
+      } catch {
+        return; // variables that do not coerce: execution reports them
+      }
+      const error =
+        estimate.depth > LIMITS.depth
+          ? `Query too complex: depth ${estimate.depth}, the limit is ${LIMITS.depth}`
+          : estimate.complexity > LIMITS.objects
+            ? `Query too complex: it can return ${estimate.complexity} objects, the limit is ${LIMITS.objects}`
+            : undefined;
+      // The status Yoga gives validation errors: 400 under the GraphQL-over-HTTP media type, 200 under legacy JSON.
+      const accept = (args.contextValue as { request?: Request }).request?.headers.get("accept") ?? "";
+      if (error) setResultAndStopExecution({ errors: [tooComplex(error, accept.includes("application/graphql-response+json") ? 400 : undefined)] });
     },
   };
 }
