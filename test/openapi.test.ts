@@ -104,3 +104,33 @@ it("serves the interactive reference from the swagger-ui-dist package", async ()
   expect(missing.status).toBe(404);
   expect(missing.body.error.status).toBe(404);
 });
+
+describe("operation ids and examples", () => {
+  it("names every operation with a unique operationId", () => {
+    const ids = Object.values(doc.paths).flatMap((item: any) => Object.values(item).map((op: any) => op.operationId));
+    expect(ids.every((id) => typeof id === "string" && /^[a-z][A-Za-z]+$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  /** The body Swagger UI's "Try it out" pre-fills: every property's example. */
+  function exampleBody(schema: any): Record<string, unknown> {
+    const resolved = schema.$ref ? doc.components.schemas[schema.$ref.split("/").pop()] : schema;
+    return Object.fromEntries(
+      Object.entries(resolved.properties as Record<string, any>)
+        .filter(([, property]) => property.example !== undefined && !/^Alias of/.test(property.description ?? ""))
+        .map(([name, property]) => [name, property.example]),
+    );
+  }
+
+  it("pre-fills POST /v1/reports and PATCH /v1/reports/{id} with examples the API accepts", async () => {
+    const { createTeam } = await import("./support/app");
+    const team = await createTeam();
+    const create = exampleBody(doc.paths["/v1/reports"].post.requestBody.content["application/json"].schema);
+    expect(create.address).toBeDefined();
+    const created = await request(t.app).post("/v1/reports").set(team.auth).send(create);
+    expect(created.status).toBe(201);
+    const update = exampleBody(doc.paths["/v1/reports/{reportId}"].patch.requestBody.content["application/json"].schema);
+    const updated = await request(t.app).patch(`/v1/reports/${created.body.data.id}`).set(team.auth).send(update);
+    expect(updated.status).toBe(200);
+  });
+});

@@ -37,6 +37,8 @@ const errors = (codes: number[]): Record<number, ResponseConfig> =>
 
 interface Route {
   method: Method;
+  /** A stable name for client generators and Swagger's deep links. */
+  operationId: string;
   path: string;
   summary: string;
   description?: string;
@@ -56,6 +58,7 @@ const BODY_ERRORS = [400, 413, 415];
 const routes: Route[] = [
   {
     method: "get",
+    operationId: "listReports",
     path: "/v1/reports",
     tag: "Reports",
     summary: "List the team's reports, or find one by address",
@@ -67,6 +70,7 @@ const routes: Route[] = [
   },
   {
     method: "post",
+    operationId: "createReport",
     path: "/v1/reports",
     tag: "Reports",
     summary: "Create a report (as a draft)",
@@ -79,6 +83,7 @@ const routes: Route[] = [
   },
   {
     method: "get",
+    operationId: "searchReports",
     path: "/v1/reports/search",
     tag: "Reports",
     summary: "Find the report that best matches an address",
@@ -89,6 +94,7 @@ const routes: Route[] = [
   },
   {
     method: "get",
+    operationId: "getReport",
     path: "/v1/reports/{reportId}",
     tag: "Reports",
     summary: "Get a report with its collections",
@@ -100,6 +106,7 @@ const routes: Route[] = [
   },
   {
     method: "patch",
+    operationId: "updateReport",
     path: "/v1/reports/{reportId}",
     tag: "Reports",
     summary: "Change the given fields of a report",
@@ -112,6 +119,7 @@ const routes: Route[] = [
   },
   {
     method: "delete",
+    operationId: "deleteReport",
     path: "/v1/reports/{reportId}",
     tag: "Reports",
     summary: "Delete a report and everything attached to it (irreversible)",
@@ -122,6 +130,7 @@ const routes: Route[] = [
   },
   {
     method: "get",
+    operationId: "listShowings",
     path: "/v1/showings",
     tag: "Showings",
     summary: "List the team's showings, newest first",
@@ -132,6 +141,7 @@ const routes: Route[] = [
   },
   {
     method: "post",
+    operationId: "createShowing",
     path: "/v1/showings",
     tag: "Showings",
     summary: "Add a showing or open house to a report",
@@ -143,6 +153,7 @@ const routes: Route[] = [
   },
   {
     method: "get",
+    operationId: "getShowing",
     path: "/v1/showings/{showingId}",
     tag: "Showings",
     summary: "Get a showing by id or unique_showing_key",
@@ -153,6 +164,7 @@ const routes: Route[] = [
   },
   {
     method: "patch",
+    operationId: "updateShowing",
     path: "/v1/showings/{showingId}",
     tag: "Showings",
     summary: "Change the given fields of a showing",
@@ -164,6 +176,7 @@ const routes: Route[] = [
   },
   {
     method: "delete",
+    operationId: "deleteShowing",
     path: "/v1/showings/{showingId}",
     tag: "Showings",
     summary: "Delete a showing (irreversible)",
@@ -174,6 +187,7 @@ const routes: Route[] = [
   },
   {
     method: "get",
+    operationId: "getCurrentUser",
     path: "/v1/users/me",
     tag: "Users",
     summary: "The team, subscription, API key and rate-limit status of the key in use",
@@ -223,6 +237,7 @@ function routeConfig(route: Route): RouteConfig {
   return {
     method: route.method,
     path: route.path,
+    operationId: route.operationId,
     tags: [route.tag],
     summary: route.summary,
     description: route.description,

@@ -9,34 +9,37 @@ import { badInput, notFound, permissionDenied } from "../errors";
 import { isUuid, teamIdOf, viewerOf } from "../scope";
 
 builder.prismaObject("ApiKey", {
+  description: "An API key of the team (never the key itself: only its prefix).",
   fields: (t) => ({
-    id: t.exposeID("id"),
-    name: t.exposeString("name"),
-    description: t.exposeString("description", { nullable: true }),
+    id: t.exposeID("id", { description: "The key's id (a UUID)" }),
+    name: t.exposeString("name", { description: "The key's name" }),
+    description: t.exposeString("description", { nullable: true, description: "What the key is for" }),
     prefix: t.exposeString("prefix", { description: "The first 16 characters of the key" }),
     permissions: t.expose("permissions", { type: "JSON", description: "resource → actions" }),
-    rateLimitTier: t.exposeString("rateLimitTier"),
-    expiresAt: t.expose("expiresAt", { type: "DateTime", nullable: true }),
-    revokedAt: t.expose("revokedAt", { type: "DateTime", nullable: true }),
-    lastUsedAt: t.expose("lastUsedAt", { type: "DateTime", nullable: true }),
-    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    rateLimitTier: t.exposeString("rateLimitTier", { description: "Rate-limit tier: free, standard, pro or enterprise" }),
+    expiresAt: t.expose("expiresAt", { type: "DateTime", nullable: true, description: "When the key stops working (null: never)" }),
+    revokedAt: t.expose("revokedAt", { type: "DateTime", nullable: true, description: "When the key was revoked (null: it was not)" }),
+    lastUsedAt: t.expose("lastUsedAt", { type: "DateTime", nullable: true, description: "Last use, within a minute" }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: "When the key was created" }),
   }),
 });
 
 const CreatedApiKey = builder.objectRef<{ key: string; id: string }>("CreatedApiKey").implement({
+  description: "A new key: the full key, shown this once, and its record.",
   fields: (t) => ({
     key: t.exposeString("key", { description: "The full key. Shown only this once." }),
-    apiKey: t.prismaField({ type: "ApiKey", resolve: (query, { id }) => prisma.apiKey.findUniqueOrThrow({ ...query, where: { id } }) }),
+    apiKey: t.prismaField({ type: "ApiKey", description: "The key's record", resolve: (query, { id }) => prisma.apiKey.findUniqueOrThrow({ ...query, where: { id } }) }),
   }),
 });
 
 const CreateApiKeyInput = builder.inputType("CreateApiKeyInput", {
+  description: "A new API key of the caller's team.",
   fields: (t) => ({
-    name: t.string({ required: true }),
-    description: t.string(),
-    expiresAt: t.field({ type: "DateTime" }),
+    name: t.string({ required: true, description: "The key's name" }),
+    description: t.string({ description: "What the key is for" }),
+    expiresAt: t.field({ type: "DateTime", description: "When the key stops working (default: never)" }),
     permissions: t.stringList({ description: "resource:action entries, e.g. reports:read; default: full team access without api_keys" }),
-    rateLimitTier: t.string(),
+    rateLimitTier: t.string({ description: "free, standard, pro or enterprise; default and at most: the caller's tier" }),
   }),
   validate: z.object({
     name: z.string().trim().min(1).max(200),
@@ -62,7 +65,7 @@ builder.mutationFields((t) => ({
     type: CreatedApiKey,
     description: "Creates a key for the caller's team. It cannot hold a permission the caller's key lacks.",
     authScopes: { permission: "api_keys:create" },
-    args: { input: t.arg({ type: CreateApiKeyInput, required: true }) },
+    args: { input: t.arg({ type: CreateApiKeyInput, required: true, description: "The new key" }) },
     resolve: async (_root, { input }, ctx) => {
       const viewer = viewerOf(ctx);
       let permissions: Permissions;
@@ -93,7 +96,7 @@ builder.mutationFields((t) => ({
     type: "ApiKey",
     description: "Revokes a key of the team at once, on every server.",
     authScopes: { permission: "api_keys:delete" },
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: "The key's id" }) },
     resolve: async (query, _root, { id }, ctx) => {
       const teamId = teamIdOf(ctx);
       const { count } = isUuid(String(id))

@@ -37,7 +37,7 @@ builder.mutationFields((t) => ({
     type: "Report",
     description: "Creates a draft report. listingAgent defaults to the team's admin, createdBy to the team's name. Needs reports:create.",
     authScopes: { permission: "reports:create" },
-    args: { input: t.arg({ type: CreateReportInput, required: true }) },
+    args: { input: t.arg({ type: CreateReportInput, required: true, description: "The new report" }) },
     resolve: async (query, _root, { input }, ctx) => {
       const teamId = teamIdOf(ctx);
       const team = await prisma.team.findUniqueOrThrow({ where: { id: teamId }, select: { name: true, adminName: true } });
@@ -59,7 +59,7 @@ builder.mutationFields((t) => ({
     type: "Report",
     description: "Changes the given fields of a report. Needs reports:update (and reports:publish to change its status).",
     authScopes: { permission: "reports:update" },
-    args: { id: t.arg.id({ required: true, description: "The report's id" }), input: t.arg({ type: UpdateReportInput, required: true }) },
+    args: { id: t.arg.id({ required: true, description: "The report's id" }), input: t.arg({ type: UpdateReportInput, required: true, description: "The fields to change" }) },
     resolve: async (query, _root, { id, input }, ctx) => {
       const teamId = teamIdOf(ctx);
       const current = isUuid(String(id))

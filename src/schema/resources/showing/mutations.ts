@@ -25,7 +25,7 @@ builder.mutationFields((t) => ({
     type: "Showing",
     description: "Adds a showing or open house to a report of the team. uniqueShowingKey must be new to the team. Needs showings:create.",
     authScopes: { permission: "showings:create" },
-    args: { input: t.arg({ type: CreateShowingInput, required: true }) },
+    args: { input: t.arg({ type: CreateShowingInput, required: true, description: "The new showing" }) },
     resolve: async (query, _root, { input }, ctx) => {
       const teamId = teamIdOf(ctx);
       checkWindow(input.showingTimeStart, input.showingTimeEnd);
@@ -44,7 +44,7 @@ builder.mutationFields((t) => ({
     type: "Showing",
     description: "Changes the given fields of a showing named by id or unique_showing_key. Needs showings:update.",
     authScopes: { permission: "showings:update" },
-    args: { id: t.arg.string({ required: true, description: "The showing's id or unique_showing_key" }), input: t.arg({ type: UpdateShowingInput, required: true }) },
+    args: { id: t.arg.string({ required: true, description: "The showing's id or unique_showing_key" }), input: t.arg({ type: UpdateShowingInput, required: true, description: "The fields to change" }) },
     resolve: async (query, _root, { id, input }, ctx) => {
       const teamId = teamIdOf(ctx);
       const current = await findShowing(teamId, id, (where) =>
