@@ -213,14 +213,29 @@ export function restBodySchema(table: FieldTable, mode: Mode): z.ZodObject {
 
 /** Which fields a REST response carries: every field, or the list-item summary. */
 type Shape = "full" | "summary";
-const inShape = (spec: FieldSpec, shape: Shape) => shape === "full" || !spec.detailOnly;
 
-/** The REST response schema: REST names in table order, then the sample names. */
+/**
+ * The (REST name, GraphQL field) pairs of a REST response, in its order: the summary's fields, their sample names,
+ * then (full shape) the detail-only fields and theirs — the order REST clients have always seen.
+ */
+function responseNames(table: FieldTable, shape: Shape): Array<[rest: string, field: string, spec: FieldSpec, sample: boolean]> {
+  const part = (detailOnly: boolean) => {
+    const list = entries(table).filter(([, spec]) => Boolean(spec.detailOnly) === detailOnly);
+    return [
+      ...list.map(([name, spec]) => [spec.rest, name, spec, false] as [string, string, FieldSpec, boolean]),
+      ...list.filter(([, spec]) => spec.sampleName).map(([name, spec]) => [spec.sampleName!, name, spec, true] as [string, string, FieldSpec, boolean]),
+    ];
+  };
+  return shape === "summary" ? part(false) : [...part(false), ...part(true)];
+}
+
+/** The REST response schema (OpenAPI). */
 export function restResponseSchema(table: FieldTable, shape: Shape = "full"): z.ZodObject {
-  const fields: Record<string, z.ZodType> = {};
-  for (const [, spec] of entries(table)) if (inShape(spec, shape)) fields[spec.rest] = responseSchema(spec).meta({ description: spec.description });
-  for (const [, spec] of entries(table)) if (inShape(spec, shape) && spec.sampleName) fields[spec.sampleName] = responseSchema(spec).meta({ description: `Same as ${spec.rest}` });
-  return z.object(fields);
+  return z.object(
+    Object.fromEntries(
+      responseNames(table, shape).map(([rest, , spec, sample]) => [rest, responseSchema(spec).meta({ description: sample ? `Same as ${spec.rest}` : spec.description })]),
+    ),
+  );
 }
 
 /**
@@ -228,12 +243,9 @@ export function restResponseSchema(table: FieldTable, shape: Shape = "full"): z.
  * restResponseSchema, so an operation's result already is the REST body.
  */
 export function restSelection(table: FieldTable, shape: Shape = "full"): string {
-  const alias = (rest: string, field: string) => (rest === field ? field : `${rest}: ${field}`);
-  const list = entries(table).filter(([, spec]) => inShape(spec, shape));
-  return [
-    ...list.map(([name, spec]) => alias(spec.rest, name)),
-    ...list.filter(([, spec]) => spec.sampleName).map(([name, spec]) => alias(spec.sampleName!, name)),
-  ].join(" ");
+  return responseNames(table, shape)
+    .map(([rest, field]) => (rest === field ? field : `${rest}: ${field}`))
+    .join(" ");
 }
 
 // ---- input types ----
