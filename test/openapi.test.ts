@@ -2,7 +2,7 @@
 // and errors; and the /docs page served from swagger-ui-dist.
 import { execFileSync } from "node:child_process";
 import request from "supertest";
-import { startTestApp, type TestApp } from "./support/app";
+import { createTeam, startTestApp, type TestApp } from "./support/app";
 import { templateOf } from "./support/openapi";
 
 let t: TestApp;
@@ -123,7 +123,6 @@ describe("operation ids and examples", () => {
   }
 
   it("pre-fills POST /v1/reports and PATCH /v1/reports/{id} with examples the API accepts", async () => {
-    const { createTeam } = await import("./support/app");
     const team = await createTeam();
     const create = exampleBody(doc.paths["/v1/reports"].post.requestBody.content["application/json"].schema);
     expect(create.address).toBeDefined();
