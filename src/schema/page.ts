@@ -2,11 +2,11 @@
 // takes (DECISIONS: limit 1..100, default 50; offset ≥ 0; no silent clamping).
 import type { ArgBuilder } from "./builder";
 import { builder } from "./builder";
-import { checked, pageRules } from "./rules";
+import { pageArgRules } from "./rules";
 
 export const pageArgs = (t: { arg: ArgBuilder }, defaultLimit = 50) => ({
-  limit: t.arg.int({ defaultValue: defaultLimit, required: true, description: "Page size, 1 to 100", validate: checked(pageRules.limit) }),
-  offset: t.arg.int({ defaultValue: 0, required: true, description: "Items to skip, at least 0", validate: checked(pageRules.offset) }),
+  limit: t.arg.int({ defaultValue: defaultLimit, required: true, description: "Page size, 1 to 100", validate: pageArgRules.limit }),
+  offset: t.arg.int({ defaultValue: 0, required: true, description: "Items to skip, at least 0", validate: pageArgRules.offset }),
 });
 
 /** The estimated objects of a list field: its page (1) and up to `limit` items, each with what is below it (DECISIONS "GraphQL limits"). */

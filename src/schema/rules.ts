@@ -80,5 +80,26 @@ export const yearBuilt = () =>
     if (year < 1600 || year > max) ctx.addIssue({ code: "custom", message: `must be between 1600 and ${max}`, input: year });
   });
 
-/** limit (1..100) and offset (≥ 0) of every list (DECISIONS: no silent clamping). */
+/** limit (1..100) and offset (≥ 0) of every list (DECISIONS: no silent clamping); zod, for the OpenAPI document. */
 export const pageRules = { limit: z.int().min(1).max(100), offset: z.int().min(0) };
+
+/**
+ * The same bounds as a Standard Schema without zod: list arguments are checked on every list of every request
+ * (four per report detail), and this is their hot path.
+ */
+function intBetween(min: number, max = Number.MAX_SAFE_INTEGER) {
+  const fail = (message: string) => ({ issues: [{ message }] });
+  return {
+    "~standard": {
+      version: 1 as const,
+      vendor: "prs",
+      validate(value: unknown): { value: number } | { issues: Issue[] } {
+        if (typeof value !== "number" || !Number.isInteger(value)) return fail("must be an integer");
+        if (value < min) return fail(`must be at least ${min}`);
+        if (value > max) return fail(`must be at most ${max}`);
+        return { value };
+      },
+    },
+  };
+}
+export const pageArgRules = { limit: intBetween(1, 100), offset: intBetween(0) };

@@ -2,7 +2,7 @@
 // read with that resource's read permission, oldest first, at most NESTED_LIMIT items a page.
 import type { Permission } from "../../auth/permissions";
 import { NESTED_LIMIT } from "../builder";
-import { checked, pageRules } from "../rules";
+import { pageArgRules } from "../rules";
 
 const oldestFirst = [{ createdAt: "asc" }, { id: "asc" }] as const;
 
@@ -16,9 +16,10 @@ export function collection(t: any, relation: Relation, permission: Permission, d
     description: `${description}, oldest first. Needs ${permission}.`,
     authScopes: { permission },
     args: {
-      limit: t.arg.int({ defaultValue: NESTED_LIMIT, required: true, description: `Items, 1 to ${NESTED_LIMIT}`, validate: checked(pageRules.limit) }),
-      offset: t.arg.int({ defaultValue: 0, required: true, description: "Items to skip, at least 0", validate: checked(pageRules.offset) }),
+      limit: t.arg.int({ defaultValue: NESTED_LIMIT, required: true, description: `Items, 1 to ${NESTED_LIMIT}`, validate: pageArgRules.limit }),
+      offset: t.arg.int({ defaultValue: 0, required: true, description: "Items to skip, at least 0", validate: pageArgRules.offset }),
     },
-    query: ({ limit, offset }: { limit: number; offset: number }) => ({ orderBy: [...oldestFirst], take: limit, skip: offset }),
+    // No OFFSET in the SQL when there is nothing to skip.
+    query: ({ limit, offset }: { limit: number; offset: number }) => ({ orderBy: [...oldestFirst], take: limit, ...(offset ? { skip: offset } : {}) }),
   });
 }
