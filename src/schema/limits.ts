@@ -11,17 +11,14 @@ export const LIMITS = { depth: 12, aliases: 30, objects: 50_000 } as const;
 
 export const QUERY_TOO_COMPLEX = "QUERY_TOO_COMPLEX";
 
-// A validation error like any other: its HTTP status is what the GraphQL-over-HTTP spec gives for one (400 with
-// Accept: application/graphql-response+json; 200 with the legacy application/json), chosen by Yoga.
+// Answered like a validation error: its HTTP status is what the GraphQL-over-HTTP spec gives for one (400 with
+// Accept: application/graphql-response+json; 200 with the legacy application/json). Yoga chooses it for the alias
+// rule (a validation rule); the estimate, which runs at execution, sets it the same way.
 const tooComplex = (message: string, httpStatus?: number) =>
   new GraphQLError(message, { extensions: { code: QUERY_TOO_COMPLEX, ...(httpStatus ? { http: { status: httpStatus } } : {}) } });
 
-interface YogaParams {
-  params?: { variables?: Record<string, unknown> | null; operationName?: string | null };
-}
-
-/** Yoga/envelop plugin adding the three limits to the validation of every client document. */
-export function useQueryLimits(): Plugin<YogaParams> {
+/** Yoga/envelop plugin checking every client document against the three limits before it runs. */
+export function useQueryLimits(): Plugin {
   return {
     onValidate({ addValidationRule }) {
       addValidationRule(
