@@ -7,7 +7,7 @@ import { isDatabaseUnavailable, isStatementTimeout } from "../db/errors";
 import { logger } from "../logger";
 import { schema } from "../schema";
 import { execute } from "../schema/engine";
-import { ApiError, type InputPath, type NameOf } from "../schema/errors";
+import { ApiError, pathNaming, type NameOf } from "../schema/errors";
 import { restNames } from "../schema/fields";
 import { variableError } from "../schema/input-errors";
 import { comparableFields } from "../schema/resources/comparable/fields";
@@ -52,14 +52,7 @@ const REST_NAMES = restNames(reportFields, showingFields, comparableFields, soci
  * spelling the client used (an alias) when `spelled` knows it; list indexes are `[n]`.
  */
 export function restNameOf(spelled?: ReadonlyMap<string, string>): NameOf {
-  return (path: InputPath) =>
-    path
-      .filter((p, i) => !(i === 0 && p === "input"))
-      .reduce<string>((name, p) => {
-        if (typeof p === "number") return `${name}[${p}]`;
-        const rest = spelled?.get(p) ?? REST_NAMES.get(p) ?? p;
-        return name ? `${name}.${rest}` : rest;
-      }, "");
+  return pathNaming((field) => spelled?.get(field) ?? REST_NAMES.get(field) ?? field);
 }
 
 export interface RunOptions {

@@ -9,11 +9,19 @@ export type InputPath = ReadonlyArray<string | number>;
 /** Spells an input path in one interface's names. */
 export type NameOf = (path: InputPath) => string;
 
-/** GraphQL spelling: `yearBuilt`, `comparables[3].price`. The `input` argument of a mutation is left out. */
-export const graphqlName: NameOf = (path) =>
-  path
-    .filter((p, i) => !(i === 0 && p === "input"))
-    .reduce<string>((name, p) => (typeof p === "number" ? `${name}[${p}]` : name ? `${name}.${p}` : p), "");
+/**
+ * A naming of input paths from a spelling of field names: `comparables[3].price`; the `input` argument of a
+ * mutation (the body, in REST) is left out.
+ */
+export const pathNaming =
+  (spell: (field: string) => string): NameOf =>
+  (path) =>
+    path
+      .filter((p, i) => !(i === 0 && p === "input"))
+      .reduce<string>((name, p) => (typeof p === "number" ? `${name}[${p}]` : name ? `${name}.${spell(p)}` : spell(p)), "");
+
+/** GraphQL spelling: `yearBuilt`, `comparables[3].price`. */
+export const graphqlName: NameOf = pathNaming((field) => field);
 
 export class ApiError extends GraphQLError {
   constructor(
