@@ -7,7 +7,7 @@ import request from "supertest";
 import { createApiKey } from "../src/auth/api-keys";
 import { buildApp } from "../src/app";
 import { prisma } from "../src/db";
-import { pruneExpiredIdempotencyKeys } from "../src/rest/idempotency";
+import { pruneExpiredIdempotencyKeys } from "../src/http/idempotency";
 import { createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
 import { doc, expectDocumented } from "./support/openapi";
 import { childEnv, cliTeamAndKey, startServer, type ServerProcess } from "./support/server";

@@ -1,7 +1,7 @@
 // REST v1: thin translators over the GraphQL schema. Each route checks the shape of its input, maps names,
 // runs one pre-parsed GraphQL operation in-process and maps the result to the body of spec.md.
 import { Router } from "express";
-import { idempotencyKeys } from "./idempotency";
+import { idempotencyKeys } from "../http/idempotency";
 import { reportsRouter } from "./reports";
 import { showingsRouter } from "./showings";
 import { usersRouter } from "./users";

@@ -4,7 +4,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteCo
 import express, { Router } from "express";
 import { absolutePath } from "swagger-ui-dist";
 import { z } from "zod";
-import { IDEMPOTENCY_HEADER, IN_PROGRESS_MESSAGE, REPLAYED_HEADER, REUSED_MESSAGE } from "./idempotency";
+import { IDEMPOTENCY_HEADER, IN_PROGRESS_MESSAGE, REPLAYED_HEADER, REUSED_MESSAGE } from "../http/idempotency";
 import * as s from "./schemas";
 
 type Method = "get" | "post" | "patch" | "delete";
@@ -197,7 +197,7 @@ const routes: Route[] = [
   },
 ];
 
-// Idempotency-Key (src/rest/idempotency.ts) applies to every POST: the header, the replay marker and the 409/422
+// Idempotency-Key (src/http/idempotency.ts) applies to every POST: the header, the replay marker and the 409/422
 // answers are added to each POST operation here, so a new POST route is documented without saying so.
 const idempotencyHeaders = z.object({
   [IDEMPOTENCY_HEADER]: z

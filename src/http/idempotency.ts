@@ -13,9 +13,9 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { prisma } from "../db";
-import { sendError } from "../http/errors";
+import { sendError } from "./errors";
 import { logger } from "../logger";
-import { jsonBody } from "./input";
+import { jsonBody } from "../rest/input";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 export const REPLAYED_HEADER = "Idempotent-Replayed";
