@@ -9,7 +9,6 @@ import { schema } from "../schema";
 import { execute } from "../schema/engine";
 import { ApiError, pathNaming, type NameOf } from "../schema/errors";
 import { restNames } from "../schema/fields";
-import { variableError } from "../schema/input-errors";
 import { comparableFields } from "../schema/resources/comparable/fields";
 import { insightFields } from "../schema/resources/insight/fields";
 import { reportFields } from "../schema/resources/report/fields";
@@ -73,20 +72,16 @@ export async function run<Data = Record<string, unknown>>(
 ): Promise<Data> {
   const result = await execute({ schema, document: op.document, contextValue: context, variableValues: variables });
   const error = result.errors?.find((e) => !(options.allowForbiddenNested && isForbiddenNested(e)));
-  if (error) throw toRestError(error, op, variables, restNameOf(options.spelled));
+  if (error) throw toRestError(error, op, restNameOf(options.spelled));
   return result.data as Data;
 }
 
-function toRestError(error: GraphQLError, op: Operation, variables: Record<string, unknown>, nameOf: NameOf): RestError | Error {
+function toRestError(error: GraphQLError, op: Operation, nameOf: NameOf): RestError | Error {
   // Database unreachable (503 + Retry-After) or past its time budget (504): the error handler answers those.
   if (isDatabaseUnavailable(error.originalError) || isStatementTimeout(error.originalError)) return error.originalError!;
+  // The schema's own errors, and variable values it refused (the engine names their field: input-errors.ts).
   const api = error instanceof ApiError ? error : error.originalError instanceof ApiError ? error.originalError : undefined;
   if (api) return new RestError(api.status, api.render(nameOf));
-  // Variable values refused before execution (a wrong JSON type): the client's, named by field.
-  if (!error.path) {
-    const refused = variableError(schema, op.document, variables);
-    if (refused) return new RestError(400, refused.render(nameOf));
-  }
   logger.error({ err: error.originalError ?? error, operation: op.name }, "operation failed");
   return new RestError(500, "Internal server error");
 }
