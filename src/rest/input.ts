@@ -1,8 +1,10 @@
 // Reading a REST request's input: JSON bodies (1 MiB, objects only, JSON content types only) and query parameters,
 // parsed strictly (DECISIONS "Robustness"). Values are only shaped here; the GraphQL schema checks them.
 import express, { type NextFunction, type Request, type Response } from "express";
+import type { Context } from "../context";
 import { sendError } from "../http/errors";
-import { RestError } from "./graphql";
+import { restToInput, type FieldTable } from "../schema/fields";
+import { RestError, run, type Operation } from "./graphql";
 
 const JSON_TYPES = ["application/json", "application/*+json"];
 const parseJson = express.json({ limit: "1mb", strict: false, type: JSON_TYPES });
@@ -62,4 +64,18 @@ export function queryInt(req: Request, name: string): number | undefined {
   if (value === undefined) return undefined;
   if (!/^(?:-?[1-9]\d{0,14}|\d{1,15})$/.test(value)) throw new RestError(400, `${name} must be an integer`);
   return Number(value);
+}
+
+/**
+ * Runs a create or update: the body as the operation's `input` (fields under their GraphQL names), with the other
+ * variables; messages name fields as the client spelled them.
+ */
+export function runWithBody<Data>(
+  op: Operation,
+  req: Request,
+  context: Context,
+  write: { table: FieldTable; mode: "create" | "update"; variables?: Record<string, unknown> },
+): Promise<Data> {
+  const { input, spelled } = restToInput(write.table, write.mode, bodyObject(req));
+  return run<Data>(op, { ...write.variables, input }, context, { spelled });
 }

@@ -1,10 +1,9 @@
 // /v1/reports: list, address search (three forms), create, get, update, delete.
-import { Router, type Request } from "express";
+import { Router } from "express";
 import type { Context } from "../context";
-import { restToInput } from "../schema/fields";
 import { reportFields } from "../schema/resources/report/fields";
 import { operation, run } from "./graphql";
-import { bodyObject, jsonBody, queryInt, queryText } from "./input";
+import { jsonBody, queryInt, queryText, runWithBody } from "./input";
 import { allowOnly, handle } from "./route";
 import {
   DETAIL_FRAGMENT,
@@ -37,12 +36,6 @@ async function searchByAddress(address: string, context: Context) {
   return { data: toReportDetail(reportByAddress) };
 }
 
-/** A report create/update body as the GraphQL input; messages use the spellings the client sent. */
-async function writeReport<Data>(req: Request, context: Context, mode: "create" | "update", op: typeof CREATE, variables: Record<string, unknown> = {}) {
-  const { input, spelled } = restToInput(reportFields, mode, bodyObject(req));
-  return run<Data>(op, { ...variables, input }, context, { spelled });
-}
-
 export function reportsRouter(): Router {
   const router = Router();
 
@@ -64,7 +57,10 @@ export function reportsRouter(): Router {
     "/reports",
     jsonBody,
     handle(async (req, res) => {
-      const { createReport } = await writeReport<{ createReport: ReportBody }>(req, res.locals.context, "create", CREATE);
+      const { createReport } = await runWithBody<{ createReport: ReportBody }>(CREATE, req, res.locals.context, {
+        table: reportFields,
+        mode: "create",
+      });
       res.status(201).json({ data: createReport, message: "Report created successfully" });
     }),
   );
@@ -91,7 +87,11 @@ export function reportsRouter(): Router {
     "/reports/:reportId",
     jsonBody,
     handle(async (req, res) => {
-      const { updateReport } = await writeReport<{ updateReport: ReportBody }>(req, res.locals.context, "update", UPDATE, { id: req.params.reportId });
+      const { updateReport } = await runWithBody<{ updateReport: ReportBody }>(UPDATE, req, res.locals.context, {
+        table: reportFields,
+        mode: "update",
+        variables: { id: req.params.reportId },
+      });
       res.json({ data: updateReport, message: "Report updated successfully" });
     }),
   );

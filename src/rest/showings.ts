@@ -1,9 +1,8 @@
 // /v1/showings: list, create, and get/update/delete by id or unique_showing_key.
 import { Router } from "express";
-import { restToInput } from "../schema/fields";
 import { showingFields } from "../schema/resources/showing/fields";
 import { operation, run } from "./graphql";
-import { bodyObject, jsonBody, queryInt, queryText } from "./input";
+import { jsonBody, queryInt, queryText, runWithBody } from "./input";
 import { allowOnly, handle } from "./route";
 import { SHOWING_FRAGMENT, type ShowingBody } from "./shapes";
 
@@ -36,8 +35,7 @@ export function showingsRouter(): Router {
     "/showings",
     jsonBody,
     handle(async (req, res) => {
-      const { input, spelled } = restToInput(showingFields, "create", bodyObject(req));
-      const { createShowing } = await run<{ createShowing: ShowingBody }>(CREATE, { input }, res.locals.context, { spelled });
+      const { createShowing } = await runWithBody<{ createShowing: ShowingBody }>(CREATE, req, res.locals.context, { table: showingFields, mode: "create" });
       res.status(201).json({ data: createShowing, message: "Showing created successfully" });
     }),
   );
@@ -54,8 +52,11 @@ export function showingsRouter(): Router {
     "/showings/:showingId",
     jsonBody,
     handle(async (req, res) => {
-      const { input, spelled } = restToInput(showingFields, "update", bodyObject(req));
-      const { updateShowing } = await run<{ updateShowing: ShowingBody }>(UPDATE, { id: req.params.showingId, input }, res.locals.context, { spelled });
+      const { updateShowing } = await runWithBody<{ updateShowing: ShowingBody }>(UPDATE, req, res.locals.context, {
+        table: showingFields,
+        mode: "update",
+        variables: { id: req.params.showingId },
+      });
       res.json({ data: updateShowing, message: "Showing updated successfully" });
     }),
   );

@@ -59,6 +59,8 @@ const entries = (table: FieldTable) => Object.entries(table);
 /** The name a REST body uses for the field. */
 const restName = (spec: FieldSpec) => spec.restInput ?? spec.rest;
 const writable = (spec: FieldSpec, mode: Mode) => (mode === "create" ? spec.create !== undefined : spec.update === true);
+/** Whether null is accepted when the field is optional: it clears the value, or is ignored. */
+const acceptsNull = (spec: FieldSpec) => Boolean(spec.nullable) || spec.onNull === "ignore";
 
 // ---- GraphQL ----
 
@@ -123,7 +125,7 @@ export function inputRule(table: FieldTable, mode: Mode) {
     if (!writable(spec, mode)) continue;
     const rule = valueRule(spec);
     if (mode === "create" && spec.create === "required") shape[name] = rule;
-    else if (spec.nullable || spec.onNull === "ignore") shape[name] = rule.nullish();
+    else if (acceptsNull(spec)) shape[name] = rule.nullish();
     else shape[name] = rule.optional();
   }
   return checked(z.looseObject(shape));
@@ -131,12 +133,25 @@ export function inputRule(table: FieldTable, mode: Mode) {
 
 // ---- REST names ----
 
-/** REST body name → GraphQL field, for one mode: the REST names first, then the aliases (the REST name wins). */
-function bodyNames(table: FieldTable, mode: Mode): Array<[rest: string, field: string, alias: boolean]> {
-  const names: Array<[string, string, boolean]> = [];
-  for (const [name, spec] of entries(table)) if (writable(spec, mode)) names.push([spec.restInput ?? spec.rest, name, false]);
-  for (const [name, spec] of entries(table)) if (writable(spec, mode)) for (const alias of spec.aliases ?? []) names.push([alias, name, true]);
-  return names;
+type BodyNames = ReadonlyArray<[rest: string, field: string, alias: boolean]>;
+const bodyNamesOf = new WeakMap<FieldTable, Record<Mode, BodyNames>>();
+
+/**
+ * REST body name → GraphQL field, for one mode: the REST names first, then the aliases (the REST name wins).
+ * Worked out once per table: every create and update request reads it.
+ */
+function bodyNames(table: FieldTable, mode: Mode): BodyNames {
+  let known = bodyNamesOf.get(table);
+  if (!known) {
+    const list = (m: Mode): BodyNames => {
+      const names: Array<[string, string, boolean]> = [];
+      for (const [name, spec] of entries(table)) if (writable(spec, m)) names.push([restName(spec), name, false]);
+      for (const [name, spec] of entries(table)) if (writable(spec, m)) for (const alias of spec.aliases ?? []) names.push([alias, name, true]);
+      return names;
+    };
+    bodyNamesOf.set(table, (known = { create: list("create"), update: list("update") }));
+  }
+  return known[mode];
 }
 
 export interface RestInput {
@@ -161,7 +176,7 @@ export function restToInput(table: FieldTable, mode: Mode, body: Record<string, 
 /** GraphQL field → REST name, over every table (for messages). */
 export function restNames(...tables: FieldTable[]): Map<string, string> {
   const names = new Map<string, string>();
-  for (const table of tables) for (const [name, spec] of entries(table)) names.set(name, spec.restInput ?? spec.rest);
+  for (const table of tables) for (const [name, spec] of entries(table)) names.set(name, restName(spec));
   return names;
 }
 
@@ -197,7 +212,7 @@ function requestSchema(spec: FieldSpec, mode: Mode): z.ZodType {
   else base = spec.rule ?? (type === "Int" ? z.int() : type === "Float" ? z.number() : z.string());
   const described = base.meta({ description: inputDescription(spec, mode), ...(spec.example === undefined ? {} : { example: spec.example }) });
   if (mode === "create" && spec.create === "required") return described;
-  return (spec.nullable || spec.onNull === "ignore" ? described.nullable() : described).optional();
+  return (acceptsNull(spec) ? described.nullable() : described).optional();
 }
 
 /** The REST request body of a create or update (documentation: the schema itself validates). */
