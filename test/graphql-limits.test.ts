@@ -24,7 +24,7 @@ beforeAll(async () => {
       searchKey: "1 deep st",
       listingAgent: "A",
       createdBy: "B",
-      showings: { create: Array.from({ length: 130 }, (_, i) => ({ teamId: team.teamId, attendeeName: `Visitor ${i}` })) },
+      showings: { create: Array.from({ length: 130 }, (_, i) => ({ attendeeName: `Visitor ${i}` })) },
     },
   });
   reportId = report.id;
@@ -106,8 +106,14 @@ describe("GraphQL limits", () => {
     restRouter(); // every REST module is loaded
     expect(restOperations.length).toBeGreaterThan(10);
     for (const op of restOperations) {
-      const input = /CreateShowing/.test(op.name) ? { reportId: "00000000-0000-4000-8000-000000000000" } : /CreateReport/.test(op.name) ? { address: "x" } : {};
-      const variables = { limit: 100, offset: 0, status: "all", id: "x", address: "x", input };
+      const input = /CreateShowing/.test(op.name)
+        ? { reportId: "00000000-0000-4000-8000-000000000000" }
+        : /CreateReport|CreateComparable/.test(op.name)
+          ? { address: "x" }
+          : /CreateAgentInsight/.test(op.name)
+            ? { body: "x" }
+            : {};
+      const variables = { limit: 100, offset: 0, status: "all", id: "x", reportId: "00000000-0000-4000-8000-000000000000", address: "x", input, comparables: [] };
       const { depth, complexity } = complexityFromQuery(op.document, { schema, variables });
       expect({ op: op.name, depth: depth <= LIMITS.depth, objects: complexity <= LIMITS.objects }).toEqual({ op: op.name, depth: true, objects: true });
     }

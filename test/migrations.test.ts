@@ -82,6 +82,38 @@ describe("src/db", () => {
   });
 });
 
+// Kept after the lazy-open test: run before it, that test's PGlite (opened from a data directory) failed its first
+// query with "The encoded data was not valid for encoding utf-8" (PGlite 0.4; not investigated further).
+it("moves existing collection rows into their report's team and gives them the new defaults (tenant_collections)", async () => {
+  const db = openDatabase({ dataDir: "memory://" });
+  const dir = mkdtempSync(path.join(os.tmpdir(), "prs-migrations-"));
+  try {
+    const all = await readMigrations();
+    const at = all.findIndex((m) => m.name.endsWith("_tenant_collections"));
+    for (const m of all.slice(0, at)) cpSync(path.join(MIGRATIONS_DIR, m.name), path.join(dir, m.name), { recursive: true });
+    await db.migrate(dir);
+    const team = randomUUID();
+    const report = randomUUID();
+    await db.prisma.$executeRawUnsafe(`INSERT INTO teams (id, name, admin_name) VALUES ('${team}', 'T', 'A')`);
+    await db.prisma.$executeRawUnsafe(
+      `INSERT INTO reports (id, team_id, address, address_key, search_key, listing_agent, created_by, updated_at) VALUES ('${report}', '${team}', 'a', 'a', 'a', 'l', 'c', now())`,
+    );
+    await db.prisma.$executeRawUnsafe(`INSERT INTO comparables (id, report_id, address) VALUES (gen_random_uuid(), '${report}', 'c')`);
+    await db.prisma.$executeRawUnsafe(`INSERT INTO agent_insights (id, report_id, author, body) VALUES (gen_random_uuid(), '${report}', 'a', 'b')`);
+    await db.prisma.$executeRawUnsafe(`INSERT INTO social_media_posts (id, report_id, platform) VALUES (gen_random_uuid(), '${report}', 'x')`);
+
+    expect(await db.migrate()).toEqual(all.slice(at).map((m) => m.name));
+    expect(await db.prisma.comparable.findFirstOrThrow()).toMatchObject({ teamId: team, status: "sold", included: true, adjustments: {} });
+    expect(await db.prisma.agentInsight.findFirstOrThrow()).toMatchObject({ teamId: team, category: "other", source: "agent" });
+    expect(await db.prisma.socialMediaPost.findFirstOrThrow()).toMatchObject({ teamId: team });
+    // An item can only belong to a report of its own team.
+    await expect(db.prisma.comparable.create({ data: { teamId: (await db.prisma.team.create({ data: { name: "U", adminName: "B" } })).id, reportId: report, address: "x" } })).rejects.toThrow();
+  } finally {
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 const pgUrl = process.env.DATABASE_URL;
 (pgUrl ? describe : describe.skip)("on PostgreSQL (DATABASE_URL)", () => {
   const name = `prs_migrate_${randomUUID().replace(/-/g, "").slice(0, 12)}`;

@@ -46,6 +46,18 @@ const ROUTES: Array<[string, string]> = [
   ["get", "/v1/showings/{showingId}"],
   ["patch", "/v1/showings/{showingId}"],
   ["delete", "/v1/showings/{showingId}"],
+  ["get", "/v1/reports/{reportId}/comparables"],
+  ["post", "/v1/reports/{reportId}/comparables"],
+  ["put", "/v1/reports/{reportId}/comparables"],
+  ["get", "/v1/comparables/{comparableId}"],
+  ["patch", "/v1/comparables/{comparableId}"],
+  ["delete", "/v1/comparables/{comparableId}"],
+  ["get", "/v1/reports/{reportId}/valuation"],
+  ["get", "/v1/reports/{reportId}/insights"],
+  ["post", "/v1/reports/{reportId}/insights"],
+  ["get", "/v1/insights/{insightId}"],
+  ["patch", "/v1/insights/{insightId}"],
+  ["delete", "/v1/insights/{insightId}"],
   ["get", "/v1/users/me"],
 ];
 
@@ -59,7 +71,7 @@ it("documents every route with its success and error responses", () => {
     for (const status of ["401", "405", "429"]) expect(responses[status].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Error" });
     if (path !== "/v1/users/me") expect(responses["403"]).toBeDefined();
     if (path.includes("{")) expect(responses["404"]).toBeDefined();
-    if (method === "post" || method === "patch") for (const status of ["400", "413", "415"]) expect(responses[status]).toBeDefined();
+    if (method === "post" || method === "put" || method === "patch") for (const status of ["400", "413", "415"]) expect(responses[status]).toBeDefined();
   }
   expect(doc.paths["/v1/showings"].post.responses["409"]).toBeDefined();
 });
@@ -131,5 +143,18 @@ describe("operation ids and examples", () => {
     const update = exampleBody(doc.paths["/v1/reports/{reportId}"].patch.requestBody.content["application/json"].schema);
     const updated = await request(t.app).patch(`/v1/reports/${created.body.data.id}`).set(team.auth).send(update);
     expect(updated.status).toBe(200);
+  });
+
+  it("pre-fills the comparable and insight bodies with examples the API accepts", async () => {
+    const team = await createTeam();
+    const report = (await request(t.app).post("/v1/reports").set(team.auth).send({ address: "1 Example St" })).body.data;
+    for (const [path, param] of [["comparables", "comparableId"], ["insights", "insightId"]]) {
+      const create = exampleBody(doc.paths[`/v1/reports/{reportId}/${path}`].post.requestBody.content["application/json"].schema);
+      const created = await request(t.app).post(`/v1/reports/${report.id}/${path}`).set(team.auth).send(create);
+      expect(created.status).toBe(201);
+      const update = exampleBody(doc.paths[`/v1/${path}/{${param}}`].patch.requestBody.content["application/json"].schema);
+      const updated = await request(t.app).patch(`/v1/${path}/${created.body.data.id}`).set(team.auth).send(update);
+      expect(updated.status).toBe(200);
+    }
   });
 });

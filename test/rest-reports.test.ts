@@ -172,9 +172,10 @@ describe("GET /v1/reports", () => {
 describe("GET /v1/reports/{reportId}", () => {
   it("returns the detail with its collections in snake_case", async () => {
     const report = await create({ address: "7 Detail Rd", executive_summary: "Lovely", lot_size: 0.5 });
-    await prisma.comparable.create({ data: { reportId: report.id, address: "9 Comp Rd", price: 500000, distanceMiles: 0.3, saleDate: new Date("2025-01-02T00:00:00Z") } });
-    await prisma.socialMediaPost.create({ data: { reportId: report.id, platform: "instagram", externalId: "ig1", likes: 5 } });
-    await prisma.agentInsight.create({ data: { reportId: report.id, author: "AI", body: "Priced well", category: "pricing" } });
+    const teamId = team.teamId;
+    await prisma.comparable.create({ data: { teamId, reportId: report.id, address: "9 Comp Rd", price: 500000, distanceMiles: 0.3, saleDate: new Date("2025-01-02T00:00:00Z") } });
+    await prisma.socialMediaPost.create({ data: { teamId, reportId: report.id, platform: "instagram", externalId: "ig1", likes: 5 } });
+    await prisma.agentInsight.create({ data: { teamId, reportId: report.id, author: "AI", body: "Priced well", category: "pricing" } });
     const showing = await api.post("/v1/showings", { report_id: report.id, attendee_name: "Sam" });
     expect(showing.status).toBe(201);
 
@@ -271,9 +272,10 @@ describe("DELETE /v1/reports/{reportId}", () => {
   it("deletes the report and everything attached, answering { message }", async () => {
     const report = await create({ address: "30 Gone Way" });
     const showing = await api.post("/v1/showings", { report_id: report.id, unique_showing_key: "gone-1" });
-    await prisma.comparable.create({ data: { reportId: report.id, address: "31 Comp Way" } });
-    await prisma.socialMediaPost.create({ data: { reportId: report.id, platform: "x" } });
-    await prisma.agentInsight.create({ data: { reportId: report.id, author: "AI", body: "b" } });
+    const teamId = team.teamId;
+    await prisma.comparable.create({ data: { teamId, reportId: report.id, address: "31 Comp Way" } });
+    await prisma.socialMediaPost.create({ data: { teamId, reportId: report.id, platform: "x" } });
+    await prisma.agentInsight.create({ data: { teamId, reportId: report.id, author: "AI", body: "b" } });
 
     const res = await api.delete(`/v1/reports/${report.id}`);
     expect(res.status).toBe(200);

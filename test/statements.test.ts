@@ -38,7 +38,7 @@ async function seedTeam(n: number, per: number) {
         listingAgent: "Agent",
         createdBy: "Seed",
         comparables: { create: Array.from({ length: per }, (_, j) => ({ address: `${j} Comp St`, distanceMiles: j / 10 })) },
-        showings: { create: Array.from({ length: per }, (_, j) => ({ teamId: team.teamId, attendeeName: `Visitor ${j}` })) },
+        showings: { create: Array.from({ length: per }, (_, j) => ({ attendeeName: `Visitor ${j}` })) },
         socialMediaPosts: { create: Array.from({ length: per }, (_, j) => ({ platform: "instagram", likes: j })) },
         agentInsights: { create: Array.from({ length: per }, (_, j) => ({ author: "Agent", body: `Insight ${j}` })) },
       },
@@ -62,6 +62,37 @@ it("runs one statement for 1 and for 50 reports with all collections, the showin
   // The key lookup and housekeeping aside: the reports, their four collections, the showing counts and the team
   // come in one statement (Prisma relationJoins), whatever the page size.
   expect(counts).toEqual([1, 1]);
+});
+
+it("stays at one statement with the collections' limit/offset arguments and computed fields, and two with valuations", async () => {
+  const team = await seedTeam(50, 4);
+  const paged = (valuation: string) => `query($limit: Int!) {
+    reports(limit: $limit) {
+      items {
+        id ${valuation}
+        comparables(limit: 2, offset: 1) { id adjustedPrice pricePerSqft adjustments }
+        showings(limit: 2, offset: 1) { id }
+        socialMediaPosts(limit: 2, offset: 1) { id }
+        agentInsights(limit: 2, offset: 1) { id source }
+      }
+    }
+  }`;
+  for (const [query, expected] of [[paged(""), 1], [paged("valuation { comparablesTotal estimatedValue warnings }"), 2]] as const) {
+    const counts: number[] = [];
+    for (const limit of [1, 50]) {
+      const { result, statements } = await countStatements(() => request(t.app).post("/graphql").set(team.auth).send({ query, variables: { limit } }));
+      expect(result.body.errors).toBeUndefined();
+      expect(result.body.data.reports.items).toHaveLength(limit);
+      for (const report of result.body.data.reports.items) {
+        expect(report.comparables).toHaveLength(2);
+        expect(report.agentInsights).toHaveLength(2);
+        if (report.valuation) expect(report.valuation.comparablesTotal).toBe(4);
+      }
+      counts.push(statements.filter((sql) => !isHousekeeping(sql) && !isKeyLookup(sql)).length);
+    }
+    // A valuation reads all of a report's comparables, the page only two of them: one more statement for all reports.
+    expect(counts).toEqual([expected, expected]);
+  }
 });
 
 it("plans a REST document once: every GET /v1/reports/{id} after the first is still one statement for the report", async () => {

@@ -2,6 +2,8 @@
 // runs one pre-parsed GraphQL operation in-process and maps the result to the body of spec.md.
 import { Router } from "express";
 import { idempotencyKeys } from "../http/idempotency";
+import { comparablesRouter } from "./comparables";
+import { insightsRouter } from "./insights";
 import { reportsRouter } from "./reports";
 import { showingsRouter } from "./showings";
 import { usersRouter } from "./users";
@@ -12,6 +14,8 @@ export function restRouter(): Router {
   router.use(usersRouter());
   router.use(reportsRouter());
   router.use(showingsRouter());
+  router.use(comparablesRouter());
+  router.use(insightsRouter());
   return router;
 }
 

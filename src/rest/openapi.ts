@@ -7,7 +7,9 @@ import { z } from "zod";
 import { IDEMPOTENCY_HEADER, IN_PROGRESS_MESSAGE, REPLAYED_HEADER, REUSED_MESSAGE } from "../http/idempotency";
 import * as s from "./schemas";
 
-type Method = "get" | "post" | "patch" | "delete";
+type Method = "get" | "post" | "put" | "patch" | "delete";
+const TAGS = ["Reports", "Showings", "Comparables", "Insights", "Users"] as const;
+type Tag = (typeof TAGS)[number];
 
 const RATE_LIMIT_HEADERS = {
   "X-RateLimit-Limit": { description: "Requests allowed per hour", schema: { type: "integer" as const } },
@@ -25,7 +27,7 @@ const ERRORS: Record<number, string> = {
   400: "Invalid request: a value of the wrong type or out of bounds, or a body that is not a JSON object",
   401: "Missing, malformed, unknown, expired or revoked API key",
   403: "The key lacks the permission (Permission denied: <resource>:<action>)",
-  404: "No such report or showing in the key's team",
+  404: "No such report, showing, comparable or insight in the key's team",
   405: "The path does not serve this method",
   409: "A showing with this unique_showing_key already exists in the team",
   413: "The body exceeds 1 MiB",
@@ -42,7 +44,7 @@ interface Route {
   path: string;
   summary: string;
   description?: string;
-  tag: "Reports" | "Showings" | "Users";
+  tag: Tag;
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
@@ -54,6 +56,88 @@ interface Route {
 }
 
 const BODY_ERRORS = [400, 413, 415];
+
+const reportIdParam = z.object({ reportId: z.string().meta({ description: "Report uuid" }) });
+
+/** The routes of a kind of report item (src/rest/report-items.ts): a report's list and create, then get/update/delete. */
+function reportItemRoutes(item: {
+  tag: Tag;
+  /** singular and plural nouns, e.g. comparable / comparables */
+  one: string;
+  many: string;
+  /** operationId stems, e.g. Comparable / Comparables */
+  op: string;
+  path: string;
+  permission: string;
+  create: z.ZodType;
+  update: z.ZodType;
+  response: z.ZodType;
+}): Route[] {
+  const idParams = z.object({ [`${item.one}Id`]: z.string().meta({ description: `The ${item.one}'s uuid` }) });
+  const list = `/v1/reports/{reportId}/${item.path}`;
+  const one = `/v1/${item.path}/{${item.one}Id}`;
+  return [
+    {
+      method: "get",
+      operationId: `list${item.op}s`,
+      path: list,
+      tag: item.tag,
+      summary: `List a report's ${item.many}, oldest first (needs ${item.permission}:read)`,
+      params: reportIdParam,
+      query: s.pageQuery,
+      response: s.pageOf(item.response),
+      responseDescription: `A page of ${item.many}`,
+      errors: [400, 403, 404],
+    },
+    {
+      method: "post",
+      operationId: `create${item.op}`,
+      path: list,
+      tag: item.tag,
+      summary: `Add a ${item.one} to a report (needs ${item.permission}:create)`,
+      params: reportIdParam,
+      body: item.create,
+      status: 201,
+      response: s.mutationOf(item.response),
+      responseDescription: `The created ${item.one}`,
+      errors: [...BODY_ERRORS, 403, 404],
+    },
+    {
+      method: "get",
+      operationId: `get${item.op}`,
+      path: one,
+      tag: item.tag,
+      summary: `Get a ${item.one} (needs ${item.permission}:read)`,
+      params: idParams,
+      response: s.dataOf(item.response),
+      responseDescription: `The ${item.one}`,
+      errors: [403, 404],
+    },
+    {
+      method: "patch",
+      operationId: `update${item.op}`,
+      path: one,
+      tag: item.tag,
+      summary: `Change the given fields of a ${item.one} (needs ${item.permission}:update)`,
+      params: idParams,
+      body: item.update,
+      response: s.mutationOf(item.response),
+      responseDescription: `The updated ${item.one}`,
+      errors: [...BODY_ERRORS, 403, 404],
+    },
+    {
+      method: "delete",
+      operationId: `delete${item.op}`,
+      path: one,
+      tag: item.tag,
+      summary: `Delete a ${item.one} (needs ${item.permission}:delete)`,
+      params: idParams,
+      response: s.messageOnly,
+      responseDescription: "Deleted",
+      errors: [403, 404],
+    },
+  ];
+}
 
 const routes: Route[] = [
   {
@@ -185,6 +269,54 @@ const routes: Route[] = [
     responseDescription: "Deleted",
     errors: [403, 404],
   },
+  ...reportItemRoutes({
+    tag: "Comparables",
+    one: "comparable",
+    many: "comparables",
+    op: "Comparable",
+    path: "comparables",
+    permission: "comparables",
+    create: s.createComparableBody,
+    update: s.updateComparableBody,
+    response: s.comparable,
+  }),
+  {
+    method: "put",
+    operationId: "replaceComparables",
+    path: "/v1/reports/{reportId}/comparables",
+    tag: "Comparables",
+    summary: "Replace a report's whole set of comparables (needs comparables:create, update and delete)",
+    description:
+      "One transaction: every item is valid and saved, or nothing changes and the 400 names the item (comparables[3].price must be a number). The answer is the new set in the order sent.",
+    params: reportIdParam,
+    body: s.replaceComparablesBody,
+    response: s.mutationOf(z.array(s.comparable)),
+    responseDescription: "The new set",
+    errors: [...BODY_ERRORS, 403, 404],
+  },
+  {
+    method: "get",
+    operationId: "getValuation",
+    path: "/v1/reports/{reportId}/valuation",
+    tag: "Comparables",
+    summary: "A comparative market analysis of a report from its comparables (needs comparables:read)",
+    description: "The median adjusted price per square foot of the included comparables × the report's sqft; see the README for the method.",
+    params: reportIdParam,
+    response: s.dataOf(s.valuation),
+    responseDescription: "The valuation",
+    errors: [403, 404],
+  },
+  ...reportItemRoutes({
+    tag: "Insights",
+    one: "insight",
+    many: "insights",
+    op: "Insight",
+    path: "insights",
+    permission: "ai_insights",
+    create: s.createInsightBody,
+    update: s.updateInsightBody,
+    response: s.agentInsight,
+  }),
   {
     method: "get",
     operationId: "getCurrentUser",
@@ -253,7 +385,7 @@ function routeConfig(route: Route): RouteConfig {
   };
 }
 
-const DESCRIPTION = `Team-scoped property reports and their showings. Authenticate with your API key as a bearer token:
+const DESCRIPTION = `Team-scoped property reports with their showings, comparables and agent insights. Authenticate with your API key as a bearer token:
 \`Authorization: Bearer prs_sk_live_…\`. Errors are \`{ "error": { "message", "status" } }\`; every response carries the
 X-RateLimit-* headers. The same data is available over GraphQL at /graphql.`;
 
@@ -270,7 +402,7 @@ export function openApiDocument() {
     info: { title: "Property Report Service API", version: "1.0.1", description: DESCRIPTION },
     servers: [{ url: "/" }],
     security: [{ apiKey: [] }],
-    tags: [{ name: "Reports" }, { name: "Showings" }, { name: "Users" }],
+    tags: TAGS.map((name) => ({ name })),
   });
   return cached;
 }

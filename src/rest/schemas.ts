@@ -3,11 +3,12 @@
 // from what GraphQL accepts and answers; the GraphQL schema itself checks every value.
 import { z } from "zod";
 import { restBodySchema, restResponseSchema } from "../schema/fields";
-import { comparableFields } from "../schema/resources/comparable/fields";
+import { comparableFields, MAX_REPLACED } from "../schema/resources/comparable/fields";
 import { insightFields } from "../schema/resources/insight/fields";
 import { reportFields } from "../schema/resources/report/fields";
 import { showingFields } from "../schema/resources/showing/fields";
 import { socialPostFields } from "../schema/resources/social-post/fields";
+import { VALUATION_WARNINGS } from "../schema/resources/comparable/market-analysis";
 import { pageRules } from "../schema/rules";
 
 // ---- requests ----
@@ -44,6 +45,17 @@ export const showingIdParams = z.object({ showingId: z.string().meta({ descripti
 export const createShowingBody = restBodySchema(showingFields, "create").meta({ id: "CreateShowingBody" });
 export const updateShowingBody = restBodySchema(showingFields, "update").meta({ id: "UpdateShowingBody" });
 
+export const pageQuery = z.object({ limit, offset });
+
+export const createComparableBody = restBodySchema(comparableFields, "create").meta({ id: "CreateComparableBody" });
+export const updateComparableBody = restBodySchema(comparableFields, "update").meta({ id: "UpdateComparableBody" });
+export const replaceComparablesBody = z
+  .object({ comparables: z.array(createComparableBody).max(MAX_REPLACED).meta({ description: `The new set, 0 to ${MAX_REPLACED} comparables` }) })
+  .meta({ id: "ReplaceComparablesBody" });
+
+export const createInsightBody = restBodySchema(insightFields, "create").meta({ id: "CreateInsightBody" });
+export const updateInsightBody = restBodySchema(insightFields, "update").meta({ id: "UpdateInsightBody" });
+
 // ---- responses ----
 
 const dateTime = () => z.iso.datetime();
@@ -58,6 +70,24 @@ export const report = restResponseSchema(reportFields).meta({
   description: "Every field of a report, without its collections (create and update responses)",
 });
 export const comparable = restResponseSchema(comparableFields).meta({ id: "ComparableProperty" });
+const dollars = (description: string) => z.number().nullable().meta({ description });
+export const valuation = z
+  .object({
+    subject: z.object({ sqft: z.int().nullable(), price: z.number().nullable() }).meta({ description: "The report's sqft and price" }),
+    comparables_total: z.int().meta({ description: "Comparables of the report" }),
+    comparables_used: z.int().meta({ description: "Comparables used: included, with an adjusted price and sqft" }),
+    price_per_sqft: z
+      .object({ min: z.number(), median: z.number(), max: z.number() })
+      .nullable()
+      .meta({ description: "Of the used comparables' price_per_sqft; null when none is used" }),
+    estimated_value: dollars("Median price per square foot × the report's sqft, whole dollars; null without sqft or a used comparable"),
+    value_range: z
+      .object({ low: z.number(), high: z.number() })
+      .nullable()
+      .meta({ description: "Lowest and highest price per square foot × the report's sqft, whole dollars; null like estimated_value" }),
+    warnings: z.array(z.enum(VALUATION_WARNINGS)).meta({ description: "Each condition that holds (README: Valuation)" }),
+  })
+  .meta({ id: "Valuation", description: "A comparative market analysis of the report, computed on read" });
 export const showing = restResponseSchema(showingFields).meta({ id: "Showing" });
 export const socialMediaPost = restResponseSchema(socialPostFields).meta({ id: "SocialMediaPost" });
 export const agentInsight = restResponseSchema(insightFields).meta({ id: "AgentInsight" });

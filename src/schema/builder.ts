@@ -6,19 +6,25 @@ import PrismaPlugin from "@pothos/plugin-prisma";
 import ScopeAuthPlugin, { AuthScopeFailureType, type AuthFailure } from "@pothos/plugin-scope-auth";
 import ValidationPlugin from "@pothos/plugin-validation";
 import { getNamedType, isListType, isNonNullType, isObjectType, type GraphQLOutputType } from "graphql";
-import { can, type Permission } from "../auth/permissions";
+import { can, type Permission, type Permissions } from "../auth/permissions";
 import type { Context } from "../context";
 import { prisma } from "../db";
 import type PrismaTypes from "../generated/pothos-types";
 import { getDatamodel } from "../generated/pothos-types";
 import { badField, badInput, permissionDenied, unauthenticated, type InputPath } from "./errors";
 
-/** The permission a scope failure names; a field's authScopes object fails as an "any of" around the scope. */
-function deniedPermission(failure: AuthFailure): string | undefined {
+/**
+ * The permission a scope failure names (of `permissions`, the first one the key lacks); a field's authScopes object
+ * fails as an "any of" around the scope.
+ */
+function deniedPermission(failure: AuthFailure, granted: Permissions): string | undefined {
   if (failure.kind === AuthScopeFailureType.AuthScope && failure.scope === "permission") return String(failure.parameter);
+  if (failure.kind === AuthScopeFailureType.AuthScope && failure.scope === "permissions") {
+    return (failure.parameter as Permission[]).find((permission) => !can(granted, permission));
+  }
   if (failure.kind === AuthScopeFailureType.AnyAuthScopes || failure.kind === AuthScopeFailureType.AllAuthScopes) {
     for (const inner of failure.failures) {
-      const permission = deniedPermission(inner);
+      const permission = deniedPermission(inner, granted);
       if (permission) return permission;
     }
   }
@@ -33,7 +39,8 @@ export const NESTED_LIMIT = 100;
 export const builder = new SchemaBuilder<{
   Context: Context;
   PrismaTypes: PrismaTypes;
-  AuthScopes: { authenticated: boolean; permission: Permission };
+  /** permission: the key holds it; permissions: the key holds every one (a 403 names the first it lacks). */
+  AuthScopes: { authenticated: boolean; permission: Permission; permissions: readonly Permission[] };
   Scalars: { DateTime: { Input: Date; Output: Date | string }; JSON: { Input: unknown; Output: unknown } };
   DefaultFieldNullability: false;
 }>({
@@ -44,10 +51,11 @@ export const builder = new SchemaBuilder<{
     authScopes: (ctx) => ({
       authenticated: ctx.viewer !== null,
       permission: (permission) => ctx.viewer !== null && can(ctx.viewer.permissions, permission),
+      permissions: (list) => ctx.viewer !== null && list.every((permission) => can(ctx.viewer!.permissions, permission)),
     }),
     unauthorizedError: (_parent, ctx, _info, result) => {
       if (!ctx.viewer) return unauthenticated();
-      const permission = deniedPermission(result.failure);
+      const permission = deniedPermission(result.failure, ctx.viewer.permissions);
       return permissionDenied(permission ?? "unknown");
     },
   },

@@ -4,10 +4,11 @@
 // table (plus the column and its migration).
 import type { EnumRef } from "@pothos/core";
 import { z } from "zod";
+import type { Prisma } from "../generated/prisma/client";
 import { builder, type InputFields } from "./builder";
 import { checked, string } from "./rules";
 
-type ScalarName = "String" | "Int" | "Float" | "Boolean" | "DateTime" | "ID";
+type ScalarName = "String" | "Int" | "Float" | "Boolean" | "DateTime" | "ID" | "JSON";
 
 /** An enum of the schema with its values (GraphQL type and zod/OpenAPI from one list). */
 export interface EnumSpec<V extends string = string> {
@@ -33,7 +34,7 @@ export interface FieldSpec {
   description: string;
   /** The value may be null (read), and null clears it (update). */
   nullable?: boolean;
-  /** Checks on a written value beyond its GraphQL type (strings always refuse NUL and lone surrogates). */
+  /** Checks on a written value beyond its GraphQL type (strings always refuse NUL and lone surrogates; JSON needs one). */
   rule?: z.ZodType;
   /** Accepted on create: required or optional. Absent: not settable on create. */
   create?: "required" | "optional";
@@ -47,9 +48,9 @@ export interface FieldSpec {
   requiredMessage?: string;
   /** Example value for the OpenAPI document (must pass the rule). */
   example?: unknown;
-  /** The GraphQL object field when it is not the column exposed as it is (computed fields). */
+  /** The GraphQL object field when it is not the column exposed as it is (computed fields), given the description. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  build?: (t: any) => unknown;
+  build?: (t: any, description: string) => unknown;
 }
 
 export type FieldTable = Record<string, FieldSpec>;
@@ -70,7 +71,7 @@ export function objectFields(table: FieldTable, t: any): Record<string, any> {
   return Object.fromEntries(
     entries(table).map(([name, spec]) => [
       name,
-      spec.build ? spec.build(t) : t.expose(name, { type: typeOf(spec), nullable: Boolean(spec.nullable), description: spec.description }),
+      spec.build ? spec.build(t, spec.description) : t.expose(name, { type: typeOf(spec), nullable: Boolean(spec.nullable), description: spec.description }),
     ]),
   );
 }
@@ -114,6 +115,7 @@ function valueRule(spec: FieldSpec): z.ZodType {
     Float: () => z.number(),
     Boolean: () => z.boolean(),
     DateTime: () => z.date(),
+    JSON: () => z.never(),
   };
   return byType[type]();
 }
@@ -186,7 +188,9 @@ export function restNames(...tables: FieldTable[]): Map<string, string> {
 function responseSchema(spec: FieldSpec): z.ZodType {
   const type = spec.type;
   const base =
-    typeof type !== "string"
+    type === "JSON"
+      ? (spec.rule ?? z.unknown())
+      : typeof type !== "string"
       ? z.enum(type.values as [string, ...string[]])
       : type === "Int"
         ? z.int()
@@ -263,6 +267,18 @@ export function restSelection(table: FieldTable, shape: Shape = "full"): string 
     .join(" ");
 }
 
+// ---- writing inputs ----
+
+/** The entries of a create input that hold a value: an absent or null optional field takes the column's default. */
+export function withoutNulls<V extends object>(input: V): { [K in keyof V]?: NonNullable<V[K]> } {
+  return Object.fromEntries(Object.entries(input).filter(([, value]) => value != null)) as { [K in keyof V]?: NonNullable<V[K]> };
+}
+
+/** An update's data: null on a field whose null is ignored (onNull "ignore") leaves the value as it is. */
+export function dropIgnoredNulls(table: FieldTable, input: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(input).filter(([name, value]) => !(value === null && table[name]?.onNull === "ignore")));
+}
+
 // ---- input types ----
 
 type ValueOf<S> = S extends { type: "String" | "ID" }
@@ -273,9 +289,11 @@ type ValueOf<S> = S extends { type: "String" | "ID" }
       ? boolean
       : S extends { type: "DateTime" }
         ? Date
-        : S extends { type: EnumSpec<infer V> }
-          ? V
-          : never;
+        : S extends { type: "JSON" }
+          ? Prisma.InputJsonObject
+          : S extends { type: EnumSpec<infer V> }
+            ? V
+            : never;
 
 type RequiredKeys<T, M extends Mode> = { [K in keyof T]: M extends "create" ? (T[K] extends { create: "required" } ? K : never) : never }[keyof T];
 type OptionalKeys<T, M extends Mode> = {

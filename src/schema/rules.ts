@@ -10,7 +10,7 @@ export function reasonOf(issue: z.core.$ZodRawIssue): string | undefined {
     case "invalid_type":
       if (issue.input === undefined) return "is required";
       if (issue.input === null) return "must not be null";
-      return `must be ${issue.expected === "int" ? "an integer" : issue.expected === "object" ? "an object" : `a ${issue.expected}`}`;
+      return `must be ${issue.expected === "int" ? "an integer" : issue.expected === "object" || issue.expected === "record" ? "an object" : `a ${issue.expected}`}`;
     case "too_big":
       if (issue.origin === "string") return `must be at most ${issue.maximum} characters`;
       if (issue.origin === "array") return `must have at most ${issue.maximum} items`;
@@ -24,6 +24,7 @@ export function reasonOf(issue: z.core.$ZodRawIssue): string | undefined {
       if (issue.format === "uuid") return "must be a UUID";
       return undefined;
     case "invalid_value":
+      if (issue.input === null) return "must not be null";
       return `must be one of: ${issue.values.map(String).join(", ")}`;
     case "not_multiple_of":
       return "must be an integer";
@@ -66,6 +67,8 @@ export const string = () => z.string().refine((s) => !hasInvalidCharacters(s), {
 export const MAX_NUMBER = 1e12;
 
 export const text = (max = 1000) => string().max(max);
+/** Text that must say something: not empty or only spaces (kept as written). */
+export const nonBlank = (max = 1000) => text(max).refine((s) => s.trim() !== "", { error: "must not be empty" });
 /** A required name-like string: trimmed, not empty. */
 export const label = (max = 1000) => string().trim().min(1).max(max);
 export const amount = () => z.number().finite().min(0).max(MAX_NUMBER);
@@ -73,6 +76,8 @@ export const count = () => z.int().min(0).max(2_147_483_647);
 export const hexColor = () => string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, { error: "must be a hex colour like #1A2B3C" });
 export const email = () => string().pipe(z.email().max(320));
 export const uuid = () => z.uuid();
+/** A number between min and max (both included). */
+export const between = (min: number, max: number) => z.number().finite().min(min).max(max);
 export const rating = () => z.int().min(1).max(5);
 export const yearBuilt = () =>
   z.int().superRefine((year, ctx) => {

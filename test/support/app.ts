@@ -46,6 +46,12 @@ export async function createTeam(options: { name?: string; permissions?: string;
   return { teamId: team.id, key, auth: { Authorization: `Bearer ${key}` } };
 }
 
+/** A second key of an existing team with the given permissions (e.g. "comparables:read,comparables:create"). */
+export async function addKey(teamId: string, permissions: string): Promise<{ Authorization: string }> {
+  const { key } = await createApiKey({ teamId, name: `key ${permissions}`, permissions: parsePermissions(permissions) });
+  return { Authorization: `Bearer ${key}` };
+}
+
 /** Counts the SQL statements run while `fn` runs (the test environment turns Prisma query events on). */
 export async function countStatements<T>(fn: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
   const statements: string[] = [];

@@ -53,6 +53,7 @@ export function restClient(app: App, auth: Record<string, string>) {
     get: (path: string) => checked(request(app).get(path).set(auth)),
     delete: (path: string) => checked(request(app).delete(path).set(auth)),
     post: (path: string, body: unknown) => checked(request(app).post(path).set(auth).send(body as object)),
+    put: (path: string, body: unknown) => checked(request(app).put(path).set(auth).send(body as object)),
     patch: (path: string, body: unknown) => checked(request(app).patch(path).set(auth).send(body as object)),
   };
 }

@@ -13,7 +13,7 @@ export const teamFields = {
     type: "Int",
     rest: "reports_count",
     description: "Reports of the team",
-    build: (t) => t.relationCount("reports", { description: "Reports of the team" }),
+    build: (t, description) => t.relationCount("reports", { description }),
   },
   createdAt: { type: "DateTime", rest: "created_at", description: "When the team was created" },
 } satisfies FieldTable;

@@ -1,8 +1,60 @@
+// The Comparable object type (fields from the field table), its queries and mutations, and the atomic replace of a
+// report's whole set.
+import { z } from "zod";
+import { prisma } from "../../../db";
 import { builder } from "../../builder";
-import { objectFields } from "../../fields";
-import { comparableFields } from "./fields";
+import { objectFields, withoutNulls } from "../../fields";
+import { checked } from "../../rules";
+import { teamIdOf } from "../../scope";
+import { REPORT_NOT_FOUND, reportIdOfTeam } from "../report/lookup";
+import { oldestFirst, orNotFound, reportItems } from "../report-items";
+import { comparableFields, MAX_REPLACED } from "./fields";
 
 builder.prismaObject("Comparable", {
-  description: "A comparable property of a report.",
+  description: "A comparable property of a report: a recent sale or listing nearby that the valuation weighs.",
   fields: (t) => objectFields(comparableFields, t),
 });
+
+export const COMPARABLE_NOT_FOUND = "Comparable not found";
+
+const { CreateInput } = reportItems({
+  type: "Comparable",
+  one: "comparable",
+  many: "comparables",
+  resource: "comparables",
+  table: comparableFields,
+  items: () => prisma.comparable,
+  notFound: COMPARABLE_NOT_FOUND,
+});
+
+builder.mutationFields((t) => ({
+  replaceComparables: t.prismaField({
+    type: ["Comparable"],
+    description: `Replaces a report's whole set of comparables (0 to ${MAX_REPLACED}) in one transaction: every item is valid and saved, or nothing changes. Returns the new set in the order sent. Needs comparables:create, comparables:update and comparables:delete.`,
+    authScopes: { permissions: ["comparables:create", "comparables:update", "comparables:delete"] },
+    args: {
+      reportId: t.arg.id({ required: true, description: "The report's id" }),
+      comparables: t.arg({
+        type: [CreateInput],
+        required: true,
+        description: `The new set, 0 to ${MAX_REPLACED} comparables`,
+        validate: checked(z.array(z.unknown()).max(MAX_REPLACED)),
+      }),
+    },
+    resolve: async (query, _root, { reportId, comparables }, ctx) => {
+      const teamId = teamIdOf(ctx);
+      const report = await reportIdOfTeam(teamId, String(reportId));
+      // One created_at per item, a millisecond apart, so "oldest first" keeps the order sent.
+      const start = Date.now();
+      const rows = comparables.map((input, i) => ({ ...withoutNulls(input), address: input.address, reportId: report, teamId, createdAt: new Date(start + i) }));
+      return orNotFound(
+        prisma.$transaction(async (tx) => {
+          await tx.comparable.deleteMany({ where: { reportId: report, teamId } });
+          await tx.comparable.createMany({ data: rows });
+          return tx.comparable.findMany({ ...query, where: { reportId: report, teamId }, orderBy: [...oldestFirst] });
+        }),
+        REPORT_NOT_FOUND,
+      );
+    },
+  }),
+}));

@@ -4,10 +4,10 @@ import type { Prisma } from "../../../generated/prisma/client";
 import { normalizeAddress, normalizeFullAddress } from "../../address";
 import { builder } from "../../builder";
 import { badFields, isRowGone, notFound } from "../../errors";
-import { inputType } from "../../fields";
+import { inputType, withoutNulls } from "../../fields";
 import { isUuid, requirePermission, teamIdOf } from "../../scope";
 import { reportFields } from "./fields";
-import { REPORT_NOT_FOUND } from "./queries";
+import { REPORT_NOT_FOUND } from "./lookup";
 
 const CreateReportInput = inputType("CreateReportInput", reportFields, "create", "A new report; it starts as a draft.");
 const UpdateReportInput = inputType(
@@ -25,11 +25,6 @@ function requestedStatus(input: { status?: "draft" | "published" | null; isDraft
     throw badFields((name) => `${name(["status"])} '${fromStatus}' contradicts ${name(["isDraft"])} ${String(input.isDraft)}`, ["status"]);
   }
   return fromStatus ?? fromFlag;
-}
-
-/** The entries of `source` that hold a value (neither null nor undefined). */
-function withoutNulls<T extends object>(source: T): { [K in keyof T]?: NonNullable<T[K]> } {
-  return Object.fromEntries(Object.entries(source).filter(([, v]) => v != null)) as { [K in keyof T]?: NonNullable<T[K]> };
 }
 
 builder.mutationFields((t) => ({

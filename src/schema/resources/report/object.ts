@@ -5,6 +5,8 @@ import { builder } from "../../builder";
 import { objectFields } from "../../fields";
 import { pageType } from "../../page";
 import { collection } from "../collections";
+import { valuate } from "../comparable/market-analysis";
+import { VALUATION_SELECT, ValuationType } from "../comparable/valuation";
 import { reportFields } from "./fields";
 
 builder.prismaObject("Report", {
@@ -15,6 +17,14 @@ builder.prismaObject("Report", {
     showings: collection(t, "showings", "showings:read", "Showings and open houses"),
     socialMediaPosts: collection(t, "socialMediaPosts", "social_media:read", "Social media posts"),
     agentInsights: collection(t, "agentInsights", "ai_insights:read", "Agent insights"),
+    valuation: t.field({
+      type: ValuationType,
+      nullable: true,
+      description: "A comparative market analysis from all of the report's comparables. Needs comparables:read.",
+      authScopes: { permission: "comparables:read" },
+      select: VALUATION_SELECT,
+      resolve: (report) => valuate(report, report.comparables, new Date()),
+    }),
     team: t.relation("team", { nullable: true, description: "The team owning the report. Needs team:read.", authScopes: { permission: "team:read" } }),
   }),
 });

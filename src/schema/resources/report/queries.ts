@@ -7,14 +7,13 @@ import { checked } from "../../rules";
 import { isUuid, teamIdOf } from "../../scope";
 import { addressRule } from "./fields";
 import { ReportPage } from "./object";
+import { REPORT_NOT_FOUND } from "./lookup";
 import { findReportIdByAddress } from "./search";
 
 const ReportStatusFilter = builder.enumType("ReportStatusFilter", {
   description: "Which reports a list holds",
   values: ["draft", "published", "all"] as const,
 });
-
-export const REPORT_NOT_FOUND = "Report not found";
 
 builder.queryFields((t) => ({
   report: t.prismaField({

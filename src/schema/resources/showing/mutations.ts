@@ -4,7 +4,7 @@ import { builder } from "../../builder";
 import { badFields, conflict, isRowGone, isUniqueViolation, notFound } from "../../errors";
 import { inputType } from "../../fields";
 import { teamIdOf } from "../../scope";
-import { REPORT_NOT_FOUND } from "../report/queries";
+import { REPORT_NOT_FOUND, reportIdOfTeam } from "../report/lookup";
 import { showingFields } from "./fields";
 import { findShowing, SHOWING_NOT_FOUND } from "./object";
 
@@ -29,10 +29,9 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, { input }, ctx) => {
       const teamId = teamIdOf(ctx);
       checkWindow(input.showingTimeStart, input.showingTimeEnd);
-      const report = await prisma.report.findFirst({ where: { id: input.reportId, teamId }, select: { id: true } });
-      if (!report) throw notFound(REPORT_NOT_FOUND);
+      const reportId = await reportIdOfTeam(teamId, input.reportId);
       try {
-        return await prisma.showing.create({ ...query, data: { ...input, reportId: report.id, eventType: input.eventType ?? "showing", teamId } });
+        return await prisma.showing.create({ ...query, data: { ...input, reportId, eventType: input.eventType ?? "showing", teamId } });
       } catch (err) {
         if (isUniqueViolation(err)) throw duplicateKey(input.uniqueShowingKey);
         if (isRowGone(err)) throw notFound(REPORT_NOT_FOUND); // the report was deleted meanwhile

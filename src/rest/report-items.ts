@@ -1,0 +1,111 @@
+// The REST routes of a kind of report item (comparables, insights), from one description: a report's list and
+// create under /reports/{reportId}/<path>, and get/update/delete under /<path>/{id} — each a translation into the
+// GraphQL queries and mutations of src/schema/resources/report-items.ts.
+import { Router } from "express";
+import { restSelection, type FieldTable } from "../schema/fields";
+import { operation, run, type Operation } from "./graphql";
+import { jsonBody, queryInt, runWithBody } from "./input";
+import { allowOnly, handle } from "./route";
+
+export interface ReportItemsRoutes {
+  /** The GraphQL type and its query names (see ReportItemsSpec). */
+  type: "Comparable" | "AgentInsight";
+  one: string;
+  many: string;
+  /** The path segment, e.g. comparables for /reports/{reportId}/comparables and /comparables/{comparableId}. */
+  path: string;
+  /** The path parameter of one item, e.g. comparableId. */
+  param: string;
+  /** The name of an item in messages, e.g. Comparable created successfully. */
+  label: string;
+  table: FieldTable;
+}
+
+/** The fragment of an item's REST body, named Rest<Type>. */
+export const itemFragment = (spec: Pick<ReportItemsRoutes, "type" | "table">) => `fragment Rest${spec.type} on ${spec.type} { ${restSelection(spec.table)} }`;
+
+interface Page<T> {
+  items: T[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * The routes; `more` adds routes of the same paths before the 405 answers (e.g. PUT of a whole set), naming the
+ * methods they serve.
+ */
+export function reportItemsRouter(spec: ReportItemsRoutes, more?: { list?: { methods: string[]; add: (router: Router, path: string) => void } }): Router {
+  const { type, one, many, label } = spec;
+  const fragment = itemFragment(spec);
+  const LIST: Operation = operation(`query Rest${type}List($reportId: ID!, $limit: Int!, $offset: Int!) {
+    ${many}(reportId: $reportId, limit: $limit, offset: $offset) { total limit offset items { ...Rest${type} } }
+  } ${fragment}`);
+  const GET = operation(`query Rest${type}($id: ID!) { ${one}(id: $id) { ...Rest${type} } } ${fragment}`);
+  const CREATE = operation(`mutation RestCreate${type}($reportId: ID!, $input: Create${type}Input!) {
+    create${type}(reportId: $reportId, input: $input) { ...Rest${type} }
+  } ${fragment}`);
+  const UPDATE = operation(`mutation RestUpdate${type}($id: ID!, $input: Update${type}Input!) {
+    update${type}(id: $id, input: $input) { ...Rest${type} }
+  } ${fragment}`);
+  const DELETE = operation(`mutation RestDelete${type}($id: ID!) { delete${type}(id: $id) }`);
+
+  const router = Router();
+  const list = `/reports/:reportId/${spec.path}`;
+  router.get(
+    list,
+    handle(async (req, res) => {
+      const data = await run<Record<string, Page<unknown>>>(
+        LIST,
+        { reportId: req.params.reportId, limit: queryInt(req, "limit") ?? 50, offset: queryInt(req, "offset") ?? 0 },
+        res.locals.context,
+      );
+      const page = data[many];
+      res.json({ data: page.items, total: page.total, limit: page.limit, offset: page.offset });
+    }),
+  );
+  router.post(
+    list,
+    jsonBody,
+    handle(async (req, res) => {
+      const data = await runWithBody<Record<string, unknown>>(CREATE, req, res.locals.context, {
+        table: spec.table,
+        mode: "create",
+        variables: { reportId: req.params.reportId },
+      });
+      res.status(201).json({ data: data[`create${type}`], message: `${label} created successfully` });
+    }),
+  );
+  more?.list?.add(router, list);
+  allowOnly(router, list, ["GET", "POST", ...(more?.list?.methods ?? [])]);
+
+  const item = `/${spec.path}/:${spec.param}`;
+  router.get(
+    item,
+    handle(async (req, res) => {
+      const data = await run<Record<string, unknown>>(GET, { id: req.params[spec.param] }, res.locals.context);
+      res.json({ data: data[one] });
+    }),
+  );
+  router.patch(
+    item,
+    jsonBody,
+    handle(async (req, res) => {
+      const data = await runWithBody<Record<string, unknown>>(UPDATE, req, res.locals.context, {
+        table: spec.table,
+        mode: "update",
+        variables: { id: req.params[spec.param] },
+      });
+      res.json({ data: data[`update${type}`], message: `${label} updated successfully` });
+    }),
+  );
+  router.delete(
+    item,
+    handle(async (req, res) => {
+      await run(DELETE, { id: req.params[spec.param] }, res.locals.context);
+      res.json({ message: `${label} deleted successfully` });
+    }),
+  );
+  allowOnly(router, item, ["GET", "PATCH", "DELETE"]);
+  return router;
+}

@@ -1,0 +1,137 @@
+// The items a report holds that are managed one by one (comparables, agent insights): the same queries and mutations
+// for each, from one description — get by id, a page of one report's items (oldest first), create, update, delete,
+// each behind the resource's permission and scoped to the key's team.
+import type { Context } from "../../context";
+import { prisma } from "../../db";
+import type { Prisma } from "../../generated/prisma/client";
+import type { Resource } from "../../auth/permissions";
+import { builder } from "../builder";
+import { isRowGone, notFound } from "../errors";
+import { dropIgnoredNulls, inputType, withoutNulls, type FieldTable } from "../fields";
+import { listComplexity, pageArgs, pageType } from "../page";
+import { isUuid, teamIdOf } from "../scope";
+import { REPORT_NOT_FOUND, reportIdOfTeam } from "./report/lookup";
+
+/** The Prisma calls the items need (the model delegates differ only in their types). */
+/* eslint-disable @typescript-eslint/no-explicit-any */
+interface Items {
+  findFirst(args: any): Promise<any>;
+  findMany(args: any): Promise<any[]>;
+  count(args: any): Promise<number>;
+  create(args: any): Promise<any>;
+  update(args: any): Promise<any>;
+  deleteMany(args: any): Promise<{ count: number }>;
+}
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+export interface ReportItemsSpec<T extends FieldTable> {
+  /** The GraphQL object type, e.g. Comparable; mutations are create<Type>, update<Type>, delete<Type>. */
+  type: "Comparable" | "AgentInsight";
+  /** The query of one item (e.g. comparable) and of a report's items (e.g. comparables). */
+  one: string;
+  many: string;
+  /** The permission resource, e.g. comparables. */
+  resource: Resource;
+  table: T;
+  items: () => Items;
+  /** The 404 message of an unknown id, e.g. Comparable not found. */
+  notFound: string;
+  /** Values the service sets on create besides the input (e.g. an insight's default author). */
+  defaults?: (teamId: string, ctx: Context) => Promise<Record<string, unknown>>;
+}
+
+export const oldestFirst = [{ createdAt: "asc" }, { id: "asc" }] as const;
+
+/** Registers the queries and mutations of one kind of report item; returns its create input (for bulk writes). */
+export function reportItems<T extends FieldTable>(spec: ReportItemsSpec<T>) {
+  const { type, resource, table, notFound: missing } = spec;
+  const noun = type === "AgentInsight" ? "agent insight" : type.toLowerCase();
+  const CreateInput = inputType(`Create${type}Input`, table, "create", `A new ${noun} of a report.`);
+  const UpdateInput = inputType(`Update${type}Input`, table, "update", "Only the fields given are changed.");
+  const Page = pageType<typeof type, Prisma.ComparableWhereInput & Prisma.AgentInsightWhereInput>(type, `One page of a report's ${noun}s, oldest first.`, {
+    items: (query, page) => spec.items().findMany({ ...query, where: page.where, orderBy: [...oldestFirst], take: page.limit, skip: page.offset }),
+    count: (where) => spec.items().count({ where }),
+  });
+  const byId = (id: string, teamId: string) => ({ id, teamId });
+
+  builder.queryFields((t) => ({
+    [spec.one]: t.prismaField({
+      type,
+      description: `One ${noun} of the team by id; unknown ids give NOT_FOUND. Needs ${resource}:read.`,
+      authScopes: { permission: `${resource}:read` },
+      args: { id: t.arg.id({ required: true, description: `The ${noun}'s id` }) },
+      resolve: async (query, _root, { id }, ctx) => {
+        const item = isUuid(String(id)) ? await spec.items().findFirst({ ...query, where: byId(String(id), teamIdOf(ctx)) }) : null;
+        if (!item) throw notFound(missing);
+        return item;
+      },
+    }),
+    [spec.many]: t.field({
+      type: Page,
+      description: `The ${noun}s of one report of the team, oldest first. Needs ${resource}:read.`,
+      authScopes: { permission: `${resource}:read` },
+      complexity: listComplexity,
+      args: { reportId: t.arg.id({ required: true, description: "The report's id" }), ...pageArgs(t) },
+      resolve: async (_root, { reportId, limit, offset }, ctx) => {
+        const teamId = teamIdOf(ctx);
+        return { where: { teamId, reportId: await reportIdOfTeam(teamId, String(reportId)) }, limit, offset };
+      },
+    }),
+  }));
+
+  builder.mutationFields((t) => ({
+    [`create${type}`]: t.prismaField({
+      type,
+      description: `Adds a ${noun} to a report of the team. Needs ${resource}:create.`,
+      authScopes: { permission: `${resource}:create` },
+      args: {
+        reportId: t.arg.id({ required: true, description: "The report's id" }),
+        input: t.arg({ type: CreateInput, required: true, description: `The new ${noun}` }),
+      },
+      resolve: async (query, _root, args, ctx) => {
+        const { reportId, input } = args as unknown as { reportId: string; input: object };
+        const teamId = teamIdOf(ctx);
+        const report = await reportIdOfTeam(teamId, String(reportId));
+        const data = { ...(await spec.defaults?.(teamId, ctx)), ...withoutNulls(input), reportId: report, teamId };
+        return orNotFound(spec.items().create({ ...query, data }), REPORT_NOT_FOUND);
+      },
+    }),
+    [`update${type}`]: t.prismaField({
+      type,
+      description: `Changes the given fields of a ${noun}. Needs ${resource}:update.`,
+      authScopes: { permission: `${resource}:update` },
+      args: {
+        id: t.arg.id({ required: true, description: `The ${noun}'s id` }),
+        input: t.arg({ type: UpdateInput, required: true, description: "The fields to change" }),
+      },
+      resolve: async (query, _root, args, ctx) => {
+        const { id, input } = args as unknown as { id: string; input: object };
+        if (!isUuid(String(id))) throw notFound(missing);
+        const data = dropIgnoredNulls(table, input);
+        return orNotFound(spec.items().update({ ...query, where: byId(String(id), teamIdOf(ctx)), data }), missing);
+      },
+    }),
+    [`delete${type}`]: t.id({
+      description: `Deletes a ${noun}. Returns its id. Needs ${resource}:delete.`,
+      authScopes: { permission: `${resource}:delete` },
+      args: { id: t.arg.id({ required: true, description: `The ${noun}'s id` }) },
+      resolve: async (_root, { id }, ctx) => {
+        const { count } = isUuid(String(id)) ? await spec.items().deleteMany({ where: byId(String(id), teamIdOf(ctx)) }) : { count: 0 };
+        if (count === 0) throw notFound(missing);
+        return id;
+      },
+    }),
+  }));
+
+  return { CreateInput, Page };
+}
+
+/** A write whose target row is gone (deleted meanwhile, or never there) answers 404 with `message`. */
+export async function orNotFound<T>(write: Promise<T>, message: string): Promise<T> {
+  try {
+    return await write;
+  } catch (err) {
+    if (isRowGone(err)) throw notFound(message);
+    throw err;
+  }
+}
