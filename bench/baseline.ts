@@ -7,6 +7,7 @@ import type { RateLimiter } from "../src/auth/rate-limit";
 import { prisma } from "../src/db";
 import { errorHandler, sendError } from "../src/http/errors";
 import { securityHeaders } from "../src/http/security";
+import { adjustedPrice, pricePerSqft } from "../src/schema/resources/comparable/market-analysis";
 
 const oldestFirst = [{ createdAt: "asc" as const }, { id: "asc" as const }];
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -73,8 +74,11 @@ export function detailBody(r: Report) {
       show_showings_on_report: r.showShowings,
       show_agent_insights_on_report: r.showAgentInsights,
       comparable_properties: r.comparables.map((c) => ({
-        id: c.id, address: c.address, city: c.city, state: c.state, zip: c.zip, price: c.price, beds: c.beds, baths: c.baths,
-        sqft: c.sqft, distance_miles: c.distanceMiles, sale_date: iso(c.saleDate), status: c.status, source: c.source, created_at: iso(c.createdAt),
+        id: c.id, report_id: c.reportId, address: c.address, city: c.city, state: c.state, zip: c.zip, price: c.price, beds: c.beds,
+        baths: c.baths, sqft: c.sqft, lot_size: c.lotSize, year_built: c.yearBuilt, distance_miles: c.distanceMiles,
+        sale_date: iso(c.saleDate), days_on_market: c.daysOnMarket, status: c.status, source: c.source, mls_id: c.mlsId,
+        latitude: c.latitude, longitude: c.longitude, adjustments: c.adjustments, included: c.included,
+        adjusted_price: adjustedPrice(c), price_per_sqft: pricePerSqft(c), created_at: iso(c.createdAt), updated_at: iso(c.updatedAt),
       })),
       showing_events: r.showings.map((s) => ({
         id: s.id, service_id: s.serviceId, report_id: s.reportId, showing_date: iso(s.showingDate), scheduled_date: iso(s.scheduledDate),
@@ -88,7 +92,8 @@ export function detailBody(r: Report) {
         likes: p.likes, comments: p.comments, shares: p.shares, views: p.views,
       })),
       agent_insights: r.agentInsights.map((i) => ({
-        id: i.id, author: i.author, title: i.title, body: i.body, category: i.category, created_at: iso(i.createdAt),
+        id: i.id, report_id: i.reportId, title: i.title, body: i.body, category: i.category, author: i.author, source: i.source,
+        created_at: iso(i.createdAt), updated_at: iso(i.updatedAt),
       })),
     },
   };
