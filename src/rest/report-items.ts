@@ -1,7 +1,7 @@
 // The REST routes of a kind of report item (comparables, insights), from one description: a report's list and
 // create under /reports/{reportId}/<path>, and get/update/delete under /<path>/{id} — each a translation into the
 // GraphQL queries and mutations of src/schema/resources/report-items.ts.
-import { Router } from "express";
+import { Router, type Request } from "express";
 import { restSelection, type FieldTable } from "../schema/fields";
 import { operation, run, type Operation } from "./graphql";
 import { jsonBody, queryInt, runWithBody } from "./input";
@@ -64,18 +64,13 @@ export function reportItemsRouter(spec: ReportItemsRoutes, more?: { list?: { met
       res.json({ data: page.items, total: page.total, limit: page.limit, offset: page.offset });
     }),
   );
-  router.post(
-    list,
-    jsonBody,
+  /** A create or update: the body as the mutation's input, answered with the item and a message. */
+  const write = (op: Operation, mode: "create" | "update", variables: (req: Request) => Record<string, unknown>, status: 200 | 201) =>
     handle(async (req, res) => {
-      const data = await runWithBody<Record<string, unknown>>(CREATE, req, res.locals.context, {
-        table: spec.table,
-        mode: "create",
-        variables: { reportId: req.params.reportId },
-      });
-      res.status(201).json({ data: data[`create${type}`], message: `${label} created successfully` });
-    }),
-  );
+      const data = await runWithBody<Record<string, unknown>>(op, req, res.locals.context, { table: spec.table, mode, variables: variables(req) });
+      res.status(status).json({ data: data[`${mode}${type}`], message: `${label} ${mode}d successfully` });
+    });
+  router.post(list, jsonBody, write(CREATE, "create", (req) => ({ reportId: req.params.reportId }), 201));
   more?.list?.add(router, list);
   allowOnly(router, list, ["GET", "POST", ...(more?.list?.methods ?? [])]);
 
@@ -87,18 +82,7 @@ export function reportItemsRouter(spec: ReportItemsRoutes, more?: { list?: { met
       res.json({ data: data[one] });
     }),
   );
-  router.patch(
-    item,
-    jsonBody,
-    handle(async (req, res) => {
-      const data = await runWithBody<Record<string, unknown>>(UPDATE, req, res.locals.context, {
-        table: spec.table,
-        mode: "update",
-        variables: { id: req.params[spec.param] },
-      });
-      res.json({ data: data[`update${type}`], message: `${label} updated successfully` });
-    }),
-  );
+  router.patch(item, jsonBody, write(UPDATE, "update", (req) => ({ id: req.params[spec.param] }), 200));
   router.delete(
     item,
     handle(async (req, res) => {

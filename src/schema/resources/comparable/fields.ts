@@ -1,6 +1,6 @@
 // Every field of a comparable property, once (DECISIONS "Comparables").
 import { z } from "zod";
-import { enumSpec, type FieldTable } from "../../fields";
+import { enumSpec, type FieldSpec, type FieldTable } from "../../fields";
 import { amount, between, count, hasInvalidCharacters, label, MAX_NUMBER, text, yearBuilt } from "../../rules";
 import { adjustedPrice, pricePerSqft, type ComparableFigures } from "./market-analysis";
 
@@ -25,6 +25,16 @@ export const adjustmentsRule = z.record(z.string(), z.int().min(-MAX_NUMBER).max
 });
 
 const both = { create: "optional", update: true, nullable: true } as const;
+
+/** A read-only dollar figure computed from the comparable's row. */
+const computed = (rest: string, description: string, compute: (c: ComparableFigures) => number | null) =>
+  ({
+    type: "Float",
+    rest,
+    nullable: true,
+    description,
+    build: (t, text) => t.float({ nullable: true, description: text, resolve: compute }),
+  }) satisfies FieldSpec;
 
 export const comparableFields = {
   id: { type: "ID", rest: "id", description: "The comparable's id (a UUID)" },
@@ -67,30 +77,8 @@ export const comparableFields = {
   included: { type: "Boolean", rest: "included", create: "optional", update: true, description: "Whether the valuation uses it (default true)" },
   // Computed from the row, which Comparable always loads whole: a field `select` here would make Pothos load a
   // report's comparables in a second statement (measured in test/statements.test.ts).
-  adjustedPrice: {
-    type: "Float",
-    rest: "adjusted_price",
-    nullable: true,
-    description: "price + the sum of adjustments; null without a price",
-    build: (t, description) =>
-      t.float({
-        nullable: true,
-        description,
-        resolve: (c: ComparableFigures) => adjustedPrice(c),
-      }),
-  },
-  pricePerSqft: {
-    type: "Float",
-    rest: "price_per_sqft",
-    nullable: true,
-    description: "adjusted_price / sqft in dollars, rounded to cents; null without either",
-    build: (t, description) =>
-      t.float({
-        nullable: true,
-        description,
-        resolve: (c: ComparableFigures) => pricePerSqft(c),
-      }),
-  },
+  adjustedPrice: computed("adjusted_price", "price + the sum of adjustments; null without a price", adjustedPrice),
+  pricePerSqft: computed("price_per_sqft", "adjusted_price / sqft in dollars, rounded to cents; null without either", pricePerSqft),
   createdAt: { type: "DateTime", rest: "created_at", description: "When the comparable was added" },
   updatedAt: { type: "DateTime", rest: "updated_at", description: "When the comparable last changed" },
 } satisfies FieldTable;
