@@ -11,7 +11,7 @@ import { buildApp } from "../src/app";
 import { database } from "../src/db";
 import { createTeam } from "./support/app";
 
-const KEYS = 20_000;
+const KEYS = 10_000;
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 const randomKey = () => `prs_sk_live_${Array.from(randomBytes(32), (b) => ALPHABET[b % ALPHABET.length]).join("")}`;
 
@@ -71,15 +71,15 @@ describe("random well-formed keys", () => {
   it(`leave the heap and the Redis key count flat after ${KEYS} requests`, async () => {
     const team = await createTeam();
     expect(await get(team.key)).toBe(200);
-    await sendRandomKeys(5_000); // warm-up: code paths compiled, pools and buffers at their working size
+    await sendRandomKeys(2_000); // warm-up: code paths compiled, pools and buffers at their working size
     const before = await heapUsed();
     const statuses = await sendRandomKeys(KEYS);
     const after = await heapUsed();
     // Every unknown key answers 401, then 429 once the client address has used its anonymous budget.
     expect([...statuses.keys()].sort()).toEqual([429]);
-    // Before the fix each unknown key kept a counter of ~600 bytes in the heap (+8 to +13 MB measured here); now
-    // the heap after GC ends a few MB below where it started (-4.5 MB), whatever the number of keys.
-    expect((after - before) / 1024 / 1024).toBeLessThan(4);
+    // Before the fix each unknown key kept a counter of ~600 bytes in the heap (+8 to +13 MB for 20,000 keys, so
+    // about +6 MB for these); now the heap after GC ends a few MB below where it started, whatever the number of keys.
+    expect((after - before) / 1024 / 1024).toBeLessThan(2);
     // A valid key still works (its count starts with its first request).
     expect(await get(team.key)).toBe(200);
 
