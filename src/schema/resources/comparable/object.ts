@@ -4,6 +4,7 @@ import { z } from "zod";
 import { prisma } from "../../../db";
 import { builder } from "../../builder";
 import { objectFields, withoutNulls } from "../../fields";
+import { notFound } from "../../errors";
 import { checked } from "../../rules";
 import { teamIdOf } from "../../scope";
 import { REPORT_NOT_FOUND, reportIdOfTeam } from "../report/lookup";
@@ -49,6 +50,10 @@ builder.mutationFields((t) => ({
       const rows = comparables.map((input, i) => ({ ...withoutNulls(input), address: input.address, reportId: report, teamId, createdAt: new Date(start + i) }));
       return orNotFound(
         prisma.$transaction(async (tx) => {
+          // The report's row lock makes concurrent replaces (and adds) of one report wait for each other: without it,
+          // two replaces could each delete only the rows they saw and leave both new sets.
+          const locked = await tx.$queryRaw<unknown[]>`SELECT 1 FROM reports WHERE id = ${report}::uuid AND team_id = ${teamId}::uuid FOR UPDATE`;
+          if (locked.length === 0) throw notFound(REPORT_NOT_FOUND);
           await tx.comparable.deleteMany({ where: { reportId: report, teamId } });
           await tx.comparable.createMany({ data: rows });
           return tx.comparable.findMany({ ...query, where: { reportId: report, teamId }, orderBy: [...oldestFirst] });
