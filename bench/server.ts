@@ -37,7 +37,7 @@ async function main(): Promise<void> {
   const rateLimiter = createRateLimiter({ redisUrl: config.REDIS_URL });
   // Every request of the no-auth app runs as the seeded key, without looking it up or counting it.
   const context: Context = {
-    viewer: { keyId: key.id, teamId: key.teamId, permissions: key.permissions as Permissions, tier: key.rateLimitTier },
+    viewer: { keyId: key.id, keyPrefix: key.prefix, teamId: key.teamId, permissions: key.permissions as Permissions, tier: key.rateLimitTier },
     rateLimit: null,
   };
   const servers = {

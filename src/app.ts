@@ -13,6 +13,7 @@ import { errorHandler, rejectMalformedUrl, sendError } from "./http/errors";
 import { checkGraphQLTransport } from "./http/graphql-transport";
 import { healthRouter } from "./http/health";
 import { docsPolicy, graphiqlPolicy, securityHeaders } from "./http/security";
+import { accessLog, crossOrigin } from "./http/requests";
 import { logger } from "./logger";
 import { docsRouter, restRouter } from "./rest";
 import { schema } from "./schema";
@@ -36,6 +37,14 @@ query Overview {
 `;
 
 const GRAPHIQL_OPTIONS = { title: "Property Report Service", defaultQuery: GRAPHIQL_QUERY, headers: '{"Authorization": "Bearer "}' };
+
+/** GET / without a key: where everything is. */
+const INDEX = {
+  name: "Property Report Service",
+  version: "1.0.1",
+  links: { rest: "/v1", docs: "/docs", openapi: "/v1/openapi.json", graphql: "/graphql", health: "/health", ready: "/ready" },
+  authentication: "Authorization: Bearer prs_sk_live_… on every request to /v1 and /graphql",
+};
 
 export interface AppDependencies {
   rateLimiter: RateLimiter;
@@ -83,6 +92,7 @@ export function assembleApp(authentication: RequestHandler, rateLimiter: RateLim
     graphiql: GRAPHIQL_OPTIONS,
     renderGraphiQL: () => graphiqlPage,
     landingPage: false,
+    cors: false, // crossOrigin() answers for every route, /graphql included
     maskedErrors: { maskError: maskDatabaseFailures },
     // The engine REST runs on too, and the query limits every client document is checked against.
     plugins: [useCompiledExecution(), useQueryLimits()],
@@ -94,7 +104,10 @@ export function assembleApp(authentication: RequestHandler, rateLimiter: RateLim
     },
   });
 
+  app.use(accessLog()); // X-Request-Id and one log line per request
+  app.use(crossOrigin(config.CORS_ORIGINS)); // CORS headers; preflights answered here, without a key
   app.use(securityHeaders());
+  app.get("/", (_req, res) => void res.json(INDEX));
   // Liveness and readiness: no key, no rate-limit count.
   app.use(healthRouter(rateLimiter));
   app.use(["/docs", "/v1/openapi.json"], docsPolicy());

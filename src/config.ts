@@ -33,6 +33,12 @@ const envSchema = z.object({
     .string()
     .default("false")
     .transform((v) => (v === "true" ? true : v === "false" ? false : /^\d+$/.test(v) ? Number(v) : v)),
+  // Origins browser apps may call the API from (CORS): "*" (any; the default: keys are bearer tokens, never cookies)
+  // or a comma-separated list such as "https://app.example.com,http://localhost:5173".
+  CORS_ORIGINS: z
+    .string()
+    .default("*")
+    .transform((v): "*" | string[] => (v.trim() === "*" ? "*" : v.split(",").map((o) => o.trim()).filter(Boolean))),
   // Emit an event per SQL statement (tests and benchmarks count them); off in normal operation.
   SQL_STATEMENT_EVENTS: z.stringbool().default(false),
 });

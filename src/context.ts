@@ -3,6 +3,8 @@ import type { Permissions } from "./auth/permissions";
 
 export interface Viewer {
   keyId: string;
+  /** The key's display prefix (prs_sk_live_ + 4 characters): what logs may say about it. */
+  keyPrefix: string;
   teamId: string;
   permissions: Permissions;
   tier: string;
@@ -19,4 +21,6 @@ export interface RateLimitState {
 export interface Context {
   viewer: Viewer | null;
   rateLimit: RateLimitState | null;
+  /** The request's X-Request-Id, for log lines written below the HTTP layer. */
+  requestId?: string;
 }

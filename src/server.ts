@@ -16,25 +16,37 @@ async function main(): Promise<void> {
   const applied = await database.migrate();
   if (applied.length) logger.info({ migrations: applied }, "database migrated");
   const embeddedLock = claimEmbeddedDatabase();
-  const first = await bootstrapFirstTeam();
-  if (first) {
-    // Printed once, on the first start only: the key is not stored and cannot be shown again.
-    logger.warn({ teamId: first.teamId }, "created the first team 'My Team' and an API key with every permission");
-    process.stdout.write(`\n  Your API key (shown only this once):\n  ${first.key}\n\n`);
-  }
   const rateLimiter = createRateLimiter({ redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX });
   // Serve only once the shared rate-limit store is reachable, so every process counts in one budget from the start.
   await rateLimiter.ready();
   const { server, stop: stopServer } = createAppServer(buildApp({ rateLimiter }));
-  server.listen(config.PORT, config.HOST, () => {
-    // The bound port, not the configured one: PORT=0 picks a free port.
-    const { port } = server.address() as AddressInfo;
-    logger.info({ port, database: database.kind, redis: Boolean(config.REDIS_URL) }, "listening");
+  await new Promise<void>((resolve) => {
+    const refuse = (err: NodeJS.ErrnoException) => {
+      const why = err.code === "EADDRINUSE" ? `port ${config.PORT} is in use; set PORT to another port` : err.code === "EACCES" ? `port ${config.PORT} needs privileges; set PORT above 1023` : err.message;
+      logger.fatal({ code: err.code }, `cannot listen: ${why}`);
+      process.stderr.write(`Cannot listen: ${why}\n`);
+      process.exit(1);
+    };
+    server.once("error", refuse);
+    server.listen(config.PORT, config.HOST, () => {
+      server.off("error", refuse);
+      resolve();
+    });
   });
-  server.on("error", (err) => {
-    logger.fatal({ err }, "cannot listen");
-    process.exit(1);
-  });
+  // The first team and its key only once the server is listening: a start that fails never uses up the one time
+  // the key is shown.
+  const first = await bootstrapFirstTeam();
+  if (first) {
+    logger.warn({ teamId: first.teamId }, "created the first team 'My Team' and an API key with every permission (printed on standard error)");
+    // On standard error, outside the JSON log stream: the key is not stored and cannot be shown again, and log
+    // shippers reading standard output never receive it.
+    process.stderr.write(`\n  Your API key (shown only this once):\n  ${first.key}\n\n`);
+  }
+  // The bound port, not the configured one: PORT=0 picks a free port.
+  const { port } = server.address() as AddressInfo;
+  const base = `http://${config.HOST === "0.0.0.0" || config.HOST === "::" ? "localhost" : config.HOST}:${port}`;
+  logger.info({ port, database: database.kind, redis: Boolean(config.REDIS_URL), rest: `${base}/v1`, docs: `${base}/docs`, graphql: `${base}/graphql` }, "listening");
+  process.stderr.write(`Property Report Service: REST ${base}/v1 · reference ${base}/docs · GraphQL (GraphiQL) ${base}/graphql\n`);
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -4,7 +4,8 @@
 // DATABASE_URL set (the PostgreSQL pass), the counter is checked on PostgreSQL too, with a key made by the CLI.
 import { randomUUID } from "node:crypto";
 import path from "node:path";
-import { childEnv, cliTeamAndKey, sharedDatabase, startServer, tempDir, type ServerProcess } from "./support/server";
+import net from "node:net";
+import { childEnv, cliTeamAndKey, sharedDatabase, startServer, startServerExpectingExit, tempDir, type ServerProcess } from "./support/server";
 
 const KEY = /prs_sk_live_[A-Za-z0-9]{32}/g;
 
@@ -41,10 +42,45 @@ it("creates the first team and a key with every permission on the first start on
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
 
+  // A taken port: a clear message and exit 1, before the first-start key is made (so it is not lost).
+  const taken = net.createServer();
+  await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+  const port = (taken.address() as net.AddressInfo).port;
+  const refused = await startServerExpectingExit(env, port);
+  taken.close();
+  expect(refused.code).toBe(1);
+  expect(refused.output).toContain(`Cannot listen: port ${port} is in use; set PORT to another port`);
+  expect(refused.output.match(KEY)).toBeNull();
+
   server = await startServer(env);
   const keys: string[] = server.output().match(KEY) ?? [];
   expect(keys).toHaveLength(1);
+  // Where everything is, in the listening line.
+  expect(server.output()).toMatch(/"docs":"http:\/\/127\.0\.0\.1:\d+\/docs"/);
   const me = await threeCalls(server.url, keys[0]);
+  // One access-log line per request, with the request id, the key's prefix and the team, never the key itself.
+  const accessLines = () =>
+    server!
+      .output()
+      .split("\n")
+      .filter((line) => line.startsWith("{") && JSON.parse(line).msg === "request")
+      .map((line) => JSON.parse(line));
+  // The last line may still be on its way through the pipe.
+  for (let i = 0; i < 50 && accessLines().length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  const requests = accessLines();
+  expect(requests).toHaveLength(3);
+  expect(requests[1]).toMatchObject({
+    level: "info",
+    time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    requestId: expect.any(String),
+    req: { method: "GET", path: "/v1/reports" },
+    res: { status: 200 },
+    durationMs: expect.any(Number),
+    keyPrefix: keys[0].slice(0, 16),
+    teamId: me.team.id,
+  });
+  expect(server.output().match(KEY)).toHaveLength(1); // the banner only
+  expect(server.output()).not.toMatch(/authorization/i);
   expect(me.team.name).toBe("My Team");
   expect(Object.keys(me.api_key.permissions).sort()).toEqual(
     ["ai_insights", "api_keys", "comparables", "reports", "showings", "social_media", "team", "webhooks"],

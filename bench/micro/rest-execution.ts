@@ -11,7 +11,7 @@ import { DETAIL_FRAGMENT } from "../../src/rest/shapes";
 (async () => {
   await database.migrate();
   const { team, report: r } = await teamWithNestedReport("T");
-  const ctx = { viewer: { keyId: "k", teamId: team.id, permissions: { reports: ["read"], comparables: ["read"], showings: ["read"], social_media: ["read"], ai_insights: ["read"] } as any, tier: "standard" }, rateLimit: null };
+  const ctx = { viewer: { keyId: "k", keyPrefix: "prs_sk_live_k", teamId: team.id, permissions: { reports: ["read"], comparables: ["read"], showings: ["read"], social_media: ["read"], ai_insights: ["read"] } as any, tier: "standard" }, rateLimit: null };
   const op = operation(`query RestReport($id: ID!) { report(id: $id) { ...RestReportDetail } } ${DETAIL_FRAGMENT}`);
   const compiled = compileQuery(schema, op.document);
   if (!isCompiledQuery(compiled)) throw new Error("no compile");

@@ -6,7 +6,7 @@ import { config } from "../config";
 import type { Context } from "../context";
 import { prisma } from "../db";
 import { sendError } from "../http/errors";
-import { hashApiKey, isWellFormedKey } from "./keys";
+import { hashApiKey, isWellFormedKey, keyDisplayPrefix } from "./keys";
 import { findKey } from "./key-lookup";
 import { applyLimit, type RateLimiter, type RateLimitResult } from "./rate-limit";
 import { tierLimit } from "./tiers";
@@ -84,8 +84,9 @@ export function authenticate(limiter: RateLimiter) {
       countCall(key.team_id);
       touchLastUsed(key.id, now);
       res.locals.context = {
-        viewer: { keyId: key.id, teamId: key.team_id, permissions: key.permissions, tier },
+        viewer: { keyId: key.id, keyPrefix: keyDisplayPrefix(token!), teamId: key.team_id, permissions: key.permissions, tier },
         rateLimit: { tier, limit: result.limit, remaining: result.remaining, resetsAt: result.resetsAt },
+        requestId: req.id === undefined ? undefined : String(req.id),
       };
       next();
     } catch (err) {

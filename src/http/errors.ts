@@ -42,10 +42,10 @@ export function errorHandler(err: unknown, req: Request, res: Response, _next: N
   // Express's router and serve-static fail to decode a path parameter or file name.
   if (err instanceof URIError || /^Failed to decode param/.test(e.message ?? "")) return sendError(res, 400, "Malformed URL");
   if (sendDatabaseFailure(res, err)) {
-    logger.warn({ err: e.message, method: req.method, url: req.originalUrl, status: res.statusCode }, "database failure");
+    (req.log ?? logger).warn({ err: e.message, method: req.method, url: req.originalUrl, status: res.statusCode }, "database failure");
     return;
   }
   if (e.expose && e.status && e.status >= 400 && e.status < 500) return sendError(res, e.status, e.message ?? "Bad request");
-  logger.error({ err, method: req.method, url: req.originalUrl }, "unhandled error");
+  (req.log ?? logger).error({ err, method: req.method, url: req.originalUrl }, "unhandled error");
   sendError(res, 500, "Internal server error");
 }

@@ -72,16 +72,16 @@ export async function run<Data = Record<string, unknown>>(
 ): Promise<Data> {
   const result = await execute({ schema, document: op.document, contextValue: context, variableValues: variables });
   const error = result.errors?.find((e) => !(options.allowForbiddenNested && isForbiddenNested(e)));
-  if (error) throw toRestError(error, op, restNameOf(options.spelled));
+  if (error) throw toRestError(error, op, restNameOf(options.spelled), context);
   return result.data as Data;
 }
 
-function toRestError(error: GraphQLError, op: Operation, nameOf: NameOf): RestError | Error {
+function toRestError(error: GraphQLError, op: Operation, nameOf: NameOf, context: Context): RestError | Error {
   // Database unreachable (503 + Retry-After) or past its time budget (504): the error handler answers those.
   if (isDatabaseUnavailable(error.originalError) || isStatementTimeout(error.originalError)) return error.originalError!;
   // The schema's own errors, and variable values it refused (the engine names their field: input-errors.ts).
   const api = error instanceof ApiError ? error : error.originalError instanceof ApiError ? error.originalError : undefined;
   if (api) return new RestError(api.status, api.render(nameOf));
-  logger.error({ err: error.originalError ?? error, operation: op.name }, "operation failed");
+  logger.error({ err: error.originalError ?? error, operation: op.name, requestId: context.requestId }, "operation failed");
   return new RestError(500, "Internal server error");
 }

@@ -113,3 +113,18 @@ export function startServer(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
     void exited.then((code) => fail(`exited with ${code} before listening`));
   });
 }
+
+/** Starts src/server.ts on `port` and resolves with its exit code and output once it exits (a start that must fail). */
+export function startServerExpectingExit(env: NodeJS.ProcessEnv, port: number): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ["--require", "tsx/cjs", "src/server.ts"], { cwd: ROOT, env: { ...withTemplate(env), PORT: String(port), HOST: "127.0.0.1" } });
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  const timer = setTimeout(() => child.kill("SIGKILL"), 90_000);
+  return new Promise((resolve) =>
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    }),
+  );
+}

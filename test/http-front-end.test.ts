@@ -1,0 +1,81 @@
+// What browser apps and support need from every response (issue 17): CORS (preflights without a key or a limit),
+// X-Request-Id, and the index at /.
+import express from "express";
+import request from "supertest";
+import { crossOrigin } from "../src/http/requests";
+import { createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
+
+let t: TestApp;
+let team: TestTeam;
+beforeAll(async () => {
+  t = await startTestApp();
+  team = await createTeam();
+});
+afterAll(() => t.close());
+
+const ORIGIN = "http://localhost:5173";
+
+describe("CORS", () => {
+  it("answers preflights to REST and GraphQL without a key, allowing the headers a client sends", async () => {
+    for (const path of ["/v1/reports", "/graphql", "/v1/reports/x/comparables"]) {
+      const res = await request(t.app)
+        .options(path)
+        .set("Origin", ORIGIN)
+        .set("Access-Control-Request-Method", "POST")
+        .set("Access-Control-Request-Headers", "authorization,content-type,idempotency-key");
+      expect(res.status).toBe(204);
+      expect(res.headers["access-control-allow-origin"]).toBe("*");
+      expect(res.headers["access-control-allow-methods"]).toContain("POST");
+      expect(res.headers["access-control-allow-headers"]).toBe("Authorization,Content-Type,Idempotency-Key,X-Request-Id");
+      expect(res.headers["x-ratelimit-limit"]).toBeUndefined(); // not counted
+    }
+  });
+
+  it("does not spend the anonymous budget: after many preflights a wrong key still gets its 401", async () => {
+    for (let i = 0; i < 70; i++) {
+      await request(t.app).options("/graphql").set("Origin", ORIGIN).set("Access-Control-Request-Method", "POST").expect(204);
+    }
+    const wrong = await request(t.app).get("/v1/users/me").set("Authorization", "Bearer prs_sk_live_00000000000000000000000000000000");
+    expect(wrong.status).toBe(401);
+  });
+
+  it("lets a page on another origin read the rate-limit and request-id headers of REST and GraphQL answers", async () => {
+    const rest = await request(t.app).get("/v1/users/me").set(team.auth).set("Origin", ORIGIN);
+    const graphql = await request(t.app).post("/graphql").set(team.auth).set("Origin", ORIGIN).send({ query: "{ me { team { name } } }" });
+    for (const res of [rest, graphql]) {
+      expect(res.status).toBe(200);
+      expect(res.headers["access-control-allow-origin"]).toBe("*");
+      const exposed = res.headers["access-control-expose-headers"].split(",");
+      expect(exposed).toEqual(expect.arrayContaining(["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After", "X-Request-Id"]));
+    }
+  });
+
+  it("allows only the listed origins when CORS_ORIGINS lists them", async () => {
+    const app = express().use(crossOrigin(["https://app.example.com", ORIGIN])).get("/x", (_req, res) => void res.json({}));
+    const allowed = await request(app).get("/x").set("Origin", ORIGIN);
+    expect(allowed.headers["access-control-allow-origin"]).toBe(ORIGIN);
+    const other = await request(app).get("/x").set("Origin", "https://evil.example");
+    expect(other.headers["access-control-allow-origin"]).toBeUndefined();
+  });
+});
+
+describe("X-Request-Id", () => {
+  it("is on every answer: the client's when well formed, else a new UUID", async () => {
+    const mine = await request(t.app).get("/v1/users/me").set(team.auth).set("X-Request-Id", "trace-42.a:b");
+    expect(mine.headers["x-request-id"]).toBe("trace-42.a:b");
+    for (const res of [
+      await request(t.app).get("/v1/nothing"),
+      await request(t.app).get("/health"),
+      await request(t.app).get("/v1/users/me").set(team.auth).set("X-Request-Id", "has spaces"),
+      await request(t.app).get("/v1/users/me").set(team.auth).set("X-Request-Id", "x".repeat(201)),
+    ]) {
+      expect(res.headers["x-request-id"]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    }
+  });
+});
+
+it("answers GET / without a key with where everything is", async () => {
+  const res = await request(t.app).get("/");
+  expect(res.status).toBe(200);
+  expect(res.body.links).toEqual({ rest: "/v1", docs: "/docs", openapi: "/v1/openapi.json", graphql: "/graphql", health: "/health", ready: "/ready" });
+});
