@@ -70,13 +70,17 @@ describe("401 Invalid API key", () => {
     ],
   ];
 
-  it.each(cases)("REST and GraphQL answer %s with 401, the envelope and rate-limit headers", async (_name, headers) => {
+  it.each(cases)("REST and GraphQL answer %s with 401, their error shapes and rate-limit headers", async (_name, headers) => {
     const h = await headers();
-    for (const res of [await request(t.app).get("/v1/users/me").set(h), await gql(h, ME_QUERY), await request(t.app).get("/v1/reports").set(h)]) {
+    for (const res of [await request(t.app).get("/v1/users/me").set(h), await request(t.app).get("/v1/reports").set(h)]) {
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ error: { message: "Invalid API key", status: 401 } });
       expectRateLimitHeaders(res, 40);
     }
+    const graphql = await gql(h, ME_QUERY);
+    expect(graphql.status).toBe(401);
+    expect(graphql.body).toEqual({ errors: [{ message: "Invalid API key", extensions: { code: "UNAUTHENTICATED", status: 401 } }] });
+    expectRateLimitHeaders(graphql, 40);
   });
 
   it("a key that expires later still works", async () => {
@@ -342,9 +346,12 @@ describe("rate limits", () => {
       remaining.push(res.headers["x-ratelimit-remaining"]);
     }
     expect(remaining).toEqual(["4", "3", "2", "1", "0"]);
-    for (const res of [await request(t.app).get("/v1/users/me").set(bearer(key)), await gql(bearer(key), ME_QUERY)]) {
+    for (const [res, body] of [
+      [await request(t.app).get("/v1/users/me").set(bearer(key)), { error: { message: "Rate limit exceeded. Please try again later.", status: 429 } }],
+      [await gql(bearer(key), ME_QUERY), { errors: [{ message: "Rate limit exceeded. Please try again later.", extensions: { code: "RATE_LIMITED", status: 429 } }] }],
+    ] as const) {
       expect(res.status).toBe(429);
-      expect(res.body).toEqual({ error: { message: "Rate limit exceeded. Please try again later.", status: 429 } });
+      expect(res.body).toEqual(body);
       expectRateLimitHeaders(res, 5);
       expect(res.headers["x-ratelimit-remaining"]).toBe("0");
       const retryAfter = Number(res.headers["retry-after"]);
@@ -379,7 +386,7 @@ describe("rate limits", () => {
     while (left > 0) left = Number((await request(t.app).get("/v1/users/me").set(bearer("prs_sk_live_" + "Z".repeat(32)))).headers["x-ratelimit-remaining"]);
     const limited = await request(t.app).post("/graphql").send({ query: ME_QUERY });
     expect(limited.status).toBe(429);
-    expect(limited.body).toEqual({ error: { message: "Rate limit exceeded. Please try again later.", status: 429 } });
+    expect(limited.body).toEqual({ errors: [{ message: "Rate limit exceeded. Please try again later.", extensions: { code: "RATE_LIMITED", status: 429 } }] });
     expect(limited.headers["retry-after"]).toMatch(/^\d+$/);
     // A valid key is counted on its own budget, not the address's.
     expect((await request(t.app).get("/v1/users/me").set(team.auth)).status).toBe(200);

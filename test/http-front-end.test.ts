@@ -79,3 +79,11 @@ it("answers GET / without a key with where everything is", async () => {
   expect(res.status).toBe(200);
   expect(res.body.links).toEqual({ rest: "/v1", docs: "/docs", openapi: "/v1/openapi.json", graphql: "/graphql", health: "/health", ready: "/ready" });
 });
+
+it("refuses a GraphQL request without a valid key with a GraphQL error (what GraphiQL can show), REST with its envelope", async () => {
+  const graphql = await request(t.app).post("/graphql").send({ query: "{ me { team { name } } }" });
+  expect(graphql.status).toBe(401);
+  expect(graphql.body).toEqual({ errors: [{ message: "Invalid API key", extensions: { code: "UNAUTHENTICATED", status: 401 } }] });
+  const rest = await request(t.app).get("/v1/users/me");
+  expect(rest.body).toEqual({ error: { message: "Invalid API key", status: 401 } });
+});

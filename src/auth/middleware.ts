@@ -12,6 +12,16 @@ import { applyLimit, type RateLimiter, type RateLimitResult } from "./rate-limit
 import { tierLimit } from "./tiers";
 import { countCall } from "./usage";
 
+/**
+ * A refused request: the REST error envelope, or on /graphql a GraphQL response ({ errors: [{ message, extensions }] })
+ * that GraphQL clients and GraphiQL can show, with the same status.
+ */
+function refuse(req: Request, res: Response, status: 401 | 429, message: string): void {
+  if (req.path !== "/graphql") return sendError(res, status, message);
+  const code = status === 401 ? "UNAUTHENTICATED" : "RATE_LIMITED";
+  res.status(status).json({ errors: [{ message, extensions: { code, status } }] });
+}
+
 const LAST_USED_EVERY_MS = 60_000;
 /** Valid keys remembered per process (bounded): for last_used_at writes and for counting a key with its lookup. */
 const REMEMBERED_KEYS = 10_000;
@@ -71,15 +81,15 @@ export function authenticate(limiter: RateLimiter) {
         // Unknown callers are limited per client address, so guessing keys is throttled.
         const anonymous = applyLimit(await limiter.hit(`ip:${req.ip}`), config.RATE_LIMIT_ANONYMOUS);
         setRateLimitHeaders(res, anonymous);
-        if (anonymous.exceeded) return sendError(res, 429, RATE_LIMITED);
-        return sendError(res, 401, "Invalid API key");
+        if (anonymous.exceeded) return refuse(req, res, 429, RATE_LIMITED);
+        return refuse(req, res, 401, "Invalid API key");
       }
       knownKeys.set(keyHash!, true);
       const keyCount = earlyCount ?? (await limiter.hit(`key:${keyHash}`));
       const tier = key.rate_limit_tier;
       const result = applyLimit(keyCount, tierLimit(tier));
       setRateLimitHeaders(res, result);
-      if (result.exceeded) return sendError(res, 429, RATE_LIMITED);
+      if (result.exceeded) return refuse(req, res, 429, RATE_LIMITED);
 
       countCall(key.team_id);
       touchLastUsed(key.id, now);
