@@ -1,7 +1,9 @@
 // The Express app: one pipeline for both interfaces.
 // security headers → health/readiness → public pages → auth + rate limit → request context
 //   → (REST translator | GraphQL Yoga) → Pothos schema → Prisma.
+import { createHash } from "node:crypto";
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
+import compression from "compression";
 import express, { type Express, type Request, type RequestHandler } from "express";
 import { GraphQLError } from "graphql";
 import { createYoga, maskError } from "graphql-yoga";
@@ -16,6 +18,7 @@ import { docsPolicy, graphiqlPolicy, securityHeaders } from "./http/security";
 import { accessLog, crossOrigin } from "./http/requests";
 import { logger } from "./logger";
 import { docsRouter, restRouter } from "./rest";
+import { API_VERSION } from "./rest/openapi";
 import { schema } from "./schema";
 import { useCompiledExecution } from "./schema/engine";
 import { useQueryLimits } from "./schema/limits";
@@ -41,7 +44,7 @@ const GRAPHIQL_OPTIONS = { title: "Property Report Service", defaultQuery: GRAPH
 /** GET / without a key: where everything is. */
 const INDEX = {
   name: "Property Report Service",
-  version: "1.0.1",
+  version: API_VERSION,
   links: { rest: "/v1", docs: "/docs", openapi: "/v1/openapi.json", graphql: "/graphql", health: "/health", ready: "/ready" },
   authentication: "Authorization: Bearer prs_sk_live_… on every request to /v1 and /graphql",
 };
@@ -105,6 +108,7 @@ export function assembleApp(authentication: RequestHandler, rateLimiter: RateLim
   });
 
   app.use(accessLog()); // X-Request-Id and one log line per request
+  app.use(compression()); // gzip/brotli for clients that accept it (JSON, the GraphiQL and docs pages)
   app.use(crossOrigin(config.CORS_ORIGINS)); // CORS headers; preflights answered here, without a key
   app.use(securityHeaders());
   app.get("/", (_req, res) => void res.json(INDEX));
@@ -114,7 +118,17 @@ export function assembleApp(authentication: RequestHandler, rateLimiter: RateLim
   app.use("/docs", rejectMalformedUrl);
   app.use(docsRouter());
   const graphiqlHeaders = graphiqlPolicy(graphiqlPage);
-  app.use((req, res, next) => (isGraphiQLPage(req) ? graphiqlHeaders(req, res, () => yoga.requestListener(req, res)) : next()));
+  // The page is 9 MB (3 MB compressed): browsers keep it and revalidate it by its ETag (304 until it changes).
+  const graphiqlTag = `"${createHash("sha256").update(graphiqlPage).digest("base64url").slice(0, 27)}"`;
+  app.use((req, res, next) => {
+    if (!isGraphiQLPage(req)) return next();
+    graphiqlHeaders(req, res, () => {
+      res.setHeader("Cache-Control", "no-cache");
+      res.setHeader("ETag", graphiqlTag);
+      if (req.headers["if-none-match"] === graphiqlTag) return void res.status(304).end();
+      res.type("html").send(graphiqlPage);
+    });
+  });
   app.use(authentication);
   app.use(rejectMalformedUrl); // after auth, so the answer carries the rate-limit headers like every other
   // Yoga reads a body Express has already read as it is (Buffer), so this one limit holds for GraphQL too.

@@ -87,3 +87,16 @@ it("refuses a GraphQL request without a valid key with a GraphQL error (what Gra
   const rest = await request(t.app).get("/v1/users/me");
   expect(rest.body).toEqual({ error: { message: "Invalid API key", status: 401 } });
 });
+
+it("compresses answers for clients that accept it, and lets browsers revalidate the GraphiQL page by its ETag", async () => {
+  const page = await request(t.app).get("/graphql").set("Accept", "text/html").set("Accept-Encoding", "gzip");
+  expect(page.status).toBe(200);
+  expect(page.headers["content-encoding"]).toBe("gzip");
+  expect(page.headers["cache-control"]).toBe("no-cache");
+  expect(page.text).toContain("GraphiQL");
+  const again = await request(t.app).get("/graphql").set("Accept", "text/html").set("If-None-Match", page.headers.etag);
+  expect(again.status).toBe(304);
+  const json = await request(t.app).get("/v1/openapi.json").set("Accept-Encoding", "gzip");
+  expect(json.headers["content-encoding"]).toBe("gzip");
+  expect(json.body.openapi).toBe("3.1.0");
+});

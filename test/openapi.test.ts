@@ -110,6 +110,8 @@ it("serves the interactive reference from the swagger-ui-dist package", async ()
   for (const asset of [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1])) {
     const res = await request(t.app).get(asset);
     expect(res.status).toBe(200);
+    // Versioned files: kept for a year, never revalidated.
+    if (asset.startsWith("/docs/assets/")) expect(res.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
   }
   expect((await request(t.app).get("/docs/init.js")).text).toContain("/v1/openapi.json");
   const missing = await request(t.app).get("/docs/assets/nope.js");

@@ -4,6 +4,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteCo
 import express, { Router } from "express";
 import { absolutePath } from "swagger-ui-dist";
 import { z } from "zod";
+import { sendError } from "../http/errors";
 import { IDEMPOTENCY_HEADER, IN_PROGRESS_MESSAGE, REPLAYED_HEADER, REUSED_MESSAGE } from "../http/idempotency";
 import * as s from "./schemas";
 
@@ -399,7 +400,7 @@ export function openApiDocument() {
   for (const route of routes) registry.registerPath(toRouteConfig(route));
   cached = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",
-    info: { title: "Property Report Service API", version: "1.0.1", description: DESCRIPTION },
+    info: { title: "Property Report Service API", version: API_VERSION, description: DESCRIPTION },
     servers: [{ url: "/" }],
     security: [{ apiKey: [] }],
     tags: TAGS.map((name) => ({ name })),
@@ -407,16 +408,25 @@ export function openApiDocument() {
   return cached;
 }
 
+/** The version of the REST contract (spec.md). */
+export const API_VERSION = "1.0.1";
+
+// Swagger UI's files are served under their package version with a year-long, immutable cache: an upgrade changes
+// their URLs, so a browser never runs a stale copy and never asks twice for the same one.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const SWAGGER_UI_VERSION = (require("swagger-ui-dist/package.json") as { version: string }).version;
+const ASSETS = `/docs/assets/${SWAGGER_UI_VERSION}`;
+
 const DOCS_PAGE = `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
   <title>Property Report Service API</title>
-  <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+  <link rel="stylesheet" href="${ASSETS}/swagger-ui.css">
 </head>
 <body>
   <div id="docs"></div>
-  <script src="/docs/assets/swagger-ui-bundle.js"></script>
+  <script src="${ASSETS}/swagger-ui-bundle.js"></script>
   <script src="/docs/init.js"></script>
 </body>
 </html>`;
@@ -430,6 +440,7 @@ export function docsRouter(): Router {
   router.get("/v1/openapi.json", (_req, res) => void res.json(openApiDocument()));
   router.get("/docs", (_req, res) => void res.type("html").send(DOCS_PAGE));
   router.get("/docs/init.js", (_req, res) => void res.type("js").send(DOCS_INIT));
-  router.use("/docs/assets", express.static(absolutePath(), { index: false, fallthrough: false }));
+  router.use(ASSETS, express.static(absolutePath(), { index: false, immutable: true, maxAge: "365d" }));
+  router.use("/docs/assets", (req, res) => sendError(res, 404, `Not found: ${req.method} ${req.originalUrl}`));
   return router;
 }
