@@ -1,4 +1,5 @@
 // Every setting the service reads from the environment, validated once at start-up.
+import path from "node:path";
 import { z } from "zod";
 
 const tierLimit = z.coerce.number().int().positive();
@@ -7,7 +8,9 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
   DATABASE_URL: z.string().url().optional(),
-  PGLITE_DATA_DIR: z.string().default("./data/pglite"),
+  // The default is data/pglite in the project folder, wherever a command runs from (`cd src && npx prs …` uses the
+  // same database as `npm start`); a relative path given here is relative to the working directory, as usual.
+  PGLITE_DATA_DIR: z.string().default(path.resolve(__dirname, "..", "data", "pglite")),
   // A PGlite dump to start an empty database from (the test suite uses it to skip initdb per test file).
   PGLITE_TEMPLATE: z.string().optional(),
   REDIS_URL: z.string().url().optional(),

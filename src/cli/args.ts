@@ -124,9 +124,13 @@ export type Invocation = { help: string } | { run: (commands: Commands) => Promi
  * Finds the command and checks its arguments, without touching the database. Throws UsageError (exit code 2) for
  * a bad invocation.
  */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const VERSION = (require("../../package.json") as { version: string }).version;
+
 export function parseInvocation(argv: string[]): Invocation {
   const [group, action, ...rest] = argv;
   if (isHelp(group) || group === "help") return { help: HELP.main };
+  if (group === "--version" || group === "-V" || group === "version") return { help: `prs ${VERSION}` };
   if (!group) throw new UsageError("Missing command", HELP.main);
   if (!GROUP_HELP[group]) throw new UsageError(`Unknown command '${group}'`, HELP.main);
   if (isHelp(action)) return { help: GROUP_HELP[group] };

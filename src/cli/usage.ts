@@ -27,7 +27,7 @@ Commands:
   key list --team <team id>                                        list a team's keys (never the keys)
   key revoke <key id | key prefix | full key>                      revoke a key at once
 
-Run 'prs <command> --help' for a command's options.
+Run 'prs <command> --help' for a command's options; 'prs --version' prints the version.
 Exit codes: 0 success, 1 the command failed, 2 invalid arguments.
 
 ${ENV_NOTE}`,

@@ -15,6 +15,10 @@ function usageError(argv: string[]): UsageError {
   throw new Error(`prs ${argv.join(" ")} was accepted`);
 }
 
+it.each([[["--version"]], [["-V"]], [["version"]]])("prs %j prints the version", (argv) => {
+  expect(parseInvocation(argv)).toEqual({ help: `prs ${require("../../package.json").version}` });
+});
+
 describe("help", () => {
   it.each([[["--help"]], [["-h"]], [["help"]]])("prs %j prints the tool's help", (argv) => {
     expect(parseInvocation(argv)).toEqual({ help: HELP.main });

@@ -1,13 +1,20 @@
 // The service's configuration from the environment: defaults, coercion, and a refusal naming every bad setting.
+import path from "node:path";
 import { loadConfig } from "../../src/config";
 
 describe("loadConfig", () => {
+  it("reads CORS_ORIGINS as any origin or a list", () => {
+    expect(loadConfig({ CORS_ORIGINS: " * " }).CORS_ORIGINS).toBe("*");
+    expect(loadConfig({ CORS_ORIGINS: "https://app.example.com, http://localhost:5173," }).CORS_ORIGINS).toEqual(["https://app.example.com", "http://localhost:5173"]);
+  });
+
   it("has a default for every setting", () => {
     expect(loadConfig({})).toEqual({
       PORT: 3000,
       HOST: "0.0.0.0",
-      PGLITE_DATA_DIR: "./data/pglite",
+      PGLITE_DATA_DIR: path.resolve(__dirname, "../../data/pglite"), // the project's, from any working directory
       REDIS_KEY_PREFIX: "prs:rl",
+      CORS_ORIGINS: "*",
       LOG_LEVEL: "info",
       RATE_LIMIT_FREE: 100,
       RATE_LIMIT_STANDARD: 1000,
