@@ -96,13 +96,13 @@ async function seedCollections(conn: SqlConnection, teamId: string, reportIds: s
       const at = new Date(base + j * 60_000).toISOString();
       comparables.push([randomUUID(), teamId, reportId, `${100 + j} Comparable Ave`, 300_000 + j * 5000, 3, 2, 1500 + j * 10, j / 10, at]);
       showings.push([randomUUID(), randomUUID(), teamId, reportId, at, `Visitor ${j}`, `visitor${j}@example.com`, j % 2 ? "showing" : "open_house", (j % 5) + 1, at, at]);
-      posts.push([randomUUID(), teamId, reportId, j % 2 ? "instagram" : "facebook", `Post ${j}`, at, j * 3, j, j % 4, j * 10, at]);
+      posts.push([randomUUID(), teamId, reportId, j % 2 ? "instagram" : "facebook", `post-${j}`, `Post ${j}`, at, j * 3, j, j % 4, j * 10, at]);
       insights.push([randomUUID(), teamId, reportId, "Bench Agent", `Insight ${j}`, "Strong demand in this neighbourhood.", "market", at]);
     }
   }
   await insertRows(conn, "comparables", [["id", "uuid"], ["team_id", "uuid"], ["report_id", "uuid"], ["address", "text"], ["price", "float8"], ["beds", "int4"], ["baths", "float8"], ["sqft", "int4"], ["distance_miles", "float8"], ["created_at", "timestamptz"]], comparables);
   await insertRows(conn, "showings", [["id", "uuid"], ["service_id", "uuid"], ["team_id", "uuid"], ["report_id", "uuid"], ["showing_date", "timestamptz"], ["attendee_name", "text"], ["attendee_email", "text"], ["event_type", '"ShowingEventType"'], ["rating", "int4"], ["created_at", "timestamptz"], ["updated_at", "timestamptz"]], showings);
-  await insertRows(conn, "social_media_posts", [["id", "uuid"], ["team_id", "uuid"], ["report_id", "uuid"], ["platform", "text"], ["caption", "text"], ["posted_at", "timestamptz"], ["likes", "int4"], ["comments", "int4"], ["shares", "int4"], ["views", "int4"], ["created_at", "timestamptz"]], posts);
+  await insertRows(conn, "social_media_posts", [["id", "uuid"], ["team_id", "uuid"], ["report_id", "uuid"], ["platform", "text"], ["external_id", "text"], ["caption", "text"], ["posted_at", "timestamptz"], ["likes", "int8"], ["comments", "int8"], ["shares", "int8"], ["views", "int8"], ["created_at", "timestamptz"]], posts);
   await insertRows(conn, "agent_insights", [["id", "uuid"], ["team_id", "uuid"], ["report_id", "uuid"], ["author", "text"], ["title", "text"], ["body", "text"], ["category", "text"], ["created_at", "timestamptz"]], insights);
 }
 

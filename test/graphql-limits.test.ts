@@ -113,7 +113,7 @@ describe("GraphQL limits", () => {
           : /CreateAgentInsight/.test(op.name)
             ? { body: "x" }
             : {};
-      const variables = { limit: 100, offset: 0, status: "all", id: "x", reportId: "00000000-0000-4000-8000-000000000000", address: "x", input, comparables: [] };
+      const variables = { limit: 100, offset: 0, status: "all", id: "x", reportId: "00000000-0000-4000-8000-000000000000", address: "x", input, comparables: [], posts: [{}], atomic: false };
       const { depth, complexity } = complexityFromQuery(op.document, { schema, variables });
       expect({ op: op.name, depth: depth <= LIMITS.depth, objects: complexity <= LIMITS.objects }).toEqual({ op: op.name, depth: true, objects: true });
     }

@@ -274,7 +274,7 @@ describe("DELETE /v1/reports/{reportId}", () => {
     const showing = await api.post("/v1/showings", { report_id: report.id, unique_showing_key: "gone-1" });
     const teamId = team.teamId;
     await prisma.comparable.create({ data: { teamId, reportId: report.id, address: "31 Comp Way" } });
-    await prisma.socialMediaPost.create({ data: { teamId, reportId: report.id, platform: "x" } });
+    await prisma.socialMediaPost.create({ data: { teamId, reportId: report.id, platform: "x", externalId: "x1" } });
     await prisma.agentInsight.create({ data: { teamId, reportId: report.id, author: "AI", body: "b" } });
 
     const res = await api.delete(`/v1/reports/${report.id}`);

@@ -39,7 +39,7 @@ async function seedTeam(n: number, per: number) {
         createdBy: "Seed",
         comparables: { create: Array.from({ length: per }, (_, j) => ({ address: `${j} Comp St`, distanceMiles: j / 10 })) },
         showings: { create: Array.from({ length: per }, (_, j) => ({ attendeeName: `Visitor ${j}` })) },
-        socialMediaPosts: { create: Array.from({ length: per }, (_, j) => ({ platform: "instagram", likes: j })) },
+        socialMediaPosts: { create: Array.from({ length: per }, (_, j) => ({ platform: "instagram", externalId: `ig-${j}`, likes: j })) },
         agentInsights: { create: Array.from({ length: per }, (_, j) => ({ author: "Agent", body: `Insight ${j}` })) },
       },
     });

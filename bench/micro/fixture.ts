@@ -8,7 +8,7 @@ export async function teamWithNestedReport(name: string) {
       teamId: team.id, address: "1 A St", addressKey: "1 a st", searchKey: "1 a st", listingAgent: "x", createdBy: "y",
       comparables: { create: Array.from({ length: 10 }, (_, j) => ({ address: `${j} C` })) },
       showings: { create: Array.from({ length: 10 }, () => ({})) },
-      socialMediaPosts: { create: Array.from({ length: 10 }, () => ({ platform: "x" })) },
+      socialMediaPosts: { create: Array.from({ length: 10 }, (_, j) => ({ platform: "x", externalId: `x-${j}` })) },
       agentInsights: { create: Array.from({ length: 10 }, () => ({ author: "a", body: "b" })) },
     },
   });

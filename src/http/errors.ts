@@ -28,13 +28,13 @@ export function rejectMalformedUrl(req: Request, res: Response, next: NextFuncti
 
 /** Express's body-parser errors and anything unexpected, as the envelope. Never a stack trace or an HTML page. */
 export function errorHandler(err: unknown, req: Request, res: Response, _next: NextFunction): void {
-  const e = err as { type?: string; status?: number; expose?: boolean; message?: string };
+  const e = err as { type?: string; status?: number; expose?: boolean; message?: string; limit?: number };
   if (res.headersSent) return void res.end();
   switch (e.type) {
     case "entity.parse.failed":
       return sendError(res, 400, "Malformed JSON in request body");
     case "entity.too.large":
-      return sendError(res, 413, "Request body exceeds the 1 MiB limit");
+      return sendError(res, 413, `Request body exceeds the ${(e.limit ?? 1_048_576) / 1_048_576} MiB limit`);
     case "encoding.unsupported":
     case "charset.unsupported":
       return sendError(res, 415, e.message ?? "Unsupported content encoding");

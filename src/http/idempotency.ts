@@ -15,7 +15,7 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { prisma } from "../db";
 import { sendError } from "./errors";
 import { logger } from "../logger";
-import { jsonBody } from "../rest/input";
+import { bodyParsersFor } from "../rest/input";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 export const REPLAYED_HEADER = "Idempotent-Replayed";
@@ -50,7 +50,7 @@ export function canonicalJson(value: unknown): string {
 
 function requestHash(req: Request): string {
   // The body is undefined when the request had none (or an empty one).
-  const body = req.body === undefined ? "" : canonicalJson(req.body);
+  const body = req.body === undefined ? "" : Buffer.isBuffer(req.body) ? `bytes:${req.body.toString("base64")}` : canonicalJson(req.body);
   return createHash("sha256").update(`${req.method}\n${req.originalUrl}\n${body}`).digest("hex");
 }
 
@@ -143,12 +143,11 @@ function recordAnswer(res: Response, apiKeyId: string, key: string, token: strin
 }
 
 /**
- * Reads the body with the REST JSON parser (same content types, limit and errors as the routes, whose own parser
- * then finds it read). False when that parser answered (415). A route taking another body type or limit (a CSV
- * import) needs its parser chosen here.
+ * Reads the body with the route's parsers (same content types, limits and errors as the route, whose own parser
+ * then finds it read). False when a parser answered (415).
  */
 async function readBody(req: Request, res: Response): Promise<boolean> {
-  for (const handler of jsonBody) {
+  for (const handler of bodyParsersFor(req.path)) {
     const passed = await new Promise<boolean>((resolve, reject) => {
       handler(req, res, (err?: unknown) => (err ? reject(err) : resolve(true)));
       if (res.headersSent) resolve(false); // it answered without calling next

@@ -59,6 +59,8 @@ export interface RunOptions {
   allowForbiddenNested?: boolean;
   /** The REST spellings the client used for input fields (aliases), for messages. */
   spelled?: ReadonlyMap<string, string>;
+  /** A naming of input paths of the route's own (e.g. CSV lines) instead of REST names. */
+  nameOf?: NameOf;
 }
 
 const isForbiddenNested = (error: GraphQLError) => error.extensions?.status === 403 && (error.path?.length ?? 0) > 1;
@@ -72,7 +74,7 @@ export async function run<Data = Record<string, unknown>>(
 ): Promise<Data> {
   const result = await execute({ schema, document: op.document, contextValue: context, variableValues: variables });
   const error = result.errors?.find((e) => !(options.allowForbiddenNested && isForbiddenNested(e)));
-  if (error) throw toRestError(error, op, restNameOf(options.spelled), context);
+  if (error) throw toRestError(error, op, options.nameOf ?? restNameOf(options.spelled), context);
   return result.data as Data;
 }
 

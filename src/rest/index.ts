@@ -6,6 +6,7 @@ import { comparablesRouter } from "./comparables";
 import { insightsRouter } from "./insights";
 import { reportsRouter } from "./reports";
 import { showingsRouter } from "./showings";
+import { socialPostsRouter } from "./social-posts";
 import { usersRouter } from "./users";
 
 export function restRouter(): Router {
@@ -16,6 +17,7 @@ export function restRouter(): Router {
   router.use(showingsRouter());
   router.use(comparablesRouter());
   router.use(insightsRouter());
+  router.use(socialPostsRouter());
   return router;
 }
 

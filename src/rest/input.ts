@@ -40,6 +40,24 @@ function limitDepth(req: Request, res: Response, next: NextFunction): void {
 /** Middleware of the routes that take a body. */
 export const jsonBody = [requireJsonType, parseJson, limitDepth];
 
+const CSV_TYPES = ["text/csv"];
+const IMPORT_LIMIT = "4mb";
+
+/** The engagement import's body: JSON or CSV (kept as bytes, decoded by the route), up to 4 MiB. */
+export const importBody = [
+  (req: Request, res: Response, next: NextFunction): void => {
+    const empty = req.headers["content-length"] === "0";
+    if (!empty && req.is([...JSON_TYPES, ...CSV_TYPES]) === false) return sendError(res, 415, "Unsupported Content-Type; send application/json or text/csv");
+    next();
+  },
+  express.json({ limit: IMPORT_LIMIT, strict: false, type: JSON_TYPES }),
+  express.raw({ limit: IMPORT_LIMIT, type: CSV_TYPES }),
+  limitDepth,
+];
+
+/** The body parsers of a POST under /v1 (the idempotency check reads bodies before the route does). */
+export const bodyParsersFor = (path: string) => (/^\/reports\/[^/]+\/social-posts\/import$/.test(path) ? importBody : jsonBody);
+
 /** Whether the request came with no body at all (body-parser then leaves an empty object). */
 const noBody = (req: Request) => req.headers["content-length"] === "0" || (req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined);
 

@@ -9,7 +9,7 @@ import { IDEMPOTENCY_HEADER, IN_PROGRESS_MESSAGE, REPLAYED_HEADER, REUSED_MESSAG
 import * as s from "./schemas";
 
 type Method = "get" | "post" | "put" | "patch" | "delete";
-const TAGS = ["Reports", "Showings", "Comparables", "Insights", "Users"] as const;
+const TAGS = ["Reports", "Showings", "Comparables", "Insights", "Social media", "Users"] as const;
 type Tag = (typeof TAGS)[number];
 
 const RATE_LIMIT_HEADERS = {
@@ -31,8 +31,8 @@ const ERRORS: Record<number, string> = {
   404: "No such report, showing, comparable or insight in the key's team",
   405: "The path does not serve this method",
   409: "A showing with this unique_showing_key already exists in the team",
-  413: "The body exceeds 1 MiB",
-  415: "The body is not JSON",
+  413: "The body exceeds 1 MiB (4 MiB for an engagement import)",
+  415: "The body is not JSON (or CSV, for an engagement import)",
   429: "Rate limit exceeded (see Retry-After)",
 };
 const errors = (codes: number[]): Record<number, ResponseConfig> =>
@@ -49,6 +49,8 @@ interface Route {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
+  /** A second body type the route takes (text/csv). */
+  csvBody?: z.ZodType;
   status?: 200 | 201;
   response: z.ZodType;
   responseDescription: string;
@@ -70,9 +72,12 @@ function reportItemRoutes(item: {
   op: string;
   path: string;
   permission: string;
-  create: z.ZodType;
-  update: z.ZodType;
+  /** Absent: the items are not created or changed one by one. */
+  create?: z.ZodType;
+  update?: z.ZodType;
   response: z.ZodType;
+  listQuery?: z.ZodObject;
+  order?: string;
 }): Route[] {
   const idParams = z.object({ [`${item.one}Id`]: z.string().meta({ description: `The ${item.one}'s uuid` }) });
   const list = `/v1/reports/{reportId}/${item.path}`;
@@ -83,9 +88,9 @@ function reportItemRoutes(item: {
       operationId: `list${item.op}s`,
       path: list,
       tag: item.tag,
-      summary: `List a report's ${item.many}, oldest first (needs ${item.permission}:read)`,
+      summary: `List a report's ${item.many}, ${item.order ?? "oldest first"} (needs ${item.permission}:read)`,
       params: reportIdParam,
-      query: s.pageQuery,
+      query: item.listQuery ?? s.pageQuery,
       response: s.pageOf(item.response),
       responseDescription: `A page of ${item.many}`,
       errors: [400, 403, 404],
@@ -137,7 +142,7 @@ function reportItemRoutes(item: {
       responseDescription: "Deleted",
       errors: [403, 404],
     },
-  ];
+  ].filter((route) => !(route.method === "post" || route.method === "patch") || route.body !== undefined) as Route[];
 }
 
 const routes: Route[] = [
@@ -318,6 +323,44 @@ const routes: Route[] = [
     update: s.updateInsightBody,
     response: s.agentInsight,
   }),
+  ...reportItemRoutes({
+    tag: "Social media",
+    one: "post",
+    many: "social media posts",
+    op: "SocialPost",
+    path: "social-posts",
+    permission: "social_media",
+    response: s.socialMediaPost,
+    listQuery: s.socialPostListQuery,
+    order: "newest posted_at first",
+  }),
+  {
+    method: "post",
+    operationId: "importSocialPosts",
+    path: "/v1/reports/{reportId}/social-posts/import",
+    tag: "Social media",
+    summary: "Import post engagement from JSON or CSV: upsert by platform and external_id (needs social_media:create and update)",
+    description:
+      "Up to 500 records, 4 MiB. Each record is created, updated, unchanged, skipped_stale (its metrics_at is older than the stored one) or error (named: posts[2].likes …, or in CSV line 4: likes …; the others are still applied unless atomic=true). The same body sent again answers every record unchanged.",
+    params: reportIdParam,
+    query: s.importQuery,
+    body: s.importBody,
+    csvBody: s.importCsv,
+    response: s.mutationOf(s.importResult),
+    responseDescription: "What happened to each record",
+    errors: [...BODY_ERRORS, 403, 404],
+  },
+  {
+    method: "get",
+    operationId: "getSocialEngagement",
+    path: "/v1/reports/{reportId}/social-engagement",
+    tag: "Social media",
+    summary: "A report's social engagement: totals and per platform (needs social_media:read)",
+    params: reportIdParam,
+    response: s.dataOf(s.engagement),
+    responseDescription: "The engagement",
+    errors: [403, 404],
+  },
   {
     method: "get",
     operationId: "getCurrentUser",
@@ -377,7 +420,10 @@ function routeConfig(route: Route): RouteConfig {
     request: {
       params: route.params,
       query: route.query,
-      body: route.body && { required: true, content: { "application/json": { schema: route.body } } },
+      body: route.body && {
+        required: true,
+        content: { "application/json": { schema: route.body }, ...(route.csvBody ? { "text/csv": { schema: route.csvBody } } : {}) },
+      },
     },
     responses: {
       [route.status ?? 200]: json(route.response, route.responseDescription),

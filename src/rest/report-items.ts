@@ -1,15 +1,15 @@
-// The REST routes of a kind of report item (comparables, insights), from one description: a report's list and
+// The REST routes of a kind of report item (comparables, insights, social posts), from one description: a report's list and
 // create under /reports/{reportId}/<path>, and get/update/delete under /<path>/{id} — each a translation into the
 // GraphQL queries and mutations of src/schema/resources/report-items.ts.
 import { Router, type Request } from "express";
 import { restSelection, type FieldTable } from "../schema/fields";
 import { operation, run, type Operation } from "./graphql";
-import { jsonBody, queryInt, runWithBody } from "./input";
+import { jsonBody, queryInt, queryText, runWithBody } from "./input";
 import { allowOnly, handle } from "./route";
 
 export interface ReportItemsRoutes {
   /** The GraphQL type and its query names (see ReportItemsSpec). */
-  type: "Comparable" | "AgentInsight";
+  type: "Comparable" | "AgentInsight" | "SocialMediaPost";
   one: string;
   many: string;
   /** The path segment, e.g. comparables for /reports/{reportId}/comparables and /comparables/{comparableId}. */
@@ -19,6 +19,10 @@ export interface ReportItemsRoutes {
   /** The name of an item in messages, e.g. Comparable created successfully. */
   label: string;
   table: FieldTable;
+  /** false: no POST of one item nor PATCH (the items are written some other way, e.g. an import). */
+  writable?: boolean;
+  /** A query parameter of the list passed to the GraphQL list as the argument of the same name, e.g. platform. */
+  filter?: string;
 }
 
 /** The fragment of an item's REST body, named Rest<Type>. */
@@ -36,16 +40,19 @@ interface Page<T> {
  * methods they serve.
  */
 export function reportItemsRouter(spec: ReportItemsRoutes, more?: { list?: { methods: string[]; add: (router: Router, path: string) => void } }): Router {
-  const { type, one, many, label } = spec;
+  const { type, one, many, label, filter } = spec;
+  const writable = spec.writable !== false;
   const fragment = itemFragment(spec);
-  const LIST: Operation = operation(`query Rest${type}List($reportId: ID!, $limit: Int!, $offset: Int!) {
-    ${many}(reportId: $reportId, limit: $limit, offset: $offset) { total limit offset items { ...Rest${type} } }
+  const filterVariable = filter ? `, $${filter}: String` : "";
+  const filterArgument = filter ? `, ${filter}: $${filter}` : "";
+  const LIST: Operation = operation(`query Rest${type}List($reportId: ID!, $limit: Int!, $offset: Int!${filterVariable}) {
+    ${many}(reportId: $reportId, limit: $limit, offset: $offset${filterArgument}) { total limit offset items { ...Rest${type} } }
   } ${fragment}`);
   const GET = operation(`query Rest${type}($id: ID!) { ${one}(id: $id) { ...Rest${type} } } ${fragment}`);
-  const CREATE = operation(`mutation RestCreate${type}($reportId: ID!, $input: Create${type}Input!) {
+  const CREATE = writable && operation(`mutation RestCreate${type}($reportId: ID!, $input: Create${type}Input!) {
     create${type}(reportId: $reportId, input: $input) { ...Rest${type} }
   } ${fragment}`);
-  const UPDATE = operation(`mutation RestUpdate${type}($id: ID!, $input: Update${type}Input!) {
+  const UPDATE = writable && operation(`mutation RestUpdate${type}($id: ID!, $input: Update${type}Input!) {
     update${type}(id: $id, input: $input) { ...Rest${type} }
   } ${fragment}`);
   const DELETE = operation(`mutation RestDelete${type}($id: ID!) { delete${type}(id: $id) }`);
@@ -57,7 +64,12 @@ export function reportItemsRouter(spec: ReportItemsRoutes, more?: { list?: { met
     handle(async (req, res) => {
       const data = await run<Record<string, Page<unknown>>>(
         LIST,
-        { reportId: req.params.reportId, limit: queryInt(req, "limit") ?? 50, offset: queryInt(req, "offset") ?? 0 },
+        {
+          reportId: req.params.reportId,
+          limit: queryInt(req, "limit") ?? 50,
+          offset: queryInt(req, "offset") ?? 0,
+          ...(filter ? { [filter]: queryText(req, filter) } : {}),
+        },
         res.locals.context,
       );
       const page = data[many];
@@ -70,9 +82,9 @@ export function reportItemsRouter(spec: ReportItemsRoutes, more?: { list?: { met
       const data = await runWithBody<Record<string, unknown>>(op, req, res.locals.context, { table: spec.table, mode, variables: variables(req) });
       res.status(status).json({ data: data[`${mode}${type}`], message: `${label} ${mode}d successfully` });
     });
-  router.post(list, jsonBody, write(CREATE, "create", (req) => ({ reportId: req.params.reportId }), 201));
+  if (CREATE) router.post(list, jsonBody, write(CREATE, "create", (req) => ({ reportId: req.params.reportId }), 201));
   more?.list?.add(router, list);
-  allowOnly(router, list, ["GET", "POST", ...(more?.list?.methods ?? [])]);
+  allowOnly(router, list, ["GET", ...(writable ? ["POST"] : []), ...(more?.list?.methods ?? [])]);
 
   const item = `/${spec.path}/:${spec.param}`;
   router.get(
@@ -82,7 +94,7 @@ export function reportItemsRouter(spec: ReportItemsRoutes, more?: { list?: { met
       res.json({ data: data[one] });
     }),
   );
-  router.patch(item, jsonBody, write(UPDATE, "update", (req) => ({ id: req.params[spec.param] }), 200));
+  if (UPDATE) router.patch(item, jsonBody, write(UPDATE, "update", (req) => ({ id: req.params[spec.param] }), 200));
   router.delete(
     item,
     handle(async (req, res) => {
@@ -90,6 +102,6 @@ export function reportItemsRouter(spec: ReportItemsRoutes, more?: { list?: { met
       res.json({ message: `${label} deleted successfully` });
     }),
   );
-  allowOnly(router, item, ["GET", "PATCH", "DELETE"]);
+  allowOnly(router, item, writable ? ["GET", "PATCH", "DELETE"] : ["GET", "DELETE"]);
   return router;
 }

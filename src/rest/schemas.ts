@@ -9,6 +9,7 @@ import { reportFields } from "../schema/resources/report/fields";
 import { showingFields } from "../schema/resources/showing/fields";
 import { socialPostFields } from "../schema/resources/social-post/fields";
 import { VALUATION_WARNINGS } from "../schema/resources/comparable/market-analysis";
+import { COUNTS, PLATFORMS } from "../schema/resources/social-post/fields";
 import { pageRules } from "../schema/rules";
 
 // ---- requests ----
@@ -53,6 +54,31 @@ export const replaceComparablesBody = z
   .object({ comparables: z.array(createComparableBody).max(MAX_REPLACED).meta({ description: `The new set, 0 to ${MAX_REPLACED} comparables` }) })
   .meta({ id: "ReplaceComparablesBody" });
 
+export const socialPostListQuery = z.object({
+  limit,
+  offset,
+  platform: z.enum(PLATFORMS).optional().meta({ description: "Only this platform's posts (any case; twitter is x)" }),
+});
+export const importQuery = z.object({
+  atomic: z.enum(["true", "false"]).default("false").meta({ description: "true: any invalid record refuses the whole import (400), nothing is saved" }),
+});
+const importRecord = z
+  .object({
+    platform: z.enum(PLATFORMS).meta({ description: `${PLATFORMS.join(", ")} (any case; twitter is accepted for x)`, example: "instagram" }),
+    external_id: z.string().min(1).max(255).meta({ description: "The platform's post id", example: "C3xYz01" }),
+    url: z.string().optional().meta({ example: "https://www.instagram.com/p/C3xYz01/" }),
+    caption: z.string().max(5000).optional().meta({ example: "Open house Saturday 1-4pm" }),
+    posted_at: z.iso.datetime({ offset: true }).optional().meta({ example: "2026-05-01T14:00:00Z" }),
+    ...Object.fromEntries(COUNTS.map((name) => [name, z.int().min(0).max(Number.MAX_SAFE_INTEGER).nullable().optional().meta({ example: 120 })])),
+    metrics_at: z.iso.datetime({ offset: true }).optional().meta({ description: "When the counts were read (default: now)", example: "2026-05-03T09:00:00Z" }),
+  })
+  .meta({ id: "SocialPostRecord" });
+export const importBody = z.object({ posts: z.array(importRecord).min(1).max(500) }).meta({ id: "SocialPostImportBody" });
+export const importCsv = z.string().meta({
+  description: "UTF-8 CSV with a header row of the record's names, e.g. platform,external_id,likes,views; one post per row",
+  example: "platform,external_id,likes,views\ninstagram,C3xYz01,120,2400\n",
+});
+
 export const createInsightBody = restBodySchema(insightFields, "create").meta({ id: "CreateInsightBody" });
 export const updateInsightBody = restBodySchema(insightFields, "update").meta({ id: "UpdateInsightBody" });
 
@@ -90,6 +116,34 @@ export const valuation = z
   .meta({ id: "Valuation", description: "A comparative market analysis of the report, computed on read" });
 export const showing = restResponseSchema(showingFields).meta({ id: "Showing" });
 export const socialMediaPost = restResponseSchema(socialPostFields).meta({ id: "SocialMediaPost" });
+export const importResult = z
+  .object({
+    created: z.int(),
+    updated: z.int(),
+    unchanged: z.int(),
+    skipped_stale: z.int(),
+    failed: z.int(),
+    results: z.array(
+      z.object({
+        index: z.int().meta({ description: "The record's position, from 0" }),
+        platform: z.string().nullable(),
+        external_id: z.string().nullable(),
+        status: z.enum(["created", "updated", "unchanged", "skipped_stale", "error"]),
+        id: z.uuid().nullable().meta({ description: "The post's id (every status but error)" }),
+        message: z.string().nullable().meta({ description: "Why the record was refused (errors only)" }),
+      }),
+    ),
+  })
+  .meta({ id: "SocialImportResult" });
+const figures = {
+  posts: z.int(),
+  ...Object.fromEntries(COUNTS.map((name) => [name, z.number().min(0).meta({ description: `Sum of ${name} (null counts as 0; exact up to 2^53 - 1)` })])),
+  engagement_rate: z.number().nullable().meta({ description: "(likes + comments + shares + saves) / views over the posts with views, 4 decimals" }),
+  last_metrics_at: z.iso.datetime().nullable(),
+};
+export const engagement = z
+  .object({ totals: z.object(figures), platforms: z.array(z.object({ platform: z.string(), ...figures })) })
+  .meta({ id: "SocialEngagement" });
 export const agentInsight = restResponseSchema(insightFields).meta({ id: "AgentInsight" });
 
 const omittedWithout = (permission: string) => ({ description: `Left out when the key lacks ${permission}` });

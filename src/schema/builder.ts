@@ -41,7 +41,7 @@ export const builder = new SchemaBuilder<{
   PrismaTypes: PrismaTypes;
   /** permission: the key holds it; permissions: the key holds every one (a 403 names the first it lacks). */
   AuthScopes: { authenticated: boolean; permission: Permission; permissions: readonly Permission[] };
-  Scalars: { DateTime: { Input: Date; Output: Date | string }; JSON: { Input: unknown; Output: unknown } };
+  Scalars: { DateTime: { Input: Date; Output: Date | string }; JSON: { Input: unknown; Output: unknown }; SafeInt: { Input: number; Output: number } };
   DefaultFieldNullability: false;
 }>({
   plugins: [ScopeAuthPlugin, PrismaPlugin, ValidationPlugin, ComplexityPlugin],

@@ -8,7 +8,7 @@ import type { Prisma } from "../generated/prisma/client";
 import { builder, type InputFields } from "./builder";
 import { checked, string } from "./rules";
 
-type ScalarName = "String" | "Int" | "Float" | "Boolean" | "DateTime" | "ID" | "JSON";
+type ScalarName = "String" | "Int" | "SafeInt" | "Float" | "Boolean" | "DateTime" | "ID" | "JSON";
 
 /** An enum of the schema with its values (GraphQL type and zod/OpenAPI from one list). */
 export interface EnumSpec<V extends string = string> {
@@ -112,6 +112,7 @@ function valueRule(spec: FieldSpec): z.ZodType {
     String: string,
     ID: () => z.string(),
     Int: () => z.int(),
+    SafeInt: () => z.int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER),
     Float: () => z.number(),
     Boolean: () => z.boolean(),
     DateTime: () => z.date(),
@@ -192,7 +193,7 @@ function responseSchema(spec: FieldSpec): z.ZodType {
       ? (spec.rule ?? z.unknown())
       : typeof type !== "string"
       ? z.enum(type.values as [string, ...string[]])
-      : type === "Int"
+      : type === "Int" || type === "SafeInt"
         ? z.int()
         : type === "Float"
           ? z.number()
@@ -213,7 +214,7 @@ function requestSchema(spec: FieldSpec, mode: Mode): z.ZodType {
   if (typeof type !== "string") base = z.enum(type.values as [string, ...string[]]);
   else if (type === "DateTime") base = z.iso.datetime({ offset: true });
   else if (type === "Boolean") base = z.boolean();
-  else base = spec.rule ?? (type === "Int" ? z.int() : type === "Float" ? z.number() : z.string());
+  else base = spec.rule ?? (type === "Int" || type === "SafeInt" ? z.int() : type === "Float" ? z.number() : z.string());
   const described = base.meta({ description: inputDescription(spec, mode), ...(spec.example === undefined ? {} : { example: spec.example }) });
   if (mode === "create" && spec.create === "required") return described;
   return (acceptsNull(spec) ? described.nullable() : described).optional();
@@ -283,7 +284,7 @@ export function dropIgnoredNulls(table: FieldTable, input: object): Record<strin
 
 type ValueOf<S> = S extends { type: "String" | "ID" }
   ? string
-  : S extends { type: "Int" | "Float" }
+  : S extends { type: "Int" | "SafeInt" | "Float" }
     ? number
     : S extends { type: "Boolean" }
       ? boolean

@@ -4,6 +4,8 @@ import "./scalars";
 import "./types/team";
 import "./resources/comparable/object";
 import "./resources/social-post/object";
+import "./resources/social-post/import";
+import "./resources/social-post/engagement";
 import "./resources/insight/object";
 import "./resources/report/object";
 import "./resources/report/queries";

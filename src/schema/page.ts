@@ -19,7 +19,7 @@ export interface PageOf<Where> {
 }
 
 /** Each list's items as one page; the items field runs the model's findMany with the selection's query. */
-export function pageType<Name extends "Report" | "Showing" | "Comparable" | "AgentInsight", Where>(
+export function pageType<Name extends "Report" | "Showing" | "Comparable" | "AgentInsight" | "SocialMediaPost", Where>(
   name: Name,
   description: string,
   load: {

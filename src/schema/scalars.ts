@@ -1,6 +1,6 @@
 // Strict scalars, the same for both interfaces: what one accepts, the other accepts (DECISIONS "Robustness").
 import { GraphQLError } from "graphql";
-import { GraphQLDateTime } from "graphql-scalars";
+import { GraphQLDateTime, GraphQLSafeInt } from "graphql-scalars";
 import { builder } from "./builder";
 
 // The description of the scalar says the rest: an offset is required, years 1 to 9999.
@@ -35,3 +35,6 @@ builder.scalarType("JSON", {
   serialize: (value) => value,
   parseValue: (value) => value,
 });
+
+// Counts that outgrow Int (2^31 - 1), such as a video's views: integers up to 2^53 - 1, exact in JSON.
+builder.addScalarType("SafeInt", GraphQLSafeInt);

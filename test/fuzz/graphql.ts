@@ -83,7 +83,11 @@ function inputSchema(model: GqlModel, type: GraphQLInputType, name: string): Sch
   const nonNull = isNonNullType(type);
   const inner = nonNull ? type.ofType : type;
   let s: Schema;
-  if (isListType(inner)) s = { type: "array", items: inputSchema(model, inner.ofType, name) };
+  if (isListType(inner)) {
+    // GraphQL coerces a single value given for a list into a list of that one value (input coercion of lists).
+    const items = inputSchema(model, inner.ofType, name);
+    s = { anyOf: [{ type: "array", items }, items] };
+  }
   else if (isInputObjectType(inner)) {
     const fields = Object.values(inner.getFields());
     s = {

@@ -8,11 +8,12 @@ const VOLATILE_TABLES = /^(_prisma_migrations|team_usage)$|idempot/i;
 /** Columns that change on every authenticated request by design. */
 const VOLATILE_COLUMNS = ["last_used_at"];
 
+/** One foreign key: all its column pairs (a composite key such as (report_id, team_id) joins on both). */
 interface ForeignKey {
   table: string;
-  column: string;
   refTable: string;
-  refColumn: string;
+  columns: string[];
+  refColumns: string[];
 }
 
 export interface TableState {
@@ -33,12 +34,16 @@ export class Store {
   ) {}
 
   static async open(): Promise<Store> {
+    // pg_constraint pairs the columns of a composite key by position (information_schema would cross them).
     const fks = await prisma.$queryRawUnsafe<ForeignKey[]>(`
-      select kcu.table_name as "table", kcu.column_name as "column", ccu.table_name as "refTable", ccu.column_name as "refColumn"
-      from information_schema.table_constraints tc
-      join information_schema.key_column_usage kcu on kcu.constraint_name = tc.constraint_name and kcu.table_schema = tc.table_schema
-      join information_schema.constraint_column_usage ccu on ccu.constraint_name = tc.constraint_name and ccu.table_schema = tc.table_schema
-      where tc.constraint_type = 'FOREIGN KEY' and tc.table_schema = current_schema()`);
+      select c.conrelid::regclass::text as "table", c.confrelid::regclass::text as "refTable",
+        array_agg(a.attname::text order by k.n) as "columns", array_agg(af.attname::text order by k.n) as "refColumns"
+      from pg_constraint c
+      cross join lateral unnest(c.conkey, c.confkey) with ordinality as k(col, refcol, n)
+      join pg_attribute a on a.attrelid = c.conrelid and a.attnum = k.col
+      join pg_attribute af on af.attrelid = c.confrelid and af.attnum = k.refcol
+      where c.contype = 'f' and c.connamespace = current_schema()::regnamespace
+      group by c.oid, c.conrelid, c.confrelid order by c.conrelid::regclass::text, c.oid`);
     const columns = await prisma.$queryRawUnsafe<Array<{ table: string; column: string; type: string }>>(`
       select table_name as "table", column_name as "column", data_type as "type" from information_schema.columns
       where table_schema = current_schema()`);
@@ -61,7 +66,9 @@ export class Store {
     const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
     const parts = scoped.map((table) => {
       const chain = path.get(table)!;
-      const joins = chain.map((fk, i) => `join ${q(fk.refTable)} t${i + 1} on t${i}.${q(fk.column)} = t${i + 1}.${q(fk.refColumn)}`).join(" ");
+      const joins = chain
+        .map((fk, i) => `join ${q(fk.refTable)} t${i + 1} on ${fk.columns.map((c, j) => `t${i}.${q(c)} = t${i + 1}.${q(fk.refColumns[j])}`).join(" and ")}`)
+        .join(" ");
       const team = chain.length ? `t${chain.length}.id` : "t0.id";
       const cols = colsOf(table);
       const id = cols.some((c) => c.column === "id") ? "t0.id::text" : "null::text";

@@ -26,7 +26,9 @@ interface Items {
 
 export interface ReportItemsSpec<T extends FieldTable> {
   /** The GraphQL object type, e.g. Comparable; mutations are create<Type>, update<Type>, delete<Type>. */
-  type: "Comparable" | "AgentInsight";
+  type: "Comparable" | "AgentInsight" | "SocialMediaPost";
+  /** The item in descriptions, e.g. agent insight. */
+  noun: string;
   /** The query of one item (e.g. comparable) and of a report's items (e.g. comparables). */
   one: string;
   many: string;
@@ -38,22 +40,24 @@ export interface ReportItemsSpec<T extends FieldTable> {
   notFound: string;
   /** Values the service sets on create besides the input (e.g. an insight's default author). */
   defaults?: (teamId: string, ctx: Context) => Promise<Record<string, unknown>>;
+  /** Whether items are created and updated one by one (false: written some other way, e.g. an import). */
+  writable?: boolean;
+  /** The order of a report's list (default: oldest first). */
+  order?: { orderBy: readonly object[]; words: string };
+  /** An optional filter argument of the list, e.g. platform. */
+  filter?: { name: string; description: string; where: (value: string) => object };
 }
 
 export const oldestFirst = [{ createdAt: "asc" }, { id: "asc" }] as const;
 
-/** Registers the queries and mutations of one kind of report item; returns its create input (for bulk writes). */
+/** Registers the queries and mutations of one kind of report item; returns its page type and create input. */
 export function reportItems<T extends FieldTable>(spec: ReportItemsSpec<T>) {
-  const { type, resource, table, notFound: missing } = spec;
-  const noun = type === "AgentInsight" ? "agent insight" : type.toLowerCase();
-  const CreateInput = inputType(`Create${type}Input`, table, "create", `A new ${noun} of a report.`);
-  const UpdateInput = inputType(`Update${type}Input`, table, "update", "Only the fields given are changed.");
-  const Page = pageType<typeof type, Prisma.ComparableWhereInput & Prisma.AgentInsightWhereInput>(type, `One page of a report's ${noun}s, oldest first.`, {
-    items: (query, page) => spec.items().findMany({ ...query, where: page.where, orderBy: [...oldestFirst], take: page.limit, skip: page.offset }),
+  const { type, noun, resource, table, notFound: missing, filter } = spec;
+  const order = spec.order ?? { orderBy: oldestFirst, words: "oldest first" };
+  const Page = pageType<typeof type, Prisma.ComparableWhereInput & Prisma.AgentInsightWhereInput>(type, `One page of a report's ${noun}s, ${order.words}.`, {
+    items: (query, page) => spec.items().findMany({ ...query, where: page.where, orderBy: [...order.orderBy], take: page.limit, skip: page.offset }),
     count: (where) => spec.items().count({ where }),
   });
-  const byId = (id: string, teamId: string) => ({ id, teamId });
-
   builder.queryFields((t) => ({
     [spec.one]: t.prismaField({
       type,
@@ -68,17 +72,49 @@ export function reportItems<T extends FieldTable>(spec: ReportItemsSpec<T>) {
     }),
     [spec.many]: t.field({
       type: Page,
-      description: `The ${noun}s of one report of the team, oldest first. Needs ${resource}:read.`,
+      description: `The ${noun}s of one report of the team, ${order.words}. Needs ${resource}:read.`,
       authScopes: { permission: `${resource}:read` },
       complexity: listComplexity,
-      args: { reportId: t.arg.id({ required: true, description: "The report's id" }), ...pageArgs(t) },
-      resolve: async (_root, { reportId, limit, offset }, ctx) => {
+      args: {
+        reportId: t.arg.id({ required: true, description: "The report's id" }),
+        ...(filter ? { [filter.name]: t.arg.string({ description: filter.description }) } : {}),
+        ...pageArgs(t),
+      },
+      resolve: async (_root, args, ctx) => {
+        const { reportId, limit, offset } = args;
         const teamId = teamIdOf(ctx);
-        return { where: { teamId, reportId: await reportIdOfTeam(teamId, String(reportId)) }, limit, offset };
+        const value = filter ? (args as Record<string, unknown>)[filter.name] : undefined;
+        const narrowed = filter && typeof value === "string" ? filter.where(value) : {};
+        return { where: { teamId, reportId: await reportIdOfTeam(teamId, String(reportId)), ...narrowed }, limit, offset };
       },
     }),
   }));
 
+  const CreateInput = spec.writable === false ? undefined : writes(spec, missing);
+
+  builder.mutationFields((t) => ({
+    [`delete${type}`]: t.id({
+      description: `Deletes a ${noun}. Returns its id. Needs ${resource}:delete.`,
+      authScopes: { permission: `${resource}:delete` },
+      args: { id: t.arg.id({ required: true, description: `The ${noun}'s id` }) },
+      resolve: async (_root, { id }, ctx) => {
+        const { count } = isUuid(String(id)) ? await spec.items().deleteMany({ where: byId(String(id), teamIdOf(ctx)) }) : { count: 0 };
+        if (count === 0) throw notFound(missing);
+        return id;
+      },
+    }),
+  }));
+
+  return { Page, CreateInput };
+}
+
+const byId = (id: string, teamId: string) => ({ id, teamId });
+
+/** create<Type> and update<Type>; returns the create input (for bulk writes). */
+function writes<T extends FieldTable>(spec: ReportItemsSpec<T>, missing: string) {
+  const { type, noun, resource, table } = spec;
+  const CreateInput = inputType(`Create${type}Input`, table, "create", `A new ${noun} of a report.`);
+  const UpdateInput = inputType(`Update${type}Input`, table, "update", "Only the fields given are changed.");
   builder.mutationFields((t) => ({
     [`create${type}`]: t.prismaField({
       type,
@@ -111,19 +147,8 @@ export function reportItems<T extends FieldTable>(spec: ReportItemsSpec<T>) {
         return orNotFound(spec.items().update({ ...query, where: byId(String(id), teamIdOf(ctx)), data }), missing);
       },
     }),
-    [`delete${type}`]: t.id({
-      description: `Deletes a ${noun}. Returns its id. Needs ${resource}:delete.`,
-      authScopes: { permission: `${resource}:delete` },
-      args: { id: t.arg.id({ required: true, description: `The ${noun}'s id` }) },
-      resolve: async (_root, { id }, ctx) => {
-        const { count } = isUuid(String(id)) ? await spec.items().deleteMany({ where: byId(String(id), teamIdOf(ctx)) }) : { count: 0 };
-        if (count === 0) throw notFound(missing);
-        return id;
-      },
-    }),
   }));
-
-  return { CreateInput, Page };
+  return CreateInput;
 }
 
 /** A write whose target row is gone (deleted meanwhile, or never there) answers 404 with `message`. */

@@ -20,6 +20,7 @@ export const COMPARABLE_NOT_FOUND = "Comparable not found";
 
 const { CreateInput } = reportItems({
   type: "Comparable",
+  noun: "comparable",
   one: "comparable",
   many: "comparables",
   resource: "comparables",
@@ -36,7 +37,7 @@ builder.mutationFields((t) => ({
     args: {
       reportId: t.arg.id({ required: true, description: "The report's id" }),
       comparables: t.arg({
-        type: [CreateInput],
+        type: [CreateInput!],
         required: true,
         description: `The new set, 0 to ${MAX_REPLACED} comparables`,
         validate: checked(z.array(z.unknown()).max(MAX_REPLACED)),

@@ -14,6 +14,7 @@ export const INSIGHT_NOT_FOUND = "Insight not found";
 
 reportItems({
   type: "AgentInsight",
+  noun: "agent insight",
   one: "agentInsight",
   many: "agentInsights",
   resource: "ai_insights",

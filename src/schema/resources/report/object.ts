@@ -7,6 +7,7 @@ import { pageType } from "../../page";
 import { collection } from "../collections";
 import { valuate } from "../comparable/market-analysis";
 import { VALUATION_SELECT, ValuationType } from "../comparable/valuation";
+import { engagementOf, EngagementType } from "../social-post/engagement";
 import { reportFields } from "./fields";
 
 builder.prismaObject("Report", {
@@ -24,6 +25,14 @@ builder.prismaObject("Report", {
       authScopes: { permission: "comparables:read" },
       select: VALUATION_SELECT,
       resolve: (report) => valuate(report, report.comparables, new Date()),
+    }),
+    engagement: t.field({
+      type: EngagementType,
+      nullable: true,
+      description: "The report's social engagement (one statement per report). Needs social_media:read.",
+      authScopes: { permission: "social_media:read" },
+      select: { id: true, teamId: true },
+      resolve: (report) => engagementOf(report.id, report.teamId),
     }),
     team: t.relation("team", { nullable: true, description: "The team owning the report. Needs team:read.", authScopes: { permission: "team:read" } }),
   }),

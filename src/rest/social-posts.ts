@@ -1,0 +1,155 @@
+// /v1/reports/{reportId}/social-posts (list, import from JSON or CSV), /v1/social-posts/{postId} (get, delete) and
+// /v1/reports/{reportId}/social-engagement.
+import type { Request, Router } from "express";
+import { parse as parseCsv, CsvError } from "csv-parse/sync";
+import { pathNaming, type NameOf } from "../schema/errors";
+import { COUNTS, socialPostFields } from "../schema/resources/social-post/fields";
+import { operation, RestError, run } from "./graphql";
+import { bodyObject, importBody, queryText } from "./input";
+import { reportItemsRouter } from "./report-items";
+import { allowOnly, handle } from "./route";
+
+const IMPORT = operation(`mutation RestImportSocialPosts($reportId: ID!, $posts: [JSON!]!, $atomic: Boolean!) {
+  importSocialMediaPosts(reportId: $reportId, posts: $posts, atomic: $atomic) {
+    created updated unchanged skipped_stale: skippedStale failed
+    results { index platform external_id: externalId status id message field reason }
+  }
+}`);
+
+const ENGAGEMENT = operation(`query RestSocialEngagement($reportId: ID!) {
+  socialEngagement(reportId: $reportId) {
+    totals { ...RestEngagement }
+    platforms { platform ...RestEngagement }
+  }
+}
+fragment RestEngagement on EngagementFigures {
+  posts likes comments shares saves views reach engagement_rate: engagementRate last_metrics_at: lastMetricsAt
+}`);
+
+interface ItemResult {
+  index: number;
+  platform: string | null;
+  external_id: string | null;
+  status: string;
+  id: string | null;
+  message: string | null;
+  field: string | null;
+  reason: string | null;
+}
+interface ImportResult {
+  created: number;
+  updated: number;
+  unchanged: number;
+  skipped_stale: number;
+  failed: number;
+  results: ItemResult[];
+}
+
+/** The posts of a JSON body ({ "posts": [ … ] }); the schema checks each. */
+function jsonPosts(req: Request): unknown[] {
+  const posts = bodyObject(req).posts;
+  if (!Array.isArray(posts)) throw new RestError(400, posts === undefined ? "posts is required" : "posts must be an array");
+  return posts;
+}
+
+const REQUIRED_COLUMNS = ["platform", "external_id"];
+
+/**
+ * The records of a CSV body (a header row of the REST names, then one post per record) and the line each starts on
+ * (the header is line 1; a quoted multi-line record counts by its first line). Empty cells are left out; count
+ * cells of digits become numbers, anything else in them stays text for the schema to refuse.
+ */
+function csvPosts(body: Buffer): { posts: unknown[]; lines: number[] } {
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(body);
+  } catch {
+    throw new RestError(400, "CSV must be encoded in UTF-8");
+  }
+  let parsed: Array<{ record: Record<string, string>; info: { lines: number }; raw: string }>;
+  try {
+    // CRLF files (spreadsheets) are read as LF: line numbers then count right, and captions keep \n line breaks.
+    parsed = parseCsv(text.replace(/\r\n/g, "\n"), { columns: true, bom: true, info: true, raw: true, skip_empty_lines: true, trim: true });
+  } catch (err) {
+    if (err instanceof CsvError) throw new RestError(400, `Malformed CSV: ${err.message}`);
+    throw err;
+  }
+  const header = parsed[0] ? Object.keys(parsed[0].record) : [];
+  const missing = REQUIRED_COLUMNS.filter((column) => !header.includes(column));
+  if (parsed.length === 0 || missing.length) {
+    throw new RestError(400, `CSV needs a header row naming its columns (at least ${REQUIRED_COLUMNS.join(", ")}) and one row per post`);
+  }
+  const counts = new Set<string>(COUNTS);
+  const posts = parsed.map(({ record }) =>
+    Object.fromEntries(
+      Object.entries(record)
+        .filter(([, value]) => value !== "")
+        .map(([column, value]) => [column, counts.has(column) && /^\d{1,16}$/.test(value) ? Number(value) : value]),
+    ),
+  );
+  // The line a record ends on, less the line breaks inside it (empty lines skipped before it aside).
+  const lines = parsed.map(({ info, raw }) => info.lines - (raw.replace(/^\n+/, "").replace(/\n$/, "").match(/\n/g)?.length ?? 0));
+  return { posts, lines };
+}
+
+/** A record named by its position in the JSON body, or by its line in the CSV. */
+const recordNames = (lines?: number[]) => (index: number, field: string | null) =>
+  lines ? `line ${lines[index]}: ${field ?? "the record"}` : `posts[${index}]${field ? `.${field}` : ""}`;
+
+function atomicOf(req: Request): boolean {
+  const value = queryText(req, "atomic");
+  if (value === undefined || value === "false") return false;
+  if (value === "true") return true;
+  throw new RestError(400, "atomic must be true or false");
+}
+
+export function socialPostsRouter(): Router {
+  return reportItemsRouter(
+    { type: "SocialMediaPost", one: "socialMediaPost", many: "socialMediaPosts", path: "social-posts", param: "postId", label: "Social media post", table: socialPostFields, writable: false, filter: "platform" },
+    {
+      list: {
+        methods: [],
+        add: (router, path) => {
+          router.post(
+            `${path}/import`,
+            importBody,
+            handle(async (req, res) => {
+              const atomic = atomicOf(req);
+              const csv = Buffer.isBuffer(req.body) ? csvPosts(req.body) : undefined;
+              const posts = csv ? csv.posts : jsonPosts(req);
+              const name = recordNames(csv?.lines);
+              // An atomic import refused for one record names it like the results do.
+              const nameOf: NameOf = (p) =>
+                p[0] === "posts" && typeof p[1] === "number" ? name(p[1], typeof p[2] === "string" ? p[2] : null) : pathNaming((f) => f)(p);
+              const { importSocialMediaPosts: result } = await run<{ importSocialMediaPosts: ImportResult }>(
+                IMPORT,
+                { reportId: req.params.reportId, posts, atomic },
+                res.locals.context,
+                { nameOf },
+              );
+              const results = result.results.map(({ field, reason, message, ...item }) => ({
+                ...item,
+                message: item.status === "error" ? `${name(item.index, field)} ${reason}` : message,
+              }));
+              const { created, updated, unchanged, skipped_stale, failed } = result;
+              res.json({
+                data: { ...result, results },
+                message: `Import done: ${created} created, ${updated} updated, ${unchanged} unchanged, ${skipped_stale} skipped as stale, ${failed} failed`,
+              });
+            }),
+          );
+          allowOnly(router, `${path}/import`, ["POST"]);
+          const engagement = path.replace(/social-posts$/, "social-engagement");
+          router.get(
+            engagement,
+            handle(async (req, res) => {
+              const { socialEngagement } = await run<{ socialEngagement: unknown }>(ENGAGEMENT, { reportId: req.params.reportId }, res.locals.context);
+              res.json({ data: socialEngagement });
+            }),
+          );
+          allowOnly(router, engagement, ["GET"]);
+        },
+      },
+    },
+  );
+}
