@@ -30,6 +30,10 @@ async function main(): Promise<void> {
     server.once("error", refuse);
     server.listen(config.PORT, config.HOST, () => {
       server.off("error", refuse);
+      server.on("error", (err) => {
+        logger.fatal({ err }, "server error");
+        process.exit(1);
+      });
       resolve();
     });
   });
