@@ -8,6 +8,7 @@ import { authCost, restOverhead } from "./scenarios/overhead";
 import { addressSearch } from "./scenarios/search";
 import { statementCounts, statementLoad } from "./scenarios/statements";
 import type { Plan, ScenarioContext, ScenarioResult } from "./scenarios/types";
+import { importLoad, importStatements } from "./scenarios/imports";
 import { sustainedWrites } from "./scenarios/writes";
 import { seed as seedDatabase, seedSmall } from "./seed";
 import { startServer } from "./server-process";
@@ -40,11 +41,12 @@ async function main(): Promise<number> {
     const launch = (db: BenchDatabase, benchTeamId: string, statementEvents: boolean, cpuProfileDir?: string) =>
       startServer({ env: { ...db.env, REDIS_URL: redisUrl }, benchTeamId, statementEvents, cpuProfileDir });
 
-    if (wanted(2)) {
-      log("2: counting SQL statements (server with SQL_STATEMENT_EVENTS=true)");
+    if (wanted(2) || wanted(6)) {
+      log("2, 6: counting SQL statements (server with SQL_STATEMENT_EVENTS=true)");
       const server = await launch(dbs.main, seed.nested.teamId, true);
       try {
-        results.push(await statementCounts({ seed, ports: server.ports }));
+        if (wanted(2)) results.push(await statementCounts({ seed, ports: server.ports }));
+        if (wanted(6)) results.push(await importStatements({ seed, ports: server.ports }));
       } finally {
         await server.stop();
       }
@@ -74,6 +76,11 @@ async function main(): Promise<number> {
       if (wanted(5)) {
         log("5: sustained writes");
         results.push(await sustainedWrites(ctx));
+      }
+      const imports = results.find((r) => r.id === 6);
+      if (imports) {
+        log("6: sustained 500-record imports");
+        await importLoad(ctx, imports);
       }
     } finally {
       await Promise.all([main.stop(), small?.stop()]);

@@ -73,7 +73,9 @@ const importRecord = z
     metrics_at: z.iso.datetime({ offset: true }).optional().meta({ description: "When the counts were read (default: now)", example: "2026-05-03T09:00:00Z" }),
   })
   .meta({ id: "SocialPostRecord" });
-export const importBody = z.object({ posts: z.array(importRecord).min(1).max(500) }).meta({ id: "SocialPostImportBody" });
+// A record that is not valid does not make the request invalid: it is answered as an error result (unless atomic).
+const anyRecord = z.union([importRecord, z.unknown()]).meta({ description: "A SocialPostRecord; anything else is answered as an error result" });
+export const importBody = z.object({ posts: z.array(anyRecord).min(1).max(500) }).meta({ id: "SocialPostImportBody" });
 export const importCsv = z.string().meta({
   description: "UTF-8 CSV with a header row of the record's names, e.g. platform,external_id,likes,views; one post per row",
   example: "platform,external_id,likes,views\ninstagram,C3xYz01,120,2400\n",
