@@ -117,6 +117,17 @@ describe("POST /v1/reports/{reportId}/social-posts/import", () => {
     expect(errorOf(await importCsv(reportId, csv, "?atomic=true"))).toEqual({ status: 400, message: "line 4: likes must be an integer at least 0" });
   });
 
+  it("replays a CSV import sent again with the same Idempotency-Key, and refuses the key with another body", async () => {
+    const reportId = await newReport();
+    const send = (csv: string) => importCsv(reportId, csv).set("Idempotency-Key", `csv-${reportId}`);
+    const first = await send("platform,external_id,likes\ninstagram,k-1,5\n");
+    expect(first.body.data.created).toBe(1);
+    const again = await send("platform,external_id,likes\ninstagram,k-1,5\n");
+    expect(again.headers["idempotent-replayed"]).toBe("true");
+    expect(again.body).toEqual(first.body);
+    expect((await send("platform,external_id,likes\ninstagram,k-1,6\n")).status).toBe(422);
+  });
+
   it.each([
     ["a CSV without a header", "instagram,a-1,5\n", "CSV needs a header row naming its columns (at least platform, external_id) and one row per post"],
     ["an empty CSV", "", "CSV needs a header row naming its columns (at least platform, external_id) and one row per post"],
