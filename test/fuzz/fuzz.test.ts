@@ -2,7 +2,7 @@
 // and the GraphQL schema the app serves, each answer checked for: no 5xx; the JSON error envelope with the right
 // status on REST, a JSON `data`/`errors` body on GraphQL; success only for requests the oracle cannot prove invalid;
 // nothing stored changed by a refused request; the other team's rows never change or appear; what was stored reads back.
-// FUZZ_RUNS (default 3000 cases, about 5,000 requests, per pass with CI=true; 400 otherwise), FUZZ_SEED (fixed when CI=true, random otherwise; printed), FUZZ_SURVEY=1 (list
+// FUZZ_RUNS (default 2000 cases, about 5,000 requests, per pass with CI=true; 400 otherwise), FUZZ_SEED (fixed when CI=true, random otherwise; printed), FUZZ_SURVEY=1 (list
 // every failure class instead of stopping at the first) — see test/fuzz/README.md.
 import "./env";
 import fc from "fast-check";

@@ -11,7 +11,7 @@ import { isObj, preview, type Ref } from "./values";
 // 3,000 cases send about 5,000 requests (read-backs after successful writes come on top).
 // CI (CI=true) runs 3,000 cases a pass, over 10,000 requests across its two database passes; a developer's `npm test`
 // runs 800 (about 1,300 requests, a few seconds beside the other files) so the whole suite stays within a minute.
-export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? (process.env.CI === "true" ? 3000 : 400));
+export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? (process.env.CI === "true" ? 2000 : 400));
 export const SEED = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : process.env.CI === "true" ? 20261121 : Math.floor(Math.random() * 2 ** 31);
 /** FUZZ_SURVEY=1: record every failing answer and go on (grouped into classes at the end) instead of stopping at the first. */
 export const SURVEY = process.env.FUZZ_SURVEY === "1";
