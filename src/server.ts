@@ -1,5 +1,6 @@
 // Starts the service: migrations, first-start bootstrap, HTTP server, graceful shutdown.
 import type { AddressInfo } from "node:net";
+import express from "express";
 import { createRateLimiter } from "./auth/rate-limit";
 import { flushUsage } from "./auth/usage";
 import { buildApp } from "./app";
@@ -19,7 +20,17 @@ async function main(): Promise<void> {
   const rateLimiter = createRateLimiter({ redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX });
   // Serve only once the shared rate-limit store is reachable, so every process counts in one budget from the start.
   await rateLimiter.ready();
-  const { server, stop: stopServer } = createAppServer(buildApp({ rateLimiter }));
+  // Requests wait until start-up is done (the first team made and its key printed): a client that sees an answer
+  // can rely on the key having been printed, and a port already taken stops the start before any key is made.
+  let open = false;
+  let started!: () => void;
+  const ready = new Promise<void>((resolve) => (started = () => ((open = true), resolve())));
+  const app = buildApp({ rateLimiter });
+  const gated = express();
+  gated.disable("x-powered-by");
+  gated.use((_req, _res, next) => (open ? next() : void ready.then(() => next())));
+  gated.use(app);
+  const { server, stop: stopServer } = createAppServer(gated);
   await new Promise<void>((resolve) => {
     const refuse = (err: NodeJS.ErrnoException) => {
       const why = err.code === "EADDRINUSE" ? `port ${config.PORT} is in use; set PORT to another port` : err.code === "EACCES" ? `port ${config.PORT} needs privileges; set PORT above 1023` : err.message;
@@ -51,6 +62,7 @@ async function main(): Promise<void> {
   const base = `http://${config.HOST === "0.0.0.0" || config.HOST === "::" ? "localhost" : config.HOST}:${port}`;
   logger.info({ port, database: database.kind, redis: Boolean(config.REDIS_URL), rest: `${base}/v1`, docs: `${base}/docs`, graphql: `${base}/graphql` }, "listening");
   process.stderr.write(`Property Report Service: REST ${base}/v1 · reference ${base}/docs · GraphQL (GraphiQL) ${base}/graphql\n`);
+  started();
 
   let stopping = false;
   const stop = async (signal: string) => {
