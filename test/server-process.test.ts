@@ -53,6 +53,9 @@ it("creates the first team and a key with every permission on the first start on
   expect(refused.output.match(KEY)).toBeNull();
 
   server = await startServer(env);
+  // The key banner goes to stderr, the "listening" line to stdout: two pipes, so the banner may still be on its way.
+  for (let i = 0; i < 50 && !KEY.test(server.output()); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  KEY.lastIndex = 0;
   const keys: string[] = server.output().match(KEY) ?? [];
   expect(keys).toHaveLength(1);
   // Where everything is, in the listening line.
