@@ -42,11 +42,31 @@ const envSchema = z.object({
     .string()
     .default("*")
     .transform((v): "*" | string[] => (v.trim() === "*" ? "*" : v.split(",").map((o) => o.trim()).filter(Boolean))),
+  // AI-generated summaries (DECISIONS "AI-generated summaries"; README "AI summaries"): the offline template
+  // (default) or any OpenAI-compatible Chat Completions endpoint.
+  AI_PROVIDER: z.enum(["template", "openai"]).default("template"),
+  // The endpoint's base URL, e.g. http://127.0.0.1:11434/v1 (Ollama) or http://127.0.0.1:8080/v1 (llama.cpp);
+  // unset: the OpenAI API.
+  AI_BASE_URL: z.string().url().optional(),
+  AI_API_KEY: z.string().optional(),
+  AI_MODEL: z.string().default("gpt-4o-mini"),
+  // Time allowed for one attempt; up to 2 retries follow on 429, 5xx and timeouts.
+  AI_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  // warn: flagged phrases only add warnings; block: flagged text is refused (422) instead of saved.
+  AI_FAIR_HOUSING: z.enum(["warn", "block"]).default("warn"),
   // Emit an event per SQL statement (tests and benchmarks count them); off in normal operation.
   SQL_STATEMENT_EVENTS: z.stringbool().default(false),
 });
 
 export type Config = z.infer<typeof envSchema>;
+
+/** Settings that are valid one by one but not together. */
+function combined(c: Config): string[] {
+  const problems: string[] = [];
+  if (c.AI_PROVIDER === "openai" && !c.AI_BASE_URL && !c.AI_API_KEY)
+    problems.push("AI_API_KEY: required when AI_PROVIDER=openai calls the OpenAI API (set AI_BASE_URL for a local server without a key)");
+  return problems;
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== "")));
@@ -54,6 +74,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
     throw new Error(`Invalid configuration: ${problems}`);
   }
+  const problems = combined(parsed.data);
+  if (problems.length) throw new Error(`Invalid configuration: ${problems.join("; ")}`);
   return parsed.data;
 }
 

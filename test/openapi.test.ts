@@ -63,6 +63,7 @@ const ROUTES: Array<[string, string]> = [
   ["get", "/v1/social-posts/{postId}"],
   ["delete", "/v1/social-posts/{postId}"],
   ["get", "/v1/reports/{reportId}/social-engagement"],
+  ["post", "/v1/reports/{reportId}/summary"],
   ["get", "/v1/users/me"],
 ];
 
@@ -71,7 +72,7 @@ it("documents every route with its success and error responses", () => {
   expect(documented.sort()).toEqual([...ROUTES].sort());
   for (const [method, path] of ROUTES) {
     const responses = doc.paths[path][method].responses;
-    const success = method === "post" && !path.endsWith("/import") ? "201" : "200";
+    const success = method === "post" && !/\/(import|summary)$/.test(path) ? "201" : "200";
     expect(responses[success].content["application/json"].schema).toBeDefined();
     for (const status of ["401", "405", "429"]) expect(responses[status].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Error" });
     if (path !== "/v1/users/me") expect(responses["403"]).toBeDefined();
@@ -79,6 +80,8 @@ it("documents every route with its success and error responses", () => {
     if (method === "post" || method === "put" || method === "patch") for (const status of ["400", "413", "415"]) expect(responses[status]).toBeDefined();
   }
   expect(doc.paths["/v1/showings"].post.responses["409"]).toBeDefined();
+  for (const status of ["422", "502", "504"]) expect(doc.paths["/v1/reports/{reportId}/summary"].post.responses[status]).toBeDefined();
+  expect(doc.paths["/v1/reports/{reportId}/summary"].post.requestBody.required).toBe(false);
 });
 
 it("documents parameters and bodies from the route schemas", () => {

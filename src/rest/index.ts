@@ -7,6 +7,7 @@ import { insightsRouter } from "./insights";
 import { reportsRouter } from "./reports";
 import { showingsRouter } from "./showings";
 import { socialPostsRouter } from "./social-posts";
+import { summaryRouter } from "./summary";
 import { usersRouter } from "./users";
 
 export function restRouter(): Router {
@@ -18,6 +19,7 @@ export function restRouter(): Router {
   router.use(comparablesRouter());
   router.use(insightsRouter());
   router.use(socialPostsRouter());
+  router.use(summaryRouter());
   return router;
 }
 

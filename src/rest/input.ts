@@ -68,6 +68,9 @@ export function bodyObject(req: Request): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
+/** The request body as a JSON object, `{}` when the request has none (a route whose body is optional). */
+export const optionalBodyObject = (req: Request): Record<string, unknown> => (noBody(req) ? {} : bodyObject(req));
+
 /** A query parameter given once, as text; undefined when absent. */
 export function queryText(req: Request, name: string): string | undefined {
   const value = req.query[name];

@@ -9,7 +9,7 @@ import { IDEMPOTENCY_HEADER, IN_PROGRESS_MESSAGE, REPLAYED_HEADER, REUSED_MESSAG
 import * as s from "./schemas";
 
 type Method = "get" | "post" | "put" | "patch" | "delete";
-const TAGS = ["Reports", "Showings", "Comparables", "Insights", "Social media", "Users"] as const;
+const TAGS = ["Reports", "Showings", "Comparables", "Insights", "Social media", "Summaries", "Users"] as const;
 type Tag = (typeof TAGS)[number];
 
 const RATE_LIMIT_HEADERS = {
@@ -29,6 +29,9 @@ const ERRORS: Record<number, string> = {
   401: "Missing, malformed, unknown, expired or revoked API key",
   403: "The key lacks the permission (Permission denied: <resource>:<action>)",
   404: "No such report, showing, comparable or insight in the key's team",
+  422: "The fair-housing screen flagged the summary and AI_FAIR_HOUSING=block: nothing was saved",
+  502: "The AI provider failed (AI provider failed: <reason>); nothing was saved",
+  504: "The AI provider did not answer in time; nothing was saved",
   405: "The path does not serve this method",
   409: "A showing with this unique_showing_key already exists in the team",
   413: "The body exceeds 1 MiB (4 MiB for an engagement import)",
@@ -49,6 +52,8 @@ interface Route {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
+  /** The body may be left out. */
+  bodyOptional?: boolean;
   /** A second body type the route takes (text/csv). */
   csvBody?: z.ZodType;
   status?: 200 | 201;
@@ -362,6 +367,21 @@ const routes: Route[] = [
     errors: [403, 404],
   },
   {
+    method: "post",
+    operationId: "generateSummary",
+    path: "/v1/reports/{reportId}/summary",
+    tag: "Summaries",
+    summary: "Write the report's executive summary from its facts, valuation, showings, engagement and insights (needs ai_insights:create; reports:update to save)",
+    description:
+      "The template provider (default) writes offline and deterministically; an OpenAI-compatible model can be configured (README \"AI summaries\"). The text is screened for fair-housing phrases and for numbers that are not in the inputs (warnings). Saved as the report's executive_summary unless save is false.",
+    params: reportIdParam,
+    body: s.summaryBody,
+    bodyOptional: true,
+    response: s.mutationOf(s.generatedSummary),
+    responseDescription: "The summary",
+    errors: [...BODY_ERRORS, 403, 404, 422, 502, 504],
+  },
+  {
     method: "get",
     operationId: "getCurrentUser",
     path: "/v1/users/me",
@@ -421,7 +441,7 @@ function routeConfig(route: Route): RouteConfig {
       params: route.params,
       query: route.query,
       body: route.body && {
-        required: true,
+        required: !route.bodyOptional,
         content: { "application/json": { schema: route.body }, ...(route.csvBody ? { "text/csv": { schema: route.csvBody } } : {}) },
       },
     },

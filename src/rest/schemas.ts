@@ -11,6 +11,8 @@ import { socialPostFields } from "../schema/resources/social-post/fields";
 import { VALUATION_WARNINGS } from "../schema/resources/comparable/market-analysis";
 import { COUNTS, PLATFORMS } from "../schema/resources/social-post/fields";
 import { pageRules } from "../schema/rules";
+import { SUMMARY_LENGTHS, WORD_LIMITS } from "../schema/resources/summary/screen";
+import { SUMMARY_TONES, TEMPLATE_MODEL } from "../schema/resources/summary/template";
 
 // ---- requests ----
 
@@ -147,6 +149,31 @@ export const engagement = z
   .object({ totals: z.object(figures), platforms: z.array(z.object({ platform: z.string(), ...figures })) })
   .meta({ id: "SocialEngagement" });
 export const agentInsight = restResponseSchema(insightFields).meta({ id: "AgentInsight" });
+
+export const summaryBody = z
+  .object({
+    tone: z.enum(SUMMARY_TONES).optional().meta({ description: "professional (default), warm or luxury" }),
+    length: z
+      .enum(SUMMARY_LENGTHS)
+      .optional()
+      .meta({ description: `short (≤ ${WORD_LIMITS.short} words), standard (default, ≤ ${WORD_LIMITS.standard}) or long (≤ ${WORD_LIMITS.long})` }),
+    save: z.boolean().optional().meta({ description: "Save it as the report's executive_summary (default true; needs reports:update)" }),
+  })
+  .meta({ id: "GenerateSummaryBody", description: "Optional: no body means the defaults" });
+export const generatedSummary = z
+  .object({
+    report_id: z.uuid(),
+    executive_summary: z.string(),
+    source: z.enum(["template", "ai"]).meta({ description: "template: written offline from the inputs; ai: by a language model" }),
+    model: z.string().meta({ description: `${TEMPLATE_MODEL} for the template, else the model that answered` }),
+    generated_at: z.iso.datetime(),
+    saved: z.boolean(),
+    warnings: z.array(z.string()).meta({
+      description:
+        "fair_housing:<phrase> for each listed phrase in the text; ungrounded_number:<n> for each number not in the inputs; truncated:<words> when a model's text was cut to the length's limit",
+    }),
+  })
+  .meta({ id: "GeneratedSummary" });
 
 const omittedWithout = (permission: string) => ({ description: `Left out when the key lacks ${permission}` });
 export const reportDetail = report

@@ -13,6 +13,7 @@ import "./resources/report/mutations";
 import "./resources/showing/object";
 import "./resources/showing/queries";
 import "./resources/showing/mutations";
+import "./resources/summary/object";
 import "./types/apiKey";
 import "./types/viewer";
 

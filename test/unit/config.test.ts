@@ -27,7 +27,18 @@ describe("loadConfig", () => {
       SHUTDOWN_TIMEOUT_MS: 10000,
       TRUST_PROXY: false,
       SQL_STATEMENT_EVENTS: false,
+      AI_PROVIDER: "template",
+      AI_MODEL: "gpt-4o-mini",
+      AI_TIMEOUT_MS: 30000,
+      AI_FAIR_HOUSING: "warn",
     });
+  });
+
+  it("needs a key for the OpenAI API itself, not for a local OpenAI-compatible server", () => {
+    expect(() => loadConfig({ AI_PROVIDER: "openai" })).toThrow(/^Invalid configuration: AI_API_KEY: required when AI_PROVIDER=openai/);
+    expect(loadConfig({ AI_PROVIDER: "openai", AI_API_KEY: "sk-x" }).AI_PROVIDER).toBe("openai");
+    expect(loadConfig({ AI_PROVIDER: "openai", AI_BASE_URL: "http://127.0.0.1:11434/v1" }).AI_BASE_URL).toBe("http://127.0.0.1:11434/v1");
+    expect(() => loadConfig({ AI_PROVIDER: "gpt" })).toThrow(/AI_PROVIDER/);
   });
 
   it("reads numbers, URLs and flags from strings", () => {

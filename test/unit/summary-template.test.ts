@@ -1,0 +1,232 @@
+// The template summary provider and the screen (DECISIONS "AI-generated summaries"): deterministic, within the word
+// limits, grounded (every number is an input's), never a flagged phrase — over generated reports, including ones
+// with no comparables, no showings, no price, and agent texts full of flagged phrases.
+import fc from "fast-check";
+import type { SummaryInputs } from "../../src/schema/resources/summary/inputs";
+import {
+  FAIR_HOUSING_PHRASES,
+  flaggedPhrases,
+  inputNumbers,
+  SUMMARY_LENGTHS,
+  ungroundedNumbers,
+  withinWords,
+  WORD_LIMITS,
+  wordCount,
+} from "../../src/schema/resources/summary/screen";
+import { SUMMARY_TONES, templateSummary } from "../../src/schema/resources/summary/template";
+
+const FLAGGED = FAIR_HOUSING_PHRASES.map((p) => p.phrase);
+
+const base: SummaryInputs = {
+  property: {
+    address: "123 North Main Street",
+    city: "Springfield",
+    state: "IL",
+    zip: "62704",
+    property_type: "single_family",
+    price: 350000,
+    beds: 3,
+    baths: 2.5,
+    sqft: 1850,
+    year_built: 1998,
+    lot_size: 0.25,
+    description: "Sun-filled rooms and a renovated kitchen. Close to parks.",
+    listing_agent: "Dana Agent",
+  },
+  valuation: {
+    comparables_total: 4,
+    comparables_used: 4,
+    estimated_value: 362000,
+    value_range: { low: 340000, high: 381000 },
+    price_per_sqft: { min: 183.78, median: 195.68, max: 205.95 },
+    warnings: [],
+  },
+  showings: { showings: 12, open_houses: 2, open_house_attendees: 30, rated: 10, average_rating: 4.3, rating_scale: 5, interested: 5, feedback: ["Loved the kitchen."] },
+  social: { posts: 6, platforms: ["facebook", "instagram"], views: 12400, reach: 9000, likes: 830, comments: 45, shares: 12, saves: 30 },
+  insights: [{ category: "pricing", title: "Priced to sell", body: "Three pending sales on this street closed above list." }],
+};
+
+// ---- generated reports ----
+
+const phrase = fc.constantFrom(...FLAGGED);
+/** Free text that often carries a flagged phrase (in any case) and numbers. */
+const agentText = fc
+  .tuple(fc.lorem({ maxCount: 12 }), fc.option(phrase, { nil: undefined }), fc.boolean(), fc.nat({ max: 99999 }), fc.constantFrom(".", "!", ""))
+  .map(([words, flagged, upper, n, end]) => {
+    const text = `${words} ${n}${flagged ? ` ${upper ? flagged.toUpperCase() : flagged}` : ""}${end}`.trim();
+    return text;
+  });
+const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: null });
+const money = fc.integer({ min: 1, max: 50_000_000 }).map((n) => (n % 7 === 0 ? n + 0.5 : n));
+
+const inputs: fc.Arbitrary<SummaryInputs> = fc.record({
+  property: fc.record({
+    address: fc.oneof(fc.constant("9 Elm St"), fc.lorem({ maxCount: 6 }).map((w) => `${w.length} ${w}`), phrase.map((p) => `1 ${p} Way`)),
+    city: maybe(fc.constantFrom("Springfield", "Austin", "Bachelor Pad")),
+    state: maybe(fc.constantFrom("IL", "TX")),
+    zip: maybe(fc.constantFrom("62704", "73301")),
+    property_type: maybe(fc.constantFrom("single_family", "condo", "townhouse", "land", "tiny_house", "bachelor pad")),
+    price: maybe(money),
+    beds: maybe(fc.nat({ max: 12 })),
+    baths: maybe(fc.constantFrom(0, 1, 1.5, 2, 2.5, 3.75)),
+    sqft: maybe(fc.integer({ min: 1, max: 20000 })),
+    year_built: maybe(fc.integer({ min: 1600, max: 2030 })),
+    lot_size: maybe(fc.constantFrom(0.1, 0.25, 2)),
+    description: maybe(agentText),
+    listing_agent: fc.constantFrom("Dana Agent", "Alex Admin"),
+  }),
+  valuation: maybe(
+    fc.record({
+      comparables_total: fc.integer({ min: 1, max: 50 }),
+      comparables_used: fc.integer({ min: 0, max: 50 }),
+      estimated_value: maybe(money),
+      value_range: maybe(fc.record({ low: money, high: money })),
+      price_per_sqft: fc.constant(null),
+      warnings: fc.subarray(["too_few_comparables", "list_price_differs", "stale_comparables"]),
+    }),
+  ),
+  showings: fc.record({
+    showings: fc.nat({ max: 300 }),
+    open_houses: fc.nat({ max: 20 }),
+    open_house_attendees: fc.nat({ max: 500 }),
+    rated: fc.nat({ max: 300 }),
+    average_rating: maybe(fc.constantFrom(1, 2.5, 4.3, 5)),
+    rating_scale: fc.constant(5),
+    interested: fc.nat({ max: 300 }),
+    feedback: fc.array(agentText, { maxLength: 10 }),
+  }),
+  social: maybe(
+    fc.record({
+      posts: fc.integer({ min: 1, max: 500 }),
+      platforms: fc.subarray(["facebook", "instagram", "tiktok", "x", "linkedin", "myspace"], { minLength: 1 }),
+      views: fc.nat(),
+      reach: fc.nat(),
+      likes: fc.nat(),
+      comments: fc.nat(),
+      shares: fc.nat(),
+      saves: fc.nat(),
+    }),
+  ),
+  insights: fc.array(fc.record({ category: fc.constantFrom("market", "pricing", "other"), title: maybe(agentText), body: agentText }), { maxLength: 10 }),
+});
+
+const tone = fc.constantFrom(...SUMMARY_TONES);
+const length = fc.constantFrom(...SUMMARY_LENGTHS);
+
+describe("template summaries", () => {
+  it("are the same text for the same inputs", () => {
+    fc.assert(fc.property(inputs, tone, length, (i, t, l) => templateSummary(structuredClone(i), t, l) === templateSummary(i, t, l)));
+  });
+
+  it("stay within the word limit of each length", () => {
+    fc.assert(fc.property(inputs, tone, length, (i, t, l) => wordCount(templateSummary(i, t, l)) <= WORD_LIMITS[l]));
+  });
+
+  it("write only numbers that appear in the inputs", () => {
+    fc.assert(
+      fc.property(inputs, tone, length, (i, t, l) => {
+        expect(ungroundedNumbers(templateSummary(i, t, l), inputNumbers(i))).toEqual([]);
+      }),
+    );
+  });
+
+  it("never carry a flagged phrase, even when the agent's own texts do", () => {
+    fc.assert(
+      fc.property(inputs, tone, length, (i, t, l) => {
+        expect(flaggedPhrases(templateSummary(i, t, l))).toEqual([]);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("name the property, and give the list price at standard and long length", () => {
+    for (const t of SUMMARY_TONES) {
+      for (const l of SUMMARY_LENGTHS) {
+        const text = templateSummary(base, t, l);
+        expect(text).toContain("123 North Main Street, Springfield, IL");
+        if (l !== "short") expect(text).toContain("$350,000");
+      }
+    }
+    const noPrice = { ...base, property: { ...base.property, price: null } };
+    expect(templateSummary(noPrice, "professional", "standard")).not.toMatch(/listed at/);
+  });
+
+  it("read differently in each tone", () => {
+    for (const l of SUMMARY_LENGTHS) {
+      const texts = SUMMARY_TONES.map((t) => templateSummary(base, t, l));
+      expect(new Set(texts).size).toBe(SUMMARY_TONES.length);
+    }
+  });
+
+  it("say more at a longer length when there is more to say", () => {
+    const [short, standard, long] = SUMMARY_LENGTHS.map((l) => templateSummary(base, "professional", l));
+    expect(wordCount(short)).toBeLessThan(wordCount(standard));
+    expect(wordCount(standard)).toBeLessThan(wordCount(long));
+    expect(standard).toContain("$362,000"); // the valuation
+    expect(standard).toContain("12 showings and 2 open houses");
+    expect(standard).toContain("12,400 views");
+    expect(long).toContain("“Loved the kitchen.”");
+  });
+
+  it("write a professional summary an agent would send", () => {
+    expect(templateSummary(base, "professional", "standard")).toBe(
+      "123 North Main Street, Springfield, IL is a single-family home with 3 bedrooms, 2.5 bathrooms and 1,850 square feet, built in 1998. " +
+        "It is listed at $350,000. " +
+        "An analysis of 4 comparable properties supports an estimated market value of $362,000, within a range of $340,000 to $381,000. " +
+        "The property has had 12 showings and 2 open houses, with an average rating of 4.3 out of 5; 5 visitors expressed interest. " +
+        "Its social media campaign of 6 posts on Facebook and Instagram has drawn 12,400 views and 830 likes. " +
+        "The listing agent notes: Priced to sell. " +
+        "Contact Dana Agent for details or to arrange a showing.",
+    );
+  });
+
+  it("work for a report with nothing but an address", () => {
+    const bare: SummaryInputs = {
+      property: { ...base.property, city: null, state: null, zip: null, property_type: null, price: null, beds: null, baths: null, sqft: null, year_built: null, lot_size: null, description: null },
+      valuation: null,
+      showings: { showings: 0, open_houses: 0, open_house_attendees: 0, rated: 0, average_rating: null, rating_scale: 5, interested: 0, feedback: [] },
+      social: null,
+      insights: [],
+    };
+    expect(templateSummary(bare, "warm", "long")).toBe("Welcome to 123 North Main Street, a home. Reach out to Dana Agent to come see it in person.");
+  });
+});
+
+describe("the screen", () => {
+  it("finds listed phrases case-insensitively, on word boundaries, across spaces and hyphens", () => {
+    expect(flaggedPhrases("PERFECT for Families and a Master  Bedroom")).toEqual(["perfect for families", "master bedroom"]);
+    expect(flaggedPhrases("A family friendly street")).toEqual(["family-friendly"]);
+    expect(flaggedPhrases("No Section 8.")).toEqual(["no section 8"]);
+    expect(flaggedPhrases("remaster bedroom; no section 80; safe neighborhoods")).toEqual([]);
+  });
+
+  it("knows every phrase DECISIONS lists", () => {
+    for (const listed of [
+      "perfect for families",
+      "great for families",
+      "ideal for couples",
+      "perfect for retirees",
+      "bachelor pad",
+      "exclusive neighborhood",
+      "safe neighborhood",
+      "walking distance to church",
+      "master bedroom",
+      "no section 8",
+    ]) {
+      expect(flaggedPhrases(`It is ${listed}.`)).toEqual([listed]);
+    }
+    for (const entry of FAIR_HOUSING_PHRASES) expect(entry.reason.length && entry.alternative.length).toBeTruthy();
+  });
+
+  it("finds numbers that are not in the inputs, as written", () => {
+    const known = inputNumbers({ price: 1200000, address: "123 Main St", beds: 3, baths: 2.5 });
+    expect(ungroundedNumbers("123 Main St: 3 beds, 2.5 baths, $1,200,000 or $1.2 million.", known)).toEqual([]);
+    expect(ungroundedNumbers("About 3% below the $1,150,000 estimate, 26 years old; 26 again.", known)).toEqual(["1,150,000", "26"]);
+  });
+
+  it("cuts a text to the sentences that fit", () => {
+    expect(withinWords("One two three. Four five six. Seven.", 6)).toBe("One two three. Four five six.");
+    expect(withinWords("One two three four.", 2)).toBe("One two…");
+    expect(withinWords("Short.", 2)).toBe("Short.");
+  });
+});
