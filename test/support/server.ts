@@ -39,10 +39,17 @@ export interface CliResult {
   lines: string[];
 }
 
+/**
+ * Node flags of the processes tests start. PGlite is WebAssembly: V8's optimising tier recompiles it in the background
+ * for minutes of CPU that a process living a few seconds never wins back; the baseline compiler alone is enough
+ * (about a quarter less CPU per process; Jest and its workers run with it too, see package.json).
+ */
+const NODE_FLAGS = ["--liftoff-only"];
+
 /** Runs `prs <args>` as the installed bin does (bin/prs.js). */
 export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, "bin/prs.js"), ...args], { cwd: ROOT, env: withTemplate(env) });
+    const child = spawn(process.execPath, [...NODE_FLAGS, path.join(ROOT, "bin/prs.js"), ...args], { cwd: ROOT, env: withTemplate(env) });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -79,7 +86,7 @@ export interface ServerProcess {
  * SIGKILLs the server when it does not acknowledge a SIGTERM within 30 ms (a busy machine), losing the graceful stop.
  */
 export function startServer(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, ["--require", "tsx/cjs", "src/server.ts"], { cwd: ROOT, env: { ...withTemplate(env), PORT: "0", HOST: "127.0.0.1" } });
+  const child: ChildProcess = spawn(process.execPath, [...NODE_FLAGS, "--require", "tsx/cjs", "src/server.ts"], { cwd: ROOT, env: { ...withTemplate(env), PORT: "0", HOST: "127.0.0.1" } });
   let output = "";
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   return new Promise((resolve, reject) => {
@@ -116,7 +123,7 @@ export function startServer(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
 
 /** Starts src/server.ts on `port` and resolves with its exit code and output once it exits (a start that must fail). */
 export function startServerExpectingExit(env: NodeJS.ProcessEnv, port: number): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ["--require", "tsx/cjs", "src/server.ts"], { cwd: ROOT, env: { ...withTemplate(env), PORT: String(port), HOST: "127.0.0.1" } });
+  const child = spawn(process.execPath, [...NODE_FLAGS, "--require", "tsx/cjs", "src/server.ts"], { cwd: ROOT, env: { ...withTemplate(env), PORT: String(port), HOST: "127.0.0.1" } });
   let output = "";
   child.stdout.on("data", (d) => (output += d));
   child.stderr.on("data", (d) => (output += d));
