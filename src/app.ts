@@ -2,7 +2,6 @@
 // security headers → health/readiness → public pages → auth + rate limit → request context
 //   → (REST translator | GraphQL Yoga) → Pothos schema → Prisma.
 import { createHash } from "node:crypto";
-import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import compression from "compression";
 import express, { type Express, type Request, type RequestHandler } from "express";
 import { GraphQLError } from "graphql";
@@ -12,6 +11,7 @@ import type { RateLimiter } from "./auth/rate-limit";
 import { config } from "./config";
 import { databaseFailure } from "./db/errors";
 import { errorHandler, rejectMalformedUrl, sendError } from "./http/errors";
+import { GRAPHIQL_OPTIONS, graphiqlPage as renderGraphiQLPage } from "./http/graphiql";
 import { checkGraphQLTransport } from "./http/graphql-transport";
 import { healthRouter } from "./http/health";
 import { docsPolicy, graphiqlPolicy, securityHeaders } from "./http/security";
@@ -22,24 +22,6 @@ import { API_VERSION } from "./rest/openapi";
 import { schema } from "./schema";
 import { useCompiledExecution } from "./schema/engine";
 import { useQueryLimits } from "./schema/limits";
-
-const GRAPHIQL_QUERY = `# Put your API key in the Headers panel below: {"Authorization": "Bearer prs_sk_live_…"}
-query Overview {
-  me {
-    team { name reportsCount }
-    rateLimit { tier remaining resetsAt }
-  }
-  reports(limit: 5) {
-    total
-    items {
-      id address city state price status showingsCount
-      showings { showingDate attendeeName eventType }
-    }
-  }
-}
-`;
-
-const GRAPHIQL_OPTIONS = { title: "Property Report Service", defaultQuery: GRAPHIQL_QUERY, headers: '{"Authorization": "Bearer "}' };
 
 /** GET / without a key: where everything is. */
 const INDEX = {
@@ -86,7 +68,7 @@ export function assembleApp(authentication: RequestHandler, rateLimiter: RateLim
   app.set("trust proxy", config.TRUST_PROXY);
 
   // Rendered once: the page is served as it is, and its content security policy allows its inline script by hash.
-  const graphiqlPage = renderGraphiQL(GRAPHIQL_OPTIONS);
+  const graphiqlPage = renderGraphiQLPage();
 
   const yoga = createYoga<{ req: Request; res: express.Response }>({
     schema,
