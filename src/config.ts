@@ -60,6 +60,9 @@ const envSchema = z.object({
 
 export type Config = z.infer<typeof envSchema>;
 
+/** Every variable the service reads (`.env.example` lists each with its default; a unit test keeps them in step). */
+export const CONFIG_VARIABLES = Object.keys(envSchema.shape);
+
 /** Settings that are valid one by one but not together. */
 function combined(c: Config): string[] {
   const problems: string[] = [];

@@ -1,4 +1,5 @@
 // Starts the service: migrations, first-start bootstrap, HTTP server, graceful shutdown.
+import "./env-file"; // first: .env is read before the configuration
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { createRateLimiter } from "./auth/rate-limit";

@@ -15,7 +15,7 @@ export const tempDir = (label: string): string => mkdtempSync(path.join(os.tmpdi
  * database. A fresh PGlite directory starts from the suite's migrated template (skips initdb).
  */
 export function childEnv(pgliteDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: "info", SQL_STATEMENT_EVENTS: "false", ...extra };
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "test", LOG_LEVEL: "info", SQL_STATEMENT_EVENTS: "false", ...extra };
   delete env.PGLITE_TEMPLATE;
   delete env.USAGE_FLUSH_MS;
   if (sharedDatabase) delete env.PGLITE_DATA_DIR;

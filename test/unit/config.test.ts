@@ -1,6 +1,7 @@
 // The service's configuration from the environment: defaults, coercion, and a refusal naming every bad setting.
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { loadConfig } from "../../src/config";
+import { CONFIG_VARIABLES, loadConfig } from "../../src/config";
 
 describe("loadConfig", () => {
   it("reads CORS_ORIGINS as any origin or a list", () => {
@@ -89,5 +90,17 @@ describe("loadConfig", () => {
 
   it("refuses a flag that is not a boolean word", () => {
     expect(() => loadConfig({ SQL_STATEMENT_EVENTS: "maybe" })).toThrow("SQL_STATEMENT_EVENTS");
+  });
+
+  it(".env.example lists every variable, each with its default (or a valid example where there is none)", () => {
+    const text = readFileSync(path.resolve(__dirname, "../../.env.example"), "utf8");
+    const listed = [...text.matchAll(/^# ?([A-Z][A-Z0-9_]*)=(.*)$/gm)].map(([, name, value]) => ({ name, value }));
+    expect(listed.map((v) => v.name).sort()).toEqual([...CONFIG_VARIABLES].sort());
+    const defaults = loadConfig({}) as Record<string, unknown>;
+    for (const { name, value } of listed) {
+      if (value === "") continue; // documented in words (a path of the project, or nothing)
+      const read = (loadConfig({ [name]: value }) as Record<string, unknown>)[name];
+      if (defaults[name] !== undefined) expect({ name, value: read }).toEqual({ name, value: defaults[name] });
+    }
   });
 });
