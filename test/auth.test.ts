@@ -379,15 +379,22 @@ describe("rate limits", () => {
     }
   });
 
-  it("limits requests without a valid key per client address", async () => {
-    const first = await request(t.app).get("/v1/users/me");
+  it("limits requests presenting a key that is not valid per client address", async () => {
+    const wrong = bearer("prs_sk_live_" + "Z".repeat(32));
+    const first = await request(t.app).get("/v1/users/me").set(wrong);
     let left = Number(first.headers["x-ratelimit-remaining"]);
     expect(first.status).toBe(401);
-    while (left > 0) left = Number((await request(t.app).get("/v1/users/me").set(bearer("prs_sk_live_" + "Z".repeat(32)))).headers["x-ratelimit-remaining"]);
-    const limited = await request(t.app).post("/graphql").send({ query: ME_QUERY });
+    // A request presenting no key at all guesses nothing: 401, the budget shown but not spent.
+    const none = await request(t.app).get("/v1/users/me");
+    expect([none.status, Number(none.headers["x-ratelimit-remaining"])]).toEqual([401, left]);
+    while (left > 0) left = Number((await request(t.app).get("/v1/users/me").set(bearer("prs_sk_live_" + "Y".repeat(32)))).headers["x-ratelimit-remaining"]);
+    const limited = await request(t.app).post("/graphql").set(wrong).send({ query: ME_QUERY });
     expect(limited.status).toBe(429);
     expect(limited.body).toEqual({ errors: [{ message: "Rate limit exceeded. Please try again later.", extensions: { code: "RATE_LIMITED", status: 429 } }] });
     expect(limited.headers["retry-after"]).toMatch(/^\d+$/);
+    // Without a key the answer stays 401 (never a 429: there is nothing to throttle).
+    const noKey = await request(t.app).post("/graphql").send({ query: ME_QUERY });
+    expect([noKey.status, noKey.body.errors[0].extensions.code, noKey.headers["x-ratelimit-remaining"]]).toEqual([401, "UNAUTHENTICATED", "0"]);
     // A valid key is counted on its own budget, not the address's.
     expect((await request(t.app).get("/v1/users/me").set(team.auth)).status).toBe(200);
   });

@@ -31,9 +31,11 @@ describe("CORS", () => {
     }
   });
 
-  it("does not spend the anonymous budget: after many preflights a wrong key still gets its 401", async () => {
+  it("does not spend the anonymous budget: after many preflights and keyless requests a wrong key still gets its 401", async () => {
     for (let i = 0; i < 70; i++) {
       await request(t.app).options("/graphql").set("Origin", ORIGIN).set("Access-Control-Request-Method", "POST").expect(204);
+      // What a GraphiQL tab without a key sends: its schema request.
+      await request(t.app).post("/graphql").set("Origin", ORIGIN).send({ query: "{ __schema { queryType { name } } }" }).expect(401);
     }
     const wrong = await request(t.app).get("/v1/users/me").set("Authorization", "Bearer prs_sk_live_00000000000000000000000000000000");
     expect(wrong.status).toBe(401);

@@ -78,8 +78,14 @@ export function authenticate(limiter: RateLimiter) {
       const now = Date.now();
       if (!key || key.revoked_at || (key.expires_at && new Date(key.expires_at).getTime() <= now)) {
         if (keyHash) knownKeys.delete(keyHash);
-        // Unknown callers are limited per client address, so guessing keys is throttled.
-        const anonymous = applyLimit(await limiter.hit(`ip:${req.ip}`), config.RATE_LIMIT_ANONYMOUS);
+        // Callers presenting a key that is not valid are limited per client address, so guessing keys is throttled.
+        // A request presenting none (a browser tab, a health probe, a forgotten header) guesses nothing: it is
+        // answered 401 without spending that budget, so it never turns the next wrong key's 401 into a 429.
+        const ip = `ip:${req.ip}`;
+        const presented = req.headers.authorization !== undefined;
+        const anonymous = presented
+          ? applyLimit(await limiter.hit(ip), config.RATE_LIMIT_ANONYMOUS)
+          : { ...applyLimit(await limiter.peek(ip), config.RATE_LIMIT_ANONYMOUS), exceeded: false };
         setRateLimitHeaders(res, anonymous);
         if (anonymous.exceeded) return refuse(req, res, 429, RATE_LIMITED);
         return refuse(req, res, 401, "Invalid API key");

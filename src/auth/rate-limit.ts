@@ -30,6 +30,8 @@ export interface RateLimitResult {
 export interface RateLimiter {
   /** Counts one request for `key` in the current clock hour. */
   hit(key: string, now?: number): Promise<WindowCount>;
+  /** The count of `key` in the current clock hour, without counting. */
+  peek(key: string, now?: number): Promise<WindowCount>;
   /** Resolves once the shared store is connected (or given up on for now); at once for the memory store. */
   ready(): Promise<void>;
   /** Readiness of the shared store: Redis answers a PING, or there is none. */
@@ -47,12 +49,22 @@ export const applyLimit = ({ count, resetsAt }: WindowCount, limit: number): Rat
 /** Fixed-window counts in this process: `key:window` → count, expiring with the window, at most `max` of them. */
 function memoryCounter(max: number) {
   const counts = new LRUCache<string, { count: number }>({ max, ttlAutopurge: false });
-  return (windowKey: string, secondsLeft: number): number => {
-    const entry = counts.get(windowKey);
-    if (entry) return ++entry.count;
-    counts.set(windowKey, { count: 1 }, { ttl: secondsLeft * 1000 });
-    return 1;
+  return {
+    hit(windowKey: string, secondsLeft: number): number {
+      const entry = counts.get(windowKey);
+      if (entry) return ++entry.count;
+      counts.set(windowKey, { count: 1 }, { ttl: secondsLeft * 1000 });
+      return 1;
+    },
+    peek: (windowKey: string): number => counts.get(windowKey)?.count ?? 0,
   };
+}
+
+/** The clock hour of `now`: its counter name for `key`, when it ends (Unix seconds), and the seconds left. */
+function clockHour(key: string, now: number) {
+  const window = Math.floor(now / 1000 / HOUR);
+  const resetsAt = (window + 1) * HOUR;
+  return { windowKey: `${key}:${window}`, resetsAt, secondsLeft: Math.max(1, resetsAt - Math.floor(now / 1000)) };
 }
 
 export function createRateLimiter(options: { redisUrl?: string; keyPrefix?: string }): RateLimiter {
@@ -61,7 +73,7 @@ export function createRateLimiter(options: { redisUrl?: string; keyPrefix?: stri
   let redis: Redis | null = null;
   let limiter: RateLimiterRedis | null = null;
   // Counts in this process: the store without Redis, and the fallback while Redis cannot be reached.
-  const countHere = memoryCounter(MEMORY_COUNTERS);
+  const here = memoryCounter(MEMORY_COUNTERS);
   // Without an offline queue a command sent before the connection is up fails over to the in-process insurance
   // limiter, which would split a budget between processes; so the first hits wait (briefly) for the connection.
   let connecting: Promise<void> | null = null;
@@ -91,19 +103,23 @@ export function createRateLimiter(options: { redisUrl?: string; keyPrefix?: stri
   return {
     async hit(key, now = Date.now()) {
       if (connecting) await connecting;
-      const window = Math.floor(now / 1000 / HOUR);
-      const resetsAt = (window + 1) * HOUR;
-      const secondsLeft = Math.max(1, resetsAt - Math.floor(now / 1000));
-      const windowKey = `${key}:${window}`;
-      if (!limiter) return { count: countHere(windowKey, secondsLeft), resetsAt };
+      const { windowKey, resetsAt, secondsLeft } = clockHour(key, now);
+      if (!limiter) return { count: here.hit(windowKey, secondsLeft), resetsAt };
       try {
         const res = await limiter.consume(windowKey, 1, { customDuration: secondsLeft });
         return { count: res.consumedPoints, resetsAt };
       } catch (err) {
         if (err instanceof RateLimiterRes) return { count: err.consumedPoints, resetsAt };
         // Redis is unreachable: count in this process rather than refuse service.
-        return { count: countHere(windowKey, secondsLeft), resetsAt };
+        return { count: here.hit(windowKey, secondsLeft), resetsAt };
       }
+    },
+    async peek(key, now = Date.now()) {
+      if (connecting) await connecting;
+      const { windowKey, resetsAt } = clockHour(key, now);
+      if (!limiter) return { count: here.peek(windowKey), resetsAt };
+      const res = await limiter.get(windowKey).catch(() => null);
+      return { count: res?.consumedPoints ?? here.peek(windowKey), resetsAt };
     },
     ready: () => connecting ?? Promise.resolve(),
     async check() {
