@@ -54,6 +54,19 @@ const envSchema = z.object({
   AI_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   // warn: flagged phrases only add warnings; block: flagged text is refused (422) instead of saved.
   AI_FAIR_HOUSING: z.enum(["warn", "block"]).default("warn"),
+  // Webhooks (DECISIONS "Webhooks"; README "Webhooks"). Seconds to wait before each retry of a failed delivery.
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .default("5,300,1800,7200,18000,36000,36000")
+    .transform((v) => v.split(",").map((s) => (/^\s*\d+\s*$/.test(s) ? Number(s) : NaN)))
+    .pipe(z.array(z.number({ error: "must be comma-separated whole seconds" }).int().max(7 * 86400)).max(20)),
+  // Allow endpoints on loopback, private, link-local and other non-public addresses (local development, tests).
+  WEBHOOK_ALLOW_PRIVATE_URLS: z.stringbool().default(false),
+  // Time allowed for one delivery attempt.
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  // Deliveries one process sends at once (at most 2 to any one endpoint), and how often it looks for due ones.
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(10).default(1000),
   // Emit an event per SQL statement (tests and benchmarks count them); off in normal operation.
   SQL_STATEMENT_EVENTS: z.stringbool().default(false),
 });

@@ -11,6 +11,7 @@ import { config } from "./config";
 import { database } from "./db";
 import { createAppServer } from "./http/server";
 import { logger } from "./logger";
+import { startDeliveryWorker } from "./webhooks/worker";
 
 async function main(): Promise<void> {
   const inUse = embeddedDatabaseInUse();
@@ -64,6 +65,8 @@ async function main(): Promise<void> {
   logger.info({ port, database: database.kind, redis: Boolean(config.REDIS_URL), rest: `${base}/v1`, docs: `${base}/docs`, graphql: `${base}/graphql` }, "listening");
   process.stderr.write(`Property Report Service: REST ${base}/v1 · reference ${base}/docs · GraphQL (GraphiQL) ${base}/graphql\n`);
   started();
+  // Webhook deliveries, in the background of every process (claimed through the database: see src/webhooks/worker.ts).
+  const deliveries = startDeliveryWorker();
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -74,6 +77,8 @@ async function main(): Promise<void> {
     // within SHUTDOWN_TIMEOUT_MS, then the counts are written.
     const { forced } = await stopServer(config.SHUTDOWN_TIMEOUT_MS);
     if (forced) logger.warn({ timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, "requests still in progress were cut off");
+    // Attempts in flight finish, or are handed back for another process, before the database closes.
+    await deliveries.stop(config.SHUTDOWN_TIMEOUT_MS);
     await flushUsage().catch((err) => logger.error({ err }, "could not write usage counts"));
     await rateLimiter.close();
     await database.close().catch((err) => logger.error({ err }, "could not close the database"));

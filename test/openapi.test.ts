@@ -64,6 +64,18 @@ const ROUTES: Array<[string, string]> = [
   ["delete", "/v1/social-posts/{postId}"],
   ["get", "/v1/reports/{reportId}/social-engagement"],
   ["post", "/v1/reports/{reportId}/summary"],
+  ["get", "/v1/webhooks/event-types"],
+  ["get", "/v1/webhooks"],
+  ["post", "/v1/webhooks"],
+  ["get", "/v1/webhooks/{webhookId}"],
+  ["patch", "/v1/webhooks/{webhookId}"],
+  ["delete", "/v1/webhooks/{webhookId}"],
+  ["post", "/v1/webhooks/{webhookId}/rotate-secret"],
+  ["post", "/v1/webhooks/{webhookId}/test"],
+  ["get", "/v1/webhooks/{webhookId}/deliveries"],
+  ["post", "/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver"],
+  ["get", "/v1/events"],
+  ["get", "/v1/events/{eventId}"],
   ["get", "/v1/users/me"],
 ];
 
@@ -72,7 +84,7 @@ it("documents every route with its success and error responses", () => {
   expect(documented.sort()).toEqual([...ROUTES].sort());
   for (const [method, path] of ROUTES) {
     const responses = doc.paths[path][method].responses;
-    const success = method === "post" && !/\/(import|summary)$/.test(path) ? "201" : "200";
+    const success = /\/(test|redeliver)$/.test(path) ? "202" : method === "post" && !/\/(import|summary|rotate-secret)$/.test(path) ? "201" : "200";
     expect(responses[success].content["application/json"].schema).toBeDefined();
     for (const status of ["401", "405", "429"]) expect(responses[status].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Error" });
     if (path !== "/v1/users/me") expect(responses["403"]).toBeDefined();

@@ -9,6 +9,7 @@ import { showingsRouter } from "./showings";
 import { socialPostsRouter } from "./social-posts";
 import { summaryRouter } from "./summary";
 import { usersRouter } from "./users";
+import { webhooksRouter } from "./webhooks";
 
 export function restRouter(): Router {
   const router = Router();
@@ -20,6 +21,7 @@ export function restRouter(): Router {
   router.use(insightsRouter());
   router.use(socialPostsRouter());
   router.use(summaryRouter());
+  router.use(webhooksRouter());
   return router;
 }
 

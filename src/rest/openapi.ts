@@ -9,7 +9,7 @@ import { IDEMPOTENCY_HEADER, IN_PROGRESS_MESSAGE, REPLAYED_HEADER, REUSED_MESSAG
 import * as s from "./schemas";
 
 type Method = "get" | "post" | "put" | "patch" | "delete";
-const TAGS = ["Reports", "Showings", "Comparables", "Insights", "Social media", "Summaries", "Users"] as const;
+const TAGS = ["Reports", "Showings", "Comparables", "Insights", "Social media", "Summaries", "Webhooks", "Users"] as const;
 type Tag = (typeof TAGS)[number];
 
 const RATE_LIMIT_HEADERS = {
@@ -28,12 +28,12 @@ const ERRORS: Record<number, string> = {
   400: "Invalid request: a value of the wrong type or out of bounds, or a body that is not a JSON object",
   401: "Missing, malformed, unknown, expired or revoked API key",
   403: "The key lacks the permission (Permission denied: <resource>:<action>)",
-  404: "No such report, showing, comparable or insight in the key's team",
+  404: "No such report, showing, comparable, insight, webhook, delivery or event in the key's team",
   422: "The fair-housing screen flagged the summary and AI_FAIR_HOUSING=block: nothing was saved",
   502: "The AI provider failed (AI provider failed: <reason>); nothing was saved",
   504: "The AI provider did not answer in time; nothing was saved",
   405: "The path does not serve this method",
-  409: "A showing with this unique_showing_key already exists in the team",
+  409: "A showing with this unique_showing_key already exists in the team; or the webhook is disabled (test, redeliver)",
   413: "The body exceeds 1 MiB (4 MiB for an engagement import)",
   415: "The body is not JSON (or CSV, for an engagement import)",
   429: "Rate limit exceeded (see Retry-After)",
@@ -56,7 +56,7 @@ interface Route {
   bodyOptional?: boolean;
   /** A second body type the route takes (text/csv). */
   csvBody?: z.ZodType;
-  status?: 200 | 201;
+  status?: 200 | 201 | 202;
   response: z.ZodType;
   responseDescription: string;
   /** Error statuses besides 401, 405 and 429, which every route can answer. */
@@ -148,6 +148,39 @@ function reportItemRoutes(item: {
       errors: [403, 404],
     },
   ].filter((route) => !(route.method === "post" || route.method === "patch") || route.body !== undefined) as Route[];
+}
+
+/** The webhook routes (src/rest/webhooks.ts; DECISIONS "Webhooks"). */
+function webhookRoutes(): Route[] {
+  const tag = "Webhooks" as const;
+  const one = "/v1/webhooks/{webhookId}";
+  const params = s.webhookIdParams;
+  return [
+    { method: "get", operationId: "listWebhookEventTypes", path: "/v1/webhooks/event-types", tag, summary: "The event types endpoints can subscribe to (needs webhooks:read)", response: s.dataOf(z.array(s.webhookEventType)), responseDescription: "The catalog", errors: [403] },
+    { method: "get", operationId: "listWebhooks", path: "/v1/webhooks", tag, summary: "The team's webhook endpoints, oldest first (needs webhooks:read)", query: s.pageQuery, response: s.pageOf(s.webhookEndpoint), responseDescription: "A page of endpoints", errors: [400, 403] },
+    {
+      method: "post",
+      operationId: "createWebhook",
+      path: "/v1/webhooks",
+      tag,
+      summary: "Add an endpoint (needs webhooks:create)",
+      description: "The answer holds the signing secret, shown only this once. Hosts that resolve to loopback, private, link-local or other non-public addresses are refused unless WEBHOOK_ALLOW_PRIVATE_URLS=true.",
+      body: s.createWebhookBody,
+      status: 201,
+      response: s.mutationOf(s.webhookEndpointWithSecret),
+      responseDescription: "The endpoint with its secret",
+      errors: [...BODY_ERRORS, 403],
+    },
+    { method: "get", operationId: "getWebhook", path: one, tag, summary: "Get an endpoint (needs webhooks:read)", params, response: s.dataOf(s.webhookEndpoint), responseDescription: "The endpoint", errors: [403, 404] },
+    { method: "patch", operationId: "updateWebhook", path: one, tag, summary: "Change the given fields of an endpoint; enabling it clears disabled_reason (needs webhooks:update)", params, body: s.updateWebhookBody, response: s.mutationOf(s.webhookEndpoint), responseDescription: "The endpoint", errors: [...BODY_ERRORS, 403, 404] },
+    { method: "delete", operationId: "deleteWebhook", path: one, tag, summary: "Delete an endpoint and its delivery log (needs webhooks:delete)", params, response: s.messageOnly, responseDescription: "Deleted", errors: [403, 404] },
+    { method: "post", operationId: "rotateWebhookSecret", path: `${one}/rotate-secret`, tag, summary: "A new secret, shown only now; the old one keeps signing too for 24 hours (needs webhooks:update)", params, response: s.mutationOf(s.webhookEndpointWithSecret), responseDescription: "The endpoint with its new secret", errors: [...BODY_ERRORS, 403, 404] },
+    { method: "post", operationId: "testWebhook", path: `${one}/test`, tag, summary: "Send a webhook.test event to this endpoint (needs webhooks:update)", params, status: 202, response: s.mutationOf(s.webhookDelivery), responseDescription: "The queued delivery", errors: [...BODY_ERRORS, 403, 404, 409] },
+    { method: "get", operationId: "listWebhookDeliveries", path: `${one}/deliveries`, tag, summary: "The endpoint's delivery attempts, newest first (needs webhooks:read)", params, query: s.pageQuery, response: s.pageOf(s.webhookDelivery), responseDescription: "A page of attempts", errors: [400, 403, 404] },
+    { method: "post", operationId: "redeliverWebhook", path: `${one}/deliveries/{deliveryId}/redeliver`, tag, summary: "Send a delivery's event again, as a new attempt (needs webhooks:update)", params: s.deliveryParams, status: 202, response: s.mutationOf(s.webhookDelivery), responseDescription: "The queued attempt", errors: [...BODY_ERRORS, 403, 404, 409] },
+    { method: "get", operationId: "listEvents", path: "/v1/events", tag, summary: "The team's events of the last 30 days, newest first (needs webhooks:read)", query: s.eventListQuery, response: s.pageOf(s.webhookEvent), responseDescription: "A page of events", errors: [400, 403] },
+    { method: "get", operationId: "getEvent", path: "/v1/events/{eventId}", tag, summary: "Get an event (needs webhooks:read)", params: s.eventIdParams, response: s.dataOf(s.webhookEvent), responseDescription: "The event", errors: [403, 404] },
+  ];
 }
 
 const routes: Route[] = [
@@ -381,6 +414,7 @@ const routes: Route[] = [
     responseDescription: "The summary",
     errors: [...BODY_ERRORS, 403, 404, 422, 502, 504],
   },
+  ...webhookRoutes(),
   {
     method: "get",
     operationId: "getCurrentUser",

@@ -214,3 +214,58 @@ export const currentUser = z
     rate_limit: z.object({ tier: z.string(), remaining: z.int(), resets_at: dateTime() }).nullable(),
   })
   .meta({ id: "CurrentUser" });
+
+// ---- Webhooks (src/rest/webhooks.ts) ----
+
+const eventTypes = z.array(z.string()).meta({ description: 'Event types (GET /v1/webhooks/event-types), or ["*"] for all', example: ["report.published", "showing.created"] });
+export const createWebhookBody = z
+  .object({
+    url: z.string().max(2000).meta({ description: "http(s) URL on a public address", example: "https://crm.example.com/hooks/prs" }),
+    events: eventTypes,
+    description: z.string().max(1000).nullable().optional().meta({ description: "What it is for", example: "CRM sync" }),
+    enabled: z.boolean().optional().meta({ description: "Default true" }),
+  })
+  .meta({ id: "CreateWebhookBody" });
+export const updateWebhookBody = createWebhookBody.partial().meta({ id: "UpdateWebhookBody", description: "Only the fields given are changed" });
+export const webhookEndpoint = z
+  .object({
+    id: z.uuid(),
+    url: z.string(),
+    events: z.array(z.string()),
+    description: z.string().nullable(),
+    enabled: z.boolean(),
+    disabled_reason: z.string().nullable().meta({ description: "Why the service disabled it (the endpoint answered 410 Gone)" }),
+    created_at: dateTime(),
+    updated_at: dateTime(),
+  })
+  .meta({ id: "WebhookEndpoint" });
+export const webhookEndpointWithSecret = webhookEndpoint
+  .extend({ secret: z.string().meta({ description: "whsec_… : shown only now; verify signatures with it (Standard Webhooks)" }) })
+  .meta({ id: "WebhookEndpointWithSecret" });
+export const webhookDelivery = z
+  .object({
+    id: z.uuid(),
+    event_id: z.string(),
+    event_type: z.string(),
+    attempt: z.int().meta({ description: "1 for the first attempt, then each retry or redelivery" }),
+    status: z.enum(["pending", "succeeded", "failed", "retrying"]),
+    response_status: z.int().nullable(),
+    duration_ms: z.int().nullable(),
+    error: z.string().nullable(),
+    created_at: dateTime(),
+    next_attempt_at: when(),
+  })
+  .meta({ id: "WebhookDelivery" });
+export const webhookEvent = z
+  .object({
+    id: z.string().meta({ description: "evt_…, sent as webhook-id" }),
+    type: z.string(),
+    created_at: dateTime(),
+    data: z.record(z.string(), z.unknown()).meta({ description: "The resource as its REST GET returns it, or { id } for a deletion" }),
+  })
+  .meta({ id: "WebhookEvent" });
+export const webhookEventType = z.object({ type: z.string(), description: z.string() }).meta({ id: "WebhookEventType" });
+export const webhookIdParams = z.object({ webhookId: z.string().meta({ description: "The endpoint's uuid" }) });
+export const deliveryParams = webhookIdParams.extend({ deliveryId: z.string().meta({ description: "The delivery's uuid" }) });
+export const eventIdParams = z.object({ eventId: z.string().meta({ description: "The event's id (evt_…)" }) });
+export const eventListQuery = pageQuery.extend({ type: z.string().optional().meta({ description: "Only events of this type" }) });

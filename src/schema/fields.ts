@@ -48,6 +48,9 @@ export interface FieldSpec {
   requiredMessage?: string;
   /** Example value for the OpenAPI document (must pass the rule). */
   example?: unknown;
+  /** A computed field's value from the row (its GraphQL field when there is no `build`, and webhook payloads). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  value?: (row: any) => unknown;
   /** The GraphQL object field when it is not the column exposed as it is (computed fields), given the description. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   build?: (t: any, description: string) => unknown;
@@ -247,6 +250,19 @@ function responseNames(table: FieldTable, shape: Shape): Array<[rest: string, fi
     ];
   };
   return shape === "summary" ? part(false) : [...part(false), ...part(true)];
+}
+
+/**
+ * A row as its REST GET shows it (every response name of the full shape, dates as ISO text, 64-bit counts as
+ * numbers), for records made outside a GraphQL operation: webhook payloads.
+ */
+export function restRecord(table: FieldTable, row: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    responseNames(table, "full").map(([rest, field, spec]) => {
+      const value = spec.value ? spec.value(row) : row[field];
+      return [rest, value instanceof Date ? value.toISOString() : typeof value === "bigint" ? Number(value) : (value ?? null)];
+    }),
+  );
 }
 
 /** The REST response schema (OpenAPI). */

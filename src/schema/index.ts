@@ -14,6 +14,7 @@ import "./resources/showing/object";
 import "./resources/showing/queries";
 import "./resources/showing/mutations";
 import "./resources/summary/object";
+import "./resources/webhook/object";
 import "./types/apiKey";
 import "./types/viewer";
 

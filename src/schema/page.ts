@@ -19,7 +19,10 @@ export interface PageOf<Where> {
 }
 
 /** Each list's items as one page; the items field runs the model's findMany with the selection's query. */
-export function pageType<Name extends "Report" | "Showing" | "Comparable" | "AgentInsight" | "SocialMediaPost", Where>(
+export function pageType<
+  Name extends "Report" | "Showing" | "Comparable" | "AgentInsight" | "SocialMediaPost" | "WebhookEndpoint" | "WebhookEvent" | "WebhookDelivery",
+  Where,
+>(
   name: Name,
   description: string,
   load: {

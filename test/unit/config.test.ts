@@ -32,7 +32,17 @@ describe("loadConfig", () => {
       AI_MODEL: "gpt-4o-mini",
       AI_TIMEOUT_MS: 30000,
       AI_FAIR_HOUSING: "warn",
+      WEBHOOK_RETRY_SCHEDULE: [5, 300, 1800, 7200, 18000, 36000, 36000],
+      WEBHOOK_ALLOW_PRIVATE_URLS: false,
+      WEBHOOK_TIMEOUT_MS: 15000,
+      WEBHOOK_CONCURRENCY: 8,
+      WEBHOOK_POLL_MS: 1000,
     });
+  });
+
+  it("reads the webhook retry schedule as whole seconds", () => {
+    expect(loadConfig({ WEBHOOK_RETRY_SCHEDULE: "1, 2,3" }).WEBHOOK_RETRY_SCHEDULE).toEqual([1, 2, 3]);
+    expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: "5,soon" })).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
   });
 
   it("needs a key for the OpenAI API itself, not for a local OpenAI-compatible server", () => {

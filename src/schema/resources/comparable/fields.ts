@@ -33,6 +33,7 @@ const computed = (rest: string, description: string, compute: (c: ComparableFigu
     rest,
     nullable: true,
     description,
+    value: compute,
     build: (t, text) => t.float({ nullable: true, description: text, resolve: compute }),
   }) satisfies FieldSpec;
 

@@ -13,6 +13,12 @@ export const addressRule = z
   .pipe(z.string().trim().min(1, { error: ADDRESS_REQUIRED }).max(1000));
 
 const both = { create: "optional", update: true } as const;
+
+/** A flag computed from the status: one function for the GraphQL field and the REST record (webhook payloads). */
+const statusIs = (status: "draft" | "published") => {
+  const value = (r: { status: string }) => r.status === status;
+  return { value, build: (t: any, description: string) => t.boolean({ description, select: { status: true }, resolve: value }) }; // eslint-disable-line @typescript-eslint/no-explicit-any
+};
 const toggle = (rest: string, restInput: string, description: string) =>
   ({ type: "Boolean", rest, restInput, description, update: true, detailOnly: true }) as const;
 
@@ -33,14 +39,14 @@ export const reportFields = {
     type: "Boolean",
     rest: "is_published",
     description: "true when status is published",
-    build: (t, description) => t.boolean({ description, select: { status: true }, resolve: (r: { status: string }) => r.status === "published" }),
+    ...statusIs("published"),
   },
   isDraft: {
     type: "Boolean",
     rest: "is_draft",
     update: true,
     description: "true when status is draft; false publishes, true unpublishes (needs reports:publish)",
-    build: (t, description) => t.boolean({ description, select: { status: true }, resolve: (r: { status: string }) => r.status === "draft" }),
+    ...statusIs("draft"),
   },
   publishedAt: { type: "DateTime", rest: "published_at", nullable: true, description: "When the report was first published" },
   viewsCount: { type: "Int", rest: "views_count", description: "Views of the published report" },
@@ -49,6 +55,7 @@ export const reportFields = {
     type: "Int",
     rest: "showings_count",
     description: "Number of showings and open houses of the report",
+    value: (r: { _count: { showings: number } }) => r._count.showings, // the row read with REPORT_RECORD_INCLUDE
     build: (t, description) => t.relationCount("showings", { description }),
   },
   createdAt: { type: "DateTime", rest: "created_at", sampleName: "date_created", description: "When the report was created" },

@@ -1,4 +1,5 @@
 // Report mutations: create (as a draft), update (publishing is a rule of its own), delete.
+import { randomUUID } from "node:crypto";
 import { prisma } from "../../../db";
 import type { Prisma } from "../../../generated/prisma/client";
 import { normalizeAddress, normalizeFullAddress } from "../../address";
@@ -6,6 +7,7 @@ import { builder } from "../../builder";
 import { badFields, isRowGone, notFound } from "../../errors";
 import { inputType, withoutNulls } from "../../fields";
 import { isUuid, requirePermission, teamIdOf } from "../../scope";
+import { recordEvent, reportRecord, withEvents } from "../../../webhooks/outbox";
 import { reportFields } from "./fields";
 import { REPORT_NOT_FOUND } from "./lookup";
 
@@ -36,17 +38,23 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, { input }, ctx) => {
       const teamId = teamIdOf(ctx);
       const team = await prisma.team.findUniqueOrThrow({ where: { id: teamId }, select: { name: true, adminName: true } });
-      return prisma.report.create({
-        ...query,
-        data: {
-          ...input,
-          listingAgent: input.listingAgent ?? team.adminName,
-          createdBy: input.createdBy ?? team.name,
-          addressKey: normalizeAddress(input.address),
-          searchKey: normalizeFullAddress(input),
-          status: "draft",
-          teamId,
-        },
+      const id = randomUUID();
+      return withEvents(async (tx) => {
+        const report = await tx.report.create({
+          ...query,
+          data: {
+            ...input,
+            id,
+            listingAgent: input.listingAgent ?? team.adminName,
+            createdBy: input.createdBy ?? team.name,
+            addressKey: normalizeAddress(input.address),
+            searchKey: normalizeFullAddress(input),
+            status: "draft",
+            teamId,
+          },
+        });
+        await recordEvent(tx, teamId, "report.created", await reportRecord(tx, id));
+        return report;
       });
     },
   }),
@@ -89,8 +97,20 @@ builder.mutationFields((t) => ({
         data.addressKey = normalizeAddress(merged.address);
         data.searchKey = normalizeFullAddress(merged);
       }
+      // Events: a change of publication state is report.published/unpublished; any other field given, report.updated.
+      const events = [
+        ...(data.status ? [data.status === "published" ? ("report.published" as const) : ("report.unpublished" as const)] : []),
+        ...(Object.keys(data).some((field) => field !== "status" && field !== "publishedAt") ? ["report.updated" as const] : []),
+      ];
       try {
-        return await prisma.report.update({ ...query, where: { id: String(id), teamId }, data });
+        return await withEvents(async (tx) => {
+          const report = await tx.report.update({ ...query, where: { id: String(id), teamId }, data });
+          if (events.length) {
+            const record = await reportRecord(tx, String(id));
+            for (const type of events) await recordEvent(tx, teamId, type, record);
+          }
+          return report;
+        });
       } catch (err) {
         // Deleted by another request since it was read.
         if (isRowGone(err)) throw notFound(REPORT_NOT_FOUND);
@@ -103,8 +123,15 @@ builder.mutationFields((t) => ({
     authScopes: { permission: "reports:delete" },
     args: { id: t.arg.id({ required: true, description: "The report's id" }) },
     resolve: async (_root, { id }, ctx) => {
-      const { count } = isUuid(String(id)) ? await prisma.report.deleteMany({ where: { id: String(id), teamId: teamIdOf(ctx) } }) : { count: 0 };
-      if (count === 0) throw notFound(REPORT_NOT_FOUND);
+      const teamId = teamIdOf(ctx);
+      const deleted =
+        isUuid(String(id)) &&
+        (await withEvents(async (tx) => {
+          const { count } = await tx.report.deleteMany({ where: { id: String(id), teamId } });
+          if (count) await recordEvent(tx, teamId, "report.deleted", { id: String(id) });
+          return count > 0;
+        }));
+      if (!deleted) throw notFound(REPORT_NOT_FOUND);
       return id;
     },
   }),

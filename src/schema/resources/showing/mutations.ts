@@ -1,5 +1,7 @@
 // Showing mutations: create, update and delete, by id or unique_showing_key.
+import { randomUUID } from "node:crypto";
 import { prisma } from "../../../db";
+import { recordEvent, showingRecord, withEvents } from "../../../webhooks/outbox";
 import { builder } from "../../builder";
 import { badFields, conflict, isRowGone, isUniqueViolation, notFound } from "../../errors";
 import { inputType } from "../../fields";
@@ -31,7 +33,12 @@ builder.mutationFields((t) => ({
       checkWindow(input.showingTimeStart, input.showingTimeEnd);
       const reportId = await reportIdOfTeam(teamId, input.reportId);
       try {
-        return await prisma.showing.create({ ...query, data: { ...input, reportId, eventType: input.eventType ?? "showing", teamId } });
+        const id = randomUUID();
+        return await withEvents(async (tx) => {
+          const showing = await tx.showing.create({ ...query, data: { ...input, id, reportId, eventType: input.eventType ?? "showing", teamId } });
+          await recordEvent(tx, teamId, "showing.created", await showingRecord(tx, id));
+          return showing;
+        });
       } catch (err) {
         if (isUniqueViolation(err)) throw duplicateKey(input.uniqueShowingKey);
         if (isRowGone(err)) throw notFound(REPORT_NOT_FOUND); // the report was deleted meanwhile
@@ -56,7 +63,11 @@ builder.mutationFields((t) => ({
       );
       const { eventType, ...fields } = input;
       try {
-        return await prisma.showing.update({ ...query, where: { id: current.id, teamId }, data: { ...fields, ...(eventType ? { eventType } : {}) } });
+        return await withEvents(async (tx) => {
+          const showing = await tx.showing.update({ ...query, where: { id: current.id, teamId }, data: { ...fields, ...(eventType ? { eventType } : {}) } });
+          await recordEvent(tx, teamId, "showing.updated", await showingRecord(tx, current.id));
+          return showing;
+        });
       } catch (err) {
         if (isUniqueViolation(err)) throw duplicateKey(input.uniqueShowingKey);
         if (isRowGone(err)) throw notFound(SHOWING_NOT_FOUND);
@@ -70,11 +81,16 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.string({ required: true, description: "The showing's id or unique_showing_key" }) },
     resolve: async (_root, { id }, ctx) => {
       const teamId = teamIdOf(ctx);
-      const current = await findShowing(teamId, id, (where) => prisma.showing.findFirst({ where, select: { id: true } }));
+      const current = await findShowing(teamId, id, (where) => prisma.showing.findFirst({ where, select: { id: true, reportId: true } }));
+      if (!current) throw notFound(SHOWING_NOT_FOUND);
       // deleteMany: a concurrent delete of the same showing makes this one a 404, not an error.
-      const { count } = current ? await prisma.showing.deleteMany({ where: { id: current.id, teamId } }) : { count: 0 };
-      if (count === 0) throw notFound(SHOWING_NOT_FOUND);
-      return current!.id;
+      const deleted = await withEvents(async (tx) => {
+        const { count } = await tx.showing.deleteMany({ where: { id: current.id, teamId } });
+        if (count) await recordEvent(tx, teamId, "showing.deleted", { id: current.id, report_id: current.reportId });
+        return count > 0;
+      });
+      if (!deleted) throw notFound(SHOWING_NOT_FOUND);
+      return current.id;
     },
   }),
 }));

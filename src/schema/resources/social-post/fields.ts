@@ -8,20 +8,17 @@ export const COUNTS = ["likes", "comments", "shares", "saves", "views", "reach"]
 export type CountName = (typeof COUNTS)[number];
 
 /** A count (up to 2^53 - 1, a bigint column) as a JSON number; null when the platform gave none. */
-const count = (rest: CountName, description: string) =>
-  ({
+const count = (rest: CountName, description: string) => {
+  const value = (post: Record<CountName, bigint | null>) => (post[rest] === null ? null : Number(post[rest]));
+  return {
     type: "SafeInt",
     rest,
     nullable: true,
     description,
-    build: (t, text) =>
-      t.field({
-        type: "SafeInt",
-        nullable: true,
-        description: text,
-        resolve: (post: Record<CountName, bigint | null>) => (post[rest] === null ? null : Number(post[rest])),
-      }),
-  }) satisfies FieldSpec;
+    value,
+    build: (t, text) => t.field({ type: "SafeInt", nullable: true, description: text, resolve: value }),
+  } satisfies FieldSpec;
+};
 
 export const socialPostFields = {
   id: { type: "ID", rest: "id", description: "The post's id (a UUID)" },

@@ -1,0 +1,313 @@
+// Webhooks (DECISIONS "Webhooks"): a team's endpoints, the events its changes recorded and the delivery attempts,
+// with their queries and mutations. Events are recorded by the mutations that make changes (src/webhooks/outbox.ts);
+// the worker (src/webhooks/worker.ts) sends them.
+import { randomBytes } from "node:crypto";
+import { prisma } from "../../../db";
+import type { Prisma } from "../../../generated/prisma/client";
+import { EVENT_TYPES, isEventType } from "../../../webhooks/catalog";
+import { checkHost, PrivateAddressError } from "../../../webhooks/address";
+import { recordEvent, withEvents } from "../../../webhooks/outbox";
+import { builder } from "../../builder";
+import { badField, conflict, notFound } from "../../errors";
+import { pageArgs, pageType } from "../../page";
+import { checked, hasInvalidCharacters, text } from "../../rules";
+import { isUuid, teamIdOf } from "../../scope";
+
+export const WEBHOOK_NOT_FOUND = "Webhook not found";
+export const EVENT_NOT_FOUND = "Event not found";
+export const DELIVERY_NOT_FOUND = "Delivery not found";
+/** How long the previous secret keeps signing after a rotation. */
+const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+/** `whsec_` and the base64 of 32 random bytes (the Standard Webhooks secret format). */
+const newSecret = () => `whsec_${randomBytes(32).toString("base64")}`;
+
+builder.prismaObject("WebhookEndpoint", {
+  description: "Where the team's events are sent (signed per Standard Webhooks). The secret is shown only on create and rotate.",
+  fields: (t) => ({
+    id: t.exposeID("id", { description: "The endpoint's id (a UUID)" }),
+    url: t.exposeString("url", { description: "The http(s) URL events are POSTed to" }),
+    events: t.exposeStringList("events", { description: 'The event types sent to it, or ["*"] for all' }),
+    description: t.exposeString("description", { nullable: true, description: "What it is for" }),
+    enabled: t.exposeBoolean("enabled", { description: "Whether events are sent to it" }),
+    disabledReason: t.exposeString("disabledReason", { nullable: true, description: "Why the service disabled it (410 Gone)" }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: "When it was created" }),
+    updatedAt: t.expose("updatedAt", { type: "DateTime", description: "When it last changed" }),
+  }),
+});
+
+builder.prismaObject("WebhookEvent", {
+  description: "Something that happened in the team, as sent to endpoints (kept 30 days).",
+  fields: (t) => ({
+    id: t.exposeID("id", { description: "The event's id (evt_…), sent as webhook-id" }),
+    type: t.exposeString("type", { description: "The event type" }),
+    data: t.expose("data", { type: "JSON", description: "The resource as its REST GET returns it, or { id } for a deletion" }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: "When it happened" }),
+  }),
+});
+
+builder.prismaObject("WebhookDelivery", {
+  description: "One attempt to send an event to an endpoint.",
+  fields: (t) => ({
+    id: t.exposeID("id", { description: "The attempt's id (a UUID)" }),
+    eventId: t.exposeString("eventId", { description: "The event sent" }),
+    eventType: t.string({ description: "The event's type", select: { event: { select: { type: true } } }, resolve: (d) => d.event.type }),
+    endpointId: t.exposeID("endpointId", { description: "The endpoint it went to" }),
+    attempt: t.exposeInt("attempt", { description: "1 for the first attempt, then each retry or redelivery" }),
+    status: t.exposeString("status", { description: "pending, succeeded, failed (no retry left) or retrying (failed; the next attempt is pending)" }),
+    responseStatus: t.exposeInt("responseStatus", { nullable: true, description: "The receiver's HTTP status" }),
+    durationMs: t.exposeInt("durationMs", { nullable: true, description: "How long the attempt took" }),
+    error: t.exposeString("error", { nullable: true, description: "Why it failed" }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: "When the attempt was scheduled" }),
+    nextAttemptAt: t.expose("nextAttemptAt", { type: "DateTime", nullable: true, description: "When a pending attempt is due" }),
+  }),
+});
+
+const EventTypeRef = builder.objectRef<{ type: string; description: string }>("WebhookEventType").implement({
+  description: "An event type endpoints can subscribe to.",
+  fields: (t) => ({
+    type: t.exposeString("type", { description: "Its name, e.g. report.published" }),
+    description: t.exposeString("description", { description: "When it is sent and what its data holds" }),
+  }),
+});
+
+const CreatedEndpoint = builder.objectRef<{ endpoint: { id: string }; secret: string }>("WebhookEndpointWithSecret").implement({
+  description: "An endpoint with its signing secret: shown only now.",
+  fields: (t) => ({
+    endpoint: t.prismaField({ type: "WebhookEndpoint", description: "The endpoint", resolve: (query, parent) => prisma.webhookEndpoint.findUniqueOrThrow({ ...query, where: { id: parent.endpoint.id } }) }),
+    secret: t.exposeString("secret", { description: "whsec_… : verify signatures with it (e.g. the standardwebhooks package)" }),
+  }),
+});
+
+const newestFirst = [{ createdAt: "desc" }, { id: "desc" }] as const;
+
+const EndpointPage = pageType<"WebhookEndpoint", Prisma.WebhookEndpointWhereInput>("WebhookEndpoint", "One page of the team's webhook endpoints, oldest first.", {
+  items: (query, page) => prisma.webhookEndpoint.findMany({ ...query, where: page.where, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: page.limit, skip: page.offset }),
+  count: (where) => prisma.webhookEndpoint.count({ where }),
+});
+const EventPage = pageType<"WebhookEvent", Prisma.WebhookEventWhereInput>("WebhookEvent", "One page of the team's events, newest first.", {
+  items: (query, page) => prisma.webhookEvent.findMany({ ...query, where: page.where, orderBy: [...newestFirst], take: page.limit, skip: page.offset }),
+  count: (where) => prisma.webhookEvent.count({ where }),
+});
+const DeliveryPage = pageType<"WebhookDelivery", Prisma.WebhookDeliveryWhereInput>("WebhookDelivery", "One page of an endpoint's delivery attempts, newest first.", {
+  items: (query, page) => prisma.webhookDelivery.findMany({ ...query, where: page.where, orderBy: [...newestFirst], take: page.limit, skip: page.offset }),
+  count: (where) => prisma.webhookDelivery.count({ where }),
+});
+
+/** The team's endpoint `id`, or a 404. */
+async function endpointOfTeam(teamId: string, id: string) {
+  const endpoint = isUuid(id) ? await prisma.webhookEndpoint.findFirst({ where: { id, teamId }, select: { id: true, enabled: true } }) : null;
+  if (!endpoint) throw notFound(WEBHOOK_NOT_FOUND);
+  return endpoint;
+}
+
+const CreateInput = builder.inputType("CreateWebhookEndpointInput", {
+  description: "A new endpoint.",
+  fields: (t) => ({
+    url: t.string({ required: true, description: "http(s) URL, at most 2,000 characters, on a public address" }),
+    events: t.stringList({ required: true, description: 'Event types (GET /v1/webhooks/event-types), or ["*"] for all' }),
+    description: t.string({ description: "What it is for (at most 1,000 characters)" }),
+    enabled: t.boolean({ description: "Whether events are sent to it (default true)" }),
+  }),
+});
+const UpdateInput = builder.inputType("UpdateWebhookEndpointInput", {
+  description: "Only the fields given are changed.",
+  fields: (t) => ({
+    url: t.string({ description: "http(s) URL, at most 2,000 characters, on a public address" }),
+    events: t.stringList({ description: 'Event types, or ["*"] for all' }),
+    description: t.string({ description: "What it is for (null clears it)" }),
+    enabled: t.boolean({ description: "Whether events are sent to it; enabling clears disabledReason" }),
+  }),
+});
+
+/** Checks an endpoint's fields; the URL's host must resolve to public addresses (src/webhooks/address.ts). */
+async function checkedFields(input: { url?: string | null; events?: string[] | null; description?: string | null; enabled?: boolean | null }) {
+  const data: Prisma.WebhookEndpointUpdateInput = {};
+  if (input.url != null) {
+    const url = input.url.trim();
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(url);
+    } catch {
+      /* not a URL */
+    }
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || url.length > 2000) throw badField(["input", "url"], "must be an http or https URL of at most 2,000 characters");
+    try {
+      await checkHost(parsed.hostname);
+    } catch (err) {
+      if (err instanceof PrivateAddressError) throw badField(["input", "url"], `is refused: ${err.message}`);
+      throw badField(["input", "url"], `is refused: its host ${parsed.hostname} does not resolve`);
+    }
+    data.url = url;
+  } else if (input.url === null) throw badField(["input", "url"], "must not be null");
+  if (input.events != null) {
+    const events = [...new Set(input.events)];
+    if (events.length === 0) throw badField(["input", "events"], 'must list at least one event type, or ["*"]');
+    const unknown = events.find((type) => type !== "*" && !isEventType(type));
+    if (unknown !== undefined) throw badField(["input", "events"], `has an unknown event type '${unknown.slice(0, 100)}' (see GET /v1/webhooks/event-types)`);
+    data.events = events.includes("*") ? ["*"] : events;
+  } else if (input.events === null) throw badField(["input", "events"], "must not be null");
+  if (input.description !== undefined) {
+    if (input.description !== null && input.description.length > 1000) throw badField(["input", "description"], "must be at most 1000 characters");
+    data.description = input.description;
+  }
+  if (input.enabled != null) data.enabled = input.enabled;
+  if (input.enabled === true) data.disabledReason = null;
+  return data;
+}
+
+builder.queryFields((t) => ({
+  webhookEndpoints: t.field({
+    type: EndpointPage,
+    description: "The team's webhook endpoints. Needs webhooks:read.",
+    authScopes: { permission: "webhooks:read" },
+    args: pageArgs(t),
+    resolve: (_root, { limit, offset }, ctx) => ({ where: { teamId: teamIdOf(ctx) }, limit, offset }),
+  }),
+  webhookEndpoint: t.prismaField({
+    type: "WebhookEndpoint",
+    description: "One endpoint of the team. Needs webhooks:read.",
+    authScopes: { permission: "webhooks:read" },
+    args: { id: t.arg.id({ required: true, description: "The endpoint's id" }) },
+    resolve: async (query, _root, { id }, ctx) => {
+      const found = isUuid(String(id)) ? await prisma.webhookEndpoint.findFirst({ ...query, where: { id: String(id), teamId: teamIdOf(ctx) } }) : null;
+      if (!found) throw notFound(WEBHOOK_NOT_FOUND);
+      return found;
+    },
+  }),
+  webhookDeliveries: t.field({
+    type: DeliveryPage,
+    description: "An endpoint's delivery attempts, newest first. Needs webhooks:read.",
+    authScopes: { permission: "webhooks:read" },
+    args: { endpointId: t.arg.id({ required: true, description: "The endpoint's id" }), ...pageArgs(t) },
+    resolve: async (_root, { endpointId, limit, offset }, ctx) => {
+      const teamId = teamIdOf(ctx);
+      const endpoint = await endpointOfTeam(teamId, String(endpointId));
+      return { where: { endpointId: endpoint.id, teamId }, limit, offset };
+    },
+  }),
+  webhookEvents: t.field({
+    type: EventPage,
+    description: "The team's events of the last 30 days, newest first. Needs webhooks:read.",
+    authScopes: { permission: "webhooks:read" },
+    args: { type: t.arg.string({ description: "Only events of this type", validate: checked(text(100).nullish()) }), ...pageArgs(t) },
+    resolve: (_root, { type, limit, offset }, ctx) => ({ where: { teamId: teamIdOf(ctx), ...(type ? { type } : {}) }, limit, offset }),
+  }),
+  webhookEvent: t.prismaField({
+    type: "WebhookEvent",
+    description: "One event of the team. Needs webhooks:read.",
+    authScopes: { permission: "webhooks:read" },
+    args: { id: t.arg.id({ required: true, description: "The event's id (evt_…)" }) },
+    resolve: async (query, _root, { id }, ctx) => {
+      const key = String(id);
+      if (key.length > 100 || hasInvalidCharacters(key)) throw notFound(EVENT_NOT_FOUND);
+      const found = await prisma.webhookEvent.findFirst({ ...query, where: { id: key, teamId: teamIdOf(ctx) } });
+      if (!found) throw notFound(EVENT_NOT_FOUND);
+      return found;
+    },
+  }),
+  webhookEventTypes: t.field({
+    type: [EventTypeRef],
+    description: "The event types endpoints can subscribe to. Needs webhooks:read.",
+    authScopes: { permission: "webhooks:read" },
+    resolve: () => Object.entries(EVENT_TYPES).map(([type, description]) => ({ type, description })),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createWebhookEndpoint: t.field({
+    type: CreatedEndpoint,
+    description: "Adds an endpoint; its secret is in the answer and never shown again. Needs webhooks:create.",
+    authScopes: { permission: "webhooks:create" },
+    args: { input: t.arg({ type: CreateInput, required: true, description: "The new endpoint" }) },
+    resolve: async (_root, { input }, ctx) => {
+      const data = await checkedFields(input);
+      const secret = newSecret();
+      const endpoint = await prisma.webhookEndpoint.create({
+        data: { url: data.url as string, events: data.events as string[], description: input.description ?? null, enabled: input.enabled ?? true, secret, teamId: teamIdOf(ctx) },
+        select: { id: true },
+      });
+      return { endpoint, secret };
+    },
+  }),
+  updateWebhookEndpoint: t.prismaField({
+    type: "WebhookEndpoint",
+    description: "Changes the given fields of an endpoint. Needs webhooks:update.",
+    authScopes: { permission: "webhooks:update" },
+    args: { id: t.arg.id({ required: true, description: "The endpoint's id" }), input: t.arg({ type: UpdateInput, required: true, description: "The fields to change" }) },
+    resolve: async (query, _root, { id, input }, ctx) => {
+      const teamId = teamIdOf(ctx);
+      const endpoint = await endpointOfTeam(teamId, String(id));
+      const data = await checkedFields(input);
+      const { count } = await prisma.webhookEndpoint.updateMany({ where: { id: endpoint.id, teamId }, data: data as Prisma.WebhookEndpointUpdateManyMutationInput });
+      if (!count) throw notFound(WEBHOOK_NOT_FOUND);
+      return prisma.webhookEndpoint.findUniqueOrThrow({ ...query, where: { id: endpoint.id } });
+    },
+  }),
+  deleteWebhookEndpoint: t.id({
+    description: "Deletes an endpoint and its delivery log. Returns its id. Needs webhooks:delete.",
+    authScopes: { permission: "webhooks:delete" },
+    args: { id: t.arg.id({ required: true, description: "The endpoint's id" }) },
+    resolve: async (_root, { id }, ctx) => {
+      const { count } = isUuid(String(id)) ? await prisma.webhookEndpoint.deleteMany({ where: { id: String(id), teamId: teamIdOf(ctx) } }) : { count: 0 };
+      if (!count) throw notFound(WEBHOOK_NOT_FOUND);
+      return id;
+    },
+  }),
+  rotateWebhookSecret: t.field({
+    type: CreatedEndpoint,
+    description: "Gives the endpoint a new secret (in the answer, shown only now); the old one keeps signing too for 24 hours. Needs webhooks:update.",
+    authScopes: { permission: "webhooks:update" },
+    args: { id: t.arg.id({ required: true, description: "The endpoint's id" }) },
+    resolve: async (_root, { id }, ctx) => {
+      const teamId = teamIdOf(ctx);
+      const endpoint = await endpointOfTeam(teamId, String(id));
+      const secret = newSecret();
+      // One statement: the current secret becomes the previous one as the new one replaces it.
+      await prisma.$executeRaw`
+        UPDATE webhook_endpoints SET previous_secret = secret, secret = ${secret},
+          previous_secret_expires_at = ${new Date(Date.now() + ROTATION_OVERLAP_MS)}, updated_at = now()
+        WHERE id = ${endpoint.id}::uuid AND team_id = ${teamId}::uuid`;
+      return { endpoint, secret };
+    },
+  }),
+  sendTestWebhook: t.prismaField({
+    type: "WebhookDelivery",
+    description: "Sends a webhook.test event to this endpoint (whatever it subscribes to); answers the pending delivery. Needs webhooks:update.",
+    authScopes: { permission: "webhooks:update" },
+    args: { id: t.arg.id({ required: true, description: "The endpoint's id" }) },
+    resolve: async (query, _root, { id }, ctx) => {
+      const teamId = teamIdOf(ctx);
+      const endpoint = await endpointOfTeam(teamId, String(id));
+      if (!endpoint.enabled) throw conflict("Webhook is disabled; enable it first");
+      const eventId = await withEvents((tx) => recordEvent(tx, teamId, "webhook.test", { webhook_id: endpoint.id, message: "A test event from the Property Report Service" }, endpoint.id));
+      return prisma.webhookDelivery.findFirstOrThrow({ ...query, where: { eventId, endpointId: endpoint.id } });
+    },
+  }),
+  redeliverWebhook: t.prismaField({
+    type: "WebhookDelivery",
+    description: "Sends the event of a delivery to its endpoint again, as a new attempt due now. Needs webhooks:update.",
+    authScopes: { permission: "webhooks:update" },
+    args: {
+      endpointId: t.arg.id({ required: true, description: "The endpoint's id" }),
+      deliveryId: t.arg.id({ required: true, description: "The delivery to send again" }),
+    },
+    resolve: async (query, _root, { endpointId, deliveryId }, ctx) => {
+      const teamId = teamIdOf(ctx);
+      const endpoint = await endpointOfTeam(teamId, String(endpointId));
+      if (!endpoint.enabled) throw conflict("Webhook is disabled; enable it first");
+      const delivery = isUuid(String(deliveryId))
+        ? await prisma.webhookDelivery.findFirst({ where: { id: String(deliveryId), endpointId: endpoint.id, teamId }, select: { eventId: true } })
+        : null;
+      if (!delivery) throw notFound(DELIVERY_NOT_FOUND);
+      const created = await withEvents(async (tx) => {
+        const last = await tx.webhookDelivery.aggregate({ where: { eventId: delivery.eventId, endpointId: endpoint.id }, _max: { attempt: true } });
+        return tx.webhookDelivery.create({
+          data: { teamId, eventId: delivery.eventId, endpointId: endpoint.id, attempt: (last._max.attempt ?? 0) + 1, nextAttemptAt: new Date() },
+          select: { id: true },
+        });
+      });
+      return prisma.webhookDelivery.findUniqueOrThrow({ ...query, where: { id: created.id } });
+    },
+  }),
+}));

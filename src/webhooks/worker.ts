@@ -1,0 +1,208 @@
+// Sends the deliveries the outbox (./outbox.ts) recorded: runs in every server process, off the request path. Due
+// attempts are claimed with FOR UPDATE SKIP LOCKED (PostgreSQL and PGlite alike), so several processes on one
+// database never send the same attempt; a claim runs out after the attempt's time limit, so an attempt a crashed
+// process held is sent by another (at least once). At most WEBHOOK_CONCURRENCY attempts are in flight per process,
+// and at most PER_ENDPOINT to any one endpoint, so a slow or dead receiver cannot hold up the others.
+import { Webhook } from "standardwebhooks";
+import { fetch } from "undici";
+import { config } from "../config";
+import { prisma } from "../db";
+import { logger } from "../logger";
+import { checkHost, deliveryAgent } from "./address";
+import { onEventsRecorded } from "./outbox";
+
+const PER_ENDPOINT = 2;
+const RETENTION_DAYS = 30;
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+const USER_AGENT = "PropertyReportService-Webhooks/1.0";
+
+interface Claimed {
+  id: string;
+  teamId: string;
+  attempt: number;
+  eventId: string;
+  endpointId: string;
+  type: string;
+  data: unknown;
+  createdAt: Date;
+  url: string;
+  secret: string;
+  previousSecret: string | null;
+  previousSecretExpiresAt: Date | null;
+}
+
+interface Outcome {
+  responseStatus: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+export interface DeliveryWorker {
+  /** Looks for due deliveries now (after a commit that recorded events). */
+  wake(): void;
+  /** Stops claiming; waits up to `timeoutMs` for attempts in flight, then releases the rest for another process. */
+  stop(timeoutMs?: number): Promise<void>;
+}
+
+/** The request body and Standard Webhooks headers of a delivery (signed by the current and, after a rotation, the previous secret). */
+export function signedRequest(d: Pick<Claimed, "eventId" | "type" | "data" | "createdAt" | "secret" | "previousSecret" | "previousSecretExpiresAt">, now = new Date()) {
+  const body = JSON.stringify({ id: d.eventId, type: d.type, timestamp: d.createdAt.toISOString(), data: d.data });
+  const secrets = [d.secret, ...(d.previousSecret && d.previousSecretExpiresAt && d.previousSecretExpiresAt > now ? [d.previousSecret] : [])];
+  const signature = secrets.map((secret) => new Webhook(secret).sign(d.eventId, now, body)).join(" ");
+  const headers = {
+    "content-type": "application/json",
+    "user-agent": USER_AGENT,
+    "webhook-id": d.eventId,
+    "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
+    "webhook-signature": signature,
+  };
+  return { body, headers };
+}
+
+const describe = (err: unknown): string => {
+  if (err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError")) return `No answer within ${config.WEBHOOK_TIMEOUT_MS} ms`;
+  const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
+  return cause instanceof Error ? cause.message.slice(0, 500) : String(cause).slice(0, 500);
+};
+
+export function startDeliveryWorker(): DeliveryWorker {
+  const agent = deliveryAgent();
+  const inFlight = new Map<string, { endpointId: string; done: Promise<void> }>();
+  let stopping = false;
+  let looking = false;
+  let again = false;
+
+  async function attempt(d: Claimed): Promise<Outcome> {
+    const started = Date.now();
+    try {
+      await checkHost(new URL(d.url).hostname);
+      const { body, headers } = signedRequest(d);
+      const res = await fetch(d.url, {
+        method: "POST",
+        body,
+        headers,
+        dispatcher: agent,
+        redirect: "manual",
+        signal: AbortSignal.timeout(config.WEBHOOK_TIMEOUT_MS),
+      });
+      await res.body?.cancel().catch(() => undefined); // the answer's body is not kept
+      const ok = res.status >= 200 && res.status < 300;
+      return { responseStatus: res.status, error: ok ? null : `HTTP ${res.status}`, durationMs: Date.now() - started };
+    } catch (err) {
+      return { responseStatus: null, error: describe(err), durationMs: Date.now() - started };
+    }
+  }
+
+  /** Writes the attempt's outcome: succeeded; or the endpoint disabled (410); or the next attempt scheduled, or failed. */
+  async function record(d: Claimed, o: Outcome): Promise<void> {
+    const result = { responseStatus: o.responseStatus, durationMs: o.durationMs, error: o.error, nextAttemptAt: null, claimedUntil: null };
+    if (o.error === null) {
+      await prisma.webhookDelivery.update({ where: { id: d.id }, data: { ...result, status: "succeeded" } });
+      return;
+    }
+    const wait = config.WEBHOOK_RETRY_SCHEDULE[d.attempt - 1];
+    await prisma.$transaction(async (tx) => {
+      if (o.responseStatus === 410) {
+        await tx.webhookEndpoint.update({ where: { id: d.endpointId }, data: { enabled: false, disabledReason: `The endpoint answered 410 Gone on ${new Date().toISOString()}` } });
+        await tx.webhookDelivery.update({ where: { id: d.id }, data: { ...result, status: "failed" } });
+        return;
+      }
+      const retry = wait !== undefined;
+      await tx.webhookDelivery.update({ where: { id: d.id }, data: { ...result, status: retry ? "retrying" : "failed" } });
+      if (retry) {
+        await tx.webhookDelivery.create({
+          data: { teamId: d.teamId, eventId: d.eventId, endpointId: d.endpointId, attempt: d.attempt + 1, nextAttemptAt: new Date(Date.now() + wait * 1000) },
+        });
+      }
+    });
+  }
+
+  async function claim(limit: number): Promise<Claimed[]> {
+    const counts = new Map<string, number>();
+    for (const { endpointId } of inFlight.values()) counts.set(endpointId, (counts.get(endpointId) ?? 0) + 1);
+    const busy = [...counts].filter(([, n]) => n >= PER_ENDPOINT).map(([id]) => id).join(",");
+    const holdSeconds = Math.ceil(config.WEBHOOK_TIMEOUT_MS / 1000) + 30;
+    const rows = await prisma.$queryRaw<Claimed[]>`
+      WITH due AS (
+        SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+        WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND (d.claimed_until IS NULL OR d.claimed_until < now())
+          AND e.enabled AND NOT (d.endpoint_id = ANY (string_to_array(${busy}, ',')::uuid[]))
+        ORDER BY d.next_attempt_at
+        LIMIT ${limit}
+        FOR UPDATE OF d SKIP LOCKED
+      ), claimed AS (
+        UPDATE webhook_deliveries d SET claimed_until = now() + make_interval(secs => ${holdSeconds})
+        FROM due WHERE d.id = due.id
+        RETURNING d.id, d.team_id, d.attempt, d.event_id, d.endpoint_id
+      )
+      SELECT c.id, c.team_id AS "teamId", c.attempt, c.event_id AS "eventId", c.endpoint_id AS "endpointId", ev.type, ev.data, ev.created_at AS "createdAt",
+             e.url, e.secret, e.previous_secret AS "previousSecret", e.previous_secret_expires_at AS "previousSecretExpiresAt"
+      FROM claimed c JOIN webhook_events ev ON ev.id = c.event_id JOIN webhook_endpoints e ON e.id = c.endpoint_id`;
+    // More than PER_ENDPOINT for one endpoint in this batch: hand the extra ones back at once.
+    const kept: Claimed[] = [];
+    const extra: string[] = [];
+    for (const row of rows) {
+      const n = counts.get(row.endpointId) ?? 0;
+      if (n >= PER_ENDPOINT) extra.push(row.id);
+      else kept.push(row), counts.set(row.endpointId, n + 1);
+    }
+    if (extra.length) await release(extra);
+    return kept;
+  }
+
+  const release = (ids: string[]) => prisma.webhookDelivery.updateMany({ where: { id: { in: ids }, status: "pending" }, data: { claimedUntil: null } });
+
+  async function look(): Promise<void> {
+    if (looking) return void (again = true);
+    looking = true;
+    try {
+      do {
+        again = false;
+        const free = config.WEBHOOK_CONCURRENCY - inFlight.size;
+        if (stopping || free <= 0) break;
+        for (const d of await claim(free)) {
+          const done = attempt(d)
+            .then((outcome) => record(d, outcome))
+            .catch((err) => logger.error({ err, deliveryId: d.id }, "could not record a webhook delivery"))
+            .finally(() => {
+              inFlight.delete(d.id);
+              if (!stopping) wake();
+            });
+          inFlight.set(d.id, { endpointId: d.endpointId, done });
+        }
+      } while (again);
+    } catch (err) {
+      logger.warn({ err }, "could not look for due webhook deliveries");
+    } finally {
+      looking = false;
+    }
+  }
+
+  const wake = () => void look();
+
+  async function prune(): Promise<void> {
+    const cutoff = new Date(Date.now() - RETENTION_DAYS * 86_400_000);
+    // Deliveries go with their event (foreign key ON DELETE CASCADE).
+    await prisma.webhookEvent.deleteMany({ where: { createdAt: { lt: cutoff } } }).catch((err) => logger.warn({ err }, "could not prune webhook events"));
+  }
+
+  const poll = setInterval(wake, config.WEBHOOK_POLL_MS).unref();
+  const pruning = setInterval(() => void prune(), PRUNE_EVERY_MS).unref();
+  const unsubscribe = onEventsRecorded(wake);
+  void prune();
+  wake();
+
+  return {
+    wake,
+    async stop(timeoutMs = 10_000) {
+      stopping = true;
+      clearInterval(poll);
+      clearInterval(pruning);
+      unsubscribe();
+      const all = Promise.all([...inFlight.values()].map((f) => f.done));
+      await Promise.race([all, new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
+      if (inFlight.size) await release([...inFlight.keys()]).catch(() => undefined);
+      await agent.close().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,218 @@
+// Webhooks against real receivers (node:http servers on 127.0.0.1, allowed by WEBHOOK_ALLOW_PRIVATE_URLS): what they
+// receive and can verify with the standardwebhooks package, retries, 410, redelivery, rotation, the outbox (no event
+// for a change that failed) and team isolation; the private-address refusal with the setting off.
+process.env.WEBHOOK_ALLOW_PRIVATE_URLS = "true";
+process.env.WEBHOOK_RETRY_SCHEDULE = "1,1";
+process.env.WEBHOOK_POLL_MS = "100";
+
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
+import request from "supertest";
+import { startDeliveryWorker, type DeliveryWorker } from "../src/webhooks/worker";
+import { createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
+
+interface Received {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  json: { id: string; type: string; timestamp: string; data: Record<string, unknown> };
+}
+
+/** A receiver answering each request with the next status of `statuses` (then the last one again). */
+async function receiver(statuses: number[] = [200]) {
+  const received: Received[] = [];
+  let waiting: Array<() => void> = [];
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk) => (body += chunk));
+    req.on("end", () => {
+      received.push({ headers: req.headers, body, json: JSON.parse(body) });
+      res.statusCode = statuses[Math.min(received.length - 1, statuses.length - 1)];
+      res.end("ok");
+      waiting.forEach((wake) => wake());
+      waiting = [];
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  return {
+    url,
+    received,
+    /** Resolves once `n` requests arrived (fails the test after 10 s). */
+    async count(n: number): Promise<Received[]> {
+      const deadline = Date.now() + 10_000;
+      while (received.length < n) {
+        if (Date.now() > deadline) throw new Error(`the receiver got ${received.length} of ${n} requests`);
+        await new Promise<void>((resolve) => {
+          waiting.push(resolve);
+          setTimeout(resolve, 200);
+        });
+      }
+      return received.slice(0, n);
+    },
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+let t: TestApp;
+let worker: DeliveryWorker;
+let team: TestTeam;
+beforeAll(async () => {
+  t = await startTestApp();
+  worker = startDeliveryWorker();
+  team = await createTeam();
+});
+afterAll(async () => {
+  await worker.stop(1000);
+  await t.close();
+});
+
+const api = (auth = team.auth) => ({
+  get: (path: string) => request(t.app).get(path).set(auth),
+  post: (path: string, body?: object) => request(t.app).post(path).set(auth).send(body),
+  patch: (path: string, body: object) => request(t.app).patch(path).set(auth).send(body),
+  delete: (path: string) => request(t.app).delete(path).set(auth),
+});
+
+async function endpoint(url: string, events: string[] = ["*"], auth = team.auth): Promise<{ id: string; secret: string }> {
+  const res = await api(auth).post("/v1/webhooks", { url, events, description: "test receiver" });
+  expect(res.status).toBe(201);
+  return res.body.data;
+}
+
+describe("webhooks", () => {
+  it("signs each event per Standard Webhooks and sends the resource as its REST GET shows it", async () => {
+    const r = await receiver();
+    const { id, secret } = await endpoint(r.url);
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const created = await api().post("/v1/reports", { address: "1 Hook Street", price: 500000 });
+    const published = await api().patch(`/v1/reports/${created.body.data.id}`, { status: "published", price: 510000 });
+    expect(published.status).toBe(200);
+    const [first, ...rest] = await r.count(3);
+    const verified = new Webhook(secret).verify(first.body, first.headers as Record<string, string>) as Received["json"];
+    expect(verified.type).toBe("report.created");
+    expect(first.headers["webhook-id"]).toBe(first.json.id);
+    expect(first.json.id).toMatch(/^evt_/);
+    expect(first.headers["content-type"]).toBe("application/json");
+    const detail = (await api().get(`/v1/reports/${created.body.data.id}`)).body.data;
+    const { comparable_properties: _c, showing_events: _s, social_media_posts: _p, agent_insights: _a, ...report } = detail;
+    // A change of publication state with other fields: report.published and report.updated, both with the new state.
+    expect(rest.map((d) => d.json.type).sort()).toEqual(["report.published", "report.updated"]);
+    for (const d of rest) expect(d.json.data).toEqual(report);
+    // The delivery log, newest first, and the event list.
+    const log = await api().get(`/v1/webhooks/${id}/deliveries`);
+    expect(log.body.total).toBe(3);
+    expect(log.body.data[0]).toEqual(expect.objectContaining({ attempt: 1, status: "succeeded", response_status: 200, error: null }));
+    const events = await api().get("/v1/events?type=report.created");
+    expect(events.body.data[0]).toEqual(expect.objectContaining({ id: first.json.id, type: "report.created" }));
+    expect((await api().get(`/v1/events/${first.json.id}`)).body.data.data).toEqual(first.json.data);
+    await api().delete(`/v1/webhooks/${id}`);
+    await r.close();
+  });
+
+  it("sends only the subscribed types, and deletions as { id, report_id }", async () => {
+    const r = await receiver();
+    const { id } = await endpoint(r.url, ["showing.created", "showing.deleted"]);
+    const report = (await api().post("/v1/reports", { address: "2 Hook Street" })).body.data;
+    const showing = (await api().post("/v1/showings", { report_id: report.id, attendee_name: "Sam" })).body.data;
+    const detail = (await api().get(`/v1/showings/${showing.id}`)).body.data;
+    await api().delete(`/v1/showings/${showing.id}`);
+    const got = await r.count(2);
+    expect(got.map((d) => d.json.type)).toEqual(["showing.created", "showing.deleted"]);
+    expect(got[0].json.data).toEqual(detail);
+    expect(detail).toEqual(expect.objectContaining({ id: showing.id, report_id: report.id, attendee_name: "Sam" }));
+    expect(got[1].json.data).toEqual({ id: showing.id, report_id: report.id });
+    await api().delete(`/v1/webhooks/${id}`);
+    await r.close();
+  });
+
+  it("retries a failed attempt with the same webhook-id, and records every attempt", async () => {
+    const r = await receiver([500, 200]);
+    const { id } = await endpoint(r.url, ["report.created"]);
+    await api().post("/v1/reports", { address: "3 Hook Street" });
+    const [a, b] = await r.count(2);
+    expect(b.headers["webhook-id"]).toBe(a.headers["webhook-id"]);
+    const log = (await api().get(`/v1/webhooks/${id}/deliveries`)).body.data;
+    expect(log.map((d: { attempt: number; status: string; response_status: number }) => [d.attempt, d.status, d.response_status])).toEqual([
+      [2, "succeeded", 200],
+      [1, "retrying", 500],
+    ]);
+    // Redelivery: the same event again, as attempt 3.
+    const again = await api().post(`/v1/webhooks/${id}/deliveries/${log[1].id}/redeliver`);
+    expect(again.status).toBe(202);
+    expect(again.body.data).toEqual(expect.objectContaining({ attempt: 3, event_id: log[1].event_id, event_type: "report.created" }));
+    const [, , c] = await r.count(3);
+    expect(c.headers["webhook-id"]).toBe(a.headers["webhook-id"]);
+    await api().delete(`/v1/webhooks/${id}`);
+    await r.close();
+  });
+
+  it("gives up after the schedule, and disables an endpoint that answers 410", async () => {
+    const failing = await receiver([503]);
+    const one = await endpoint(failing.url, ["report.created"]);
+    const gone = await receiver([410]);
+    const two = await endpoint(gone.url, ["report.created"]);
+    await api().post("/v1/reports", { address: "4 Hook Street" });
+    await failing.count(3); // the first attempt and the schedule's two retries
+    await gone.count(1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const statuses = (await api().get(`/v1/webhooks/${one.id}/deliveries`)).body.data.map((d: { status: string }) => d.status);
+    expect(statuses).toEqual(["failed", "retrying", "retrying"]);
+    const disabled = (await api().get(`/v1/webhooks/${two.id}`)).body.data;
+    expect(disabled).toEqual(expect.objectContaining({ enabled: false, disabled_reason: expect.stringContaining("410") }));
+    expect(gone.received).toHaveLength(1);
+    // Enabling it again clears the reason.
+    const enabled = await api().patch(`/v1/webhooks/${two.id}`, { enabled: true });
+    expect(enabled.body.data).toEqual(expect.objectContaining({ enabled: true, disabled_reason: null }));
+    for (const e of [one, two]) await api().delete(`/v1/webhooks/${e.id}`);
+    await failing.close();
+    await gone.close();
+  });
+
+  it("signs with the old and the new secret for a day after a rotation; test events reach only that endpoint", async () => {
+    const r = await receiver();
+    const { id, secret: old } = await endpoint(r.url, ["report.deleted"]);
+    const rotated = await api().post(`/v1/webhooks/${id}/rotate-secret`);
+    expect(rotated.status).toBe(200);
+    const fresh = rotated.body.data.secret;
+    expect(fresh).not.toBe(old);
+    const test = await api().post(`/v1/webhooks/${id}/test`);
+    expect(test.status).toBe(202);
+    const [d] = await r.count(1);
+    expect(d.json).toEqual(expect.objectContaining({ type: "webhook.test", data: expect.objectContaining({ webhook_id: id }) }));
+    expect(String(d.headers["webhook-signature"]).split(" ")).toHaveLength(2);
+    for (const secret of [old, fresh]) expect(() => new Webhook(secret).verify(d.body, d.headers as Record<string, string>)).not.toThrow();
+    await api().delete(`/v1/webhooks/${id}`);
+    await r.close();
+  });
+
+  it("records no event for a change that was refused, and keeps teams apart", async () => {
+    const r = await receiver();
+    const other = await createTeam();
+    const mine = await endpoint(r.url);
+    const before = (await api().get("/v1/events")).body.total;
+    expect((await api().post("/v1/reports", { price: 5 })).status).toBe(400); // no address
+    expect((await api().patch("/v1/reports/00000000-0000-4000-8000-000000000000", { price: 5 })).status).toBe(404);
+    expect((await api().get("/v1/events")).body.total).toBe(before);
+    // The other team's change reaches neither this team's endpoint nor its event list.
+    await api(other.auth).post("/v1/reports", { address: "5 Other Street" });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(r.received).toHaveLength(0);
+    expect((await api().get("/v1/events")).body.total).toBe(before);
+    expect((await api(other.auth).get(`/v1/webhooks/${mine.id}`)).status).toBe(404);
+    expect((await api(other.auth).get("/v1/webhooks")).body.total).toBe(0);
+    await api().delete(`/v1/webhooks/${mine.id}`);
+    await r.close();
+  });
+
+  it("answers 400 naming the problem for bad endpoints, and lists the event types", async () => {
+    const bad = async (body: object) => (await api().post("/v1/webhooks", body)).body.error;
+    expect(await bad({ url: "ftp://example.com", events: ["*"] })).toEqual({ status: 400, message: "url must be an http or https URL of at most 2,000 characters" });
+    expect(await bad({ url: "https://example.com", events: [] })).toEqual({ status: 400, message: 'events must list at least one event type, or ["*"]' });
+    expect((await bad({ url: "https://example.com", events: ["report.exploded"] })).message).toContain("unknown event type 'report.exploded'");
+    expect((await bad({ events: ["*"] })).status).toBe(400);
+    const types = (await api().get("/v1/webhooks/event-types")).body.data.map((e: { type: string }) => e.type);
+    expect(types).toEqual(expect.arrayContaining(["report.created", "report.published", "showing.deleted", "webhook.test"]));
+    expect((await api().get("/v1/webhooks/00000000-0000-4000-8000-000000000000")).body.error).toEqual({ status: 404, message: "Webhook not found" });
+  });
+});
