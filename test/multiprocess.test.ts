@@ -1,6 +1,8 @@
-// Two real server processes on one PostgreSQL database and one Redis: they share a key's hourly budget and see a
-// revocation made through either of them (or the CLI) on the very next request. Needs both services.
+// Two real server processes on one PostgreSQL database and one Redis: they share a key's hourly budget, see a
+// revocation made through either of them (or the CLI) on the very next request, and deliver each webhook event once
+// between them. Needs both services.
 import { randomUUID } from "node:crypto";
+import { receiver } from "./support/receiver";
 import { childEnv, cli, cliTeamAndKey, startServer, type ServerProcess } from "./support/server";
 
 const ready = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
@@ -9,7 +11,12 @@ if (!ready) {
 }
 
 (ready ? describe : describe.skip)("two server processes on one PostgreSQL and one Redis", () => {
-  const env = childEnv("", { RATE_LIMIT_FREE: "6", REDIS_KEY_PREFIX: `prs:test:${randomUUID()}` });
+  const env = childEnv("", {
+    RATE_LIMIT_FREE: "6",
+    REDIS_KEY_PREFIX: `prs:test:${randomUUID()}`,
+    WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+    WEBHOOK_POLL_MS: "20",
+  });
   let a: ServerProcess;
   let b: ServerProcess;
   let teamId: string;
@@ -85,4 +92,26 @@ if (!ready) {
     expect((await get(b, key)).status).toBe(401);
     expect((await get(a, key)).status).toBe(401);
   }, 60_000);
+
+  it("deliver each webhook event exactly once to a healthy receiver, whichever claims it", async () => {
+    const key = await newKey("--permissions", "webhooks:*,reports:*");
+    const r = await receiver();
+    const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
+    const post = (server: ServerProcess, path: string, body: object) => fetch(`${server.url}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+    try {
+      expect((await post(a, "/v1/webhooks", { url: r.url, events: ["report.created"] })).status).toBe(201);
+      // Writes through both at once: each process wakes its own worker on commit and polls for the other's events
+      // every 20 ms, so both claim from the same due deliveries all along.
+      const writes = Array.from({ length: 60 }, (_, i) => post(i % 2 ? b : a, "/v1/reports", { address: `${i} Twin Street` }));
+      const ids = await Promise.all(writes.map(async (w) => ((await (await w).json()) as { data: { id: string } }).data.id));
+      await r.count(60, 30_000);
+      await new Promise((resolve) => setTimeout(resolve, 1000)); // no second copy comes late
+      const events = r.received.map((d) => d.headers["webhook-id"]);
+      expect(r.received).toHaveLength(60);
+      expect(new Set(events).size).toBe(60);
+      expect(new Set(r.received.map((d) => d.json.data.id))).toEqual(new Set(ids));
+    } finally {
+      await r.close();
+    }
+  }, 90_000);
 });

@@ -5,54 +5,11 @@ process.env.WEBHOOK_ALLOW_PRIVATE_URLS = "true";
 process.env.WEBHOOK_RETRY_SCHEDULE = "1,1";
 process.env.WEBHOOK_POLL_MS = "100";
 
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import request from "supertest";
 import { startDeliveryWorker, type DeliveryWorker } from "../src/webhooks/worker";
 import { createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
-
-interface Received {
-  headers: http.IncomingHttpHeaders;
-  body: string;
-  json: { id: string; type: string; timestamp: string; data: Record<string, unknown> };
-}
-
-/** A receiver answering each request with the next status of `statuses` (then the last one again). */
-async function receiver(statuses: number[] = [200]) {
-  const received: Received[] = [];
-  let waiting: Array<() => void> = [];
-  const server = http.createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk) => (body += chunk));
-    req.on("end", () => {
-      received.push({ headers: req.headers, body, json: JSON.parse(body) });
-      res.statusCode = statuses[Math.min(received.length - 1, statuses.length - 1)];
-      res.end("ok");
-      waiting.forEach((wake) => wake());
-      waiting = [];
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-  return {
-    url,
-    received,
-    /** Resolves once `n` requests arrived (fails the test after 10 s). */
-    async count(n: number): Promise<Received[]> {
-      const deadline = Date.now() + 10_000;
-      while (received.length < n) {
-        if (Date.now() > deadline) throw new Error(`the receiver got ${received.length} of ${n} requests`);
-        await new Promise<void>((resolve) => {
-          waiting.push(resolve);
-          setTimeout(resolve, 200);
-        });
-      }
-      return received.slice(0, n);
-    },
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
-}
+import { receiver, type Received } from "./support/receiver";
 
 let t: TestApp;
 let worker: DeliveryWorker;
@@ -122,6 +79,51 @@ describe("webhooks", () => {
     expect(got[0].json.data).toEqual(detail);
     expect(detail).toEqual(expect.objectContaining({ id: showing.id, report_id: report.id, attendee_name: "Sam" }));
     expect(got[1].json.data).toEqual({ id: showing.id, report_id: report.id });
+    await api().delete(`/v1/webhooks/${id}`);
+    await r.close();
+  });
+
+  it("sends the events of comparables, insights, social imports and saved summaries", async () => {
+    const r = await receiver();
+    const types = ["comparable.created", "comparable.updated", "comparable.deleted", "comparables.replaced", "insight.created", "insight.updated", "insight.deleted", "social_posts.imported", "summary.generated"];
+    const { id } = await endpoint(r.url, types);
+    const report = (await api().post("/v1/reports", { address: "9 Hook Street", square_feet: 2000, price: 400000 })).body.data;
+    const comp = (await api().post(`/v1/reports/${report.id}/comparables`, { address: "11 Hook Street", price: 390000, sqft: 1900, adjustments: { garage: 5000 } })).body.data;
+    await api().patch(`/v1/comparables/${comp.id}`, { price: 395000 });
+    const compAfter = (await api().get(`/v1/comparables/${comp.id}`)).body.data;
+    await api().delete(`/v1/comparables/${comp.id}`);
+    const replaced = await request(t.app).put(`/v1/reports/${report.id}/comparables`).set(team.auth).send({ comparables: [{ address: "13 Hook Street", price: 410000, sqft: 2100 }] });
+    expect(replaced.status).toBe(200);
+    const insight = (await api().post(`/v1/reports/${report.id}/insights`, { body: "Priced to move." })).body.data;
+    await api().patch(`/v1/insights/${insight.id}`, { title: "Pricing" });
+    await api().delete(`/v1/insights/${insight.id}`);
+    const post = { platform: "instagram", external_id: "p1", likes: 10, views: 100, metrics_at: "2026-11-01T00:00:00Z" };
+    expect((await api().post(`/v1/reports/${report.id}/social-posts/import`, { posts: [post] })).status).toBe(200);
+    // The same import again changes nothing: no event.
+    expect((await api().post(`/v1/reports/${report.id}/social-posts/import`, { posts: [post] })).body.data.unchanged).toBe(1);
+    // A preview (save: false) changes nothing either: only the saved summary sends one.
+    expect((await api().post(`/v1/reports/${report.id}/summary`, { save: false })).status).toBe(200);
+    const summary = (await api().post(`/v1/reports/${report.id}/summary`, { length: "short" })).body.data;
+    const got = await r.count(types.length);
+    await new Promise((resolve) => setTimeout(resolve, 500)); // nothing more arrives
+    expect(r.received.map((d) => d.json.type).sort()).toEqual([...types].sort());
+    const of = (type: string) => got.find((d) => d.json.type === type)!.json.data;
+    expect(of("comparable.created")).toEqual(expect.objectContaining({ id: comp.id, report_id: report.id, adjusted_price: 395000 }));
+    expect(of("comparable.updated")).toEqual(compAfter);
+    expect(of("comparable.deleted")).toEqual({ id: comp.id, report_id: report.id });
+    expect(of("comparables.replaced")).toEqual({ report_id: report.id, comparables: replaced.body.data });
+    expect(of("insight.created")).toEqual(insight);
+    expect(of("insight.updated")).toEqual(expect.objectContaining({ id: insight.id, title: "Pricing", body: "Priced to move." }));
+    expect(of("insight.deleted")).toEqual({ id: insight.id, report_id: report.id });
+    expect(of("social_posts.imported")).toEqual({ report_id: report.id, created: 1, updated: 0, unchanged: 0, skipped_stale: 0, failed: 0 });
+    expect(of("summary.generated")).toEqual({
+      report_id: report.id,
+      executive_summary: summary.executive_summary,
+      source: "template",
+      model: "template-v1",
+      generated_at: summary.generated_at,
+      warnings: [],
+    });
     await api().delete(`/v1/webhooks/${id}`);
     await r.close();
   });

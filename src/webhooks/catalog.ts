@@ -9,6 +9,15 @@ export const EVENT_TYPES = {
   "showing.created": "A showing or open house was added to a report. data: the showing, with report_id",
   "showing.updated": "A showing changed. data: the showing",
   "showing.deleted": "A showing was deleted. data: { id, report_id }",
+  "comparable.created": "A comparable was added to a report. data: the comparable, with report_id and its computed prices",
+  "comparable.updated": "A comparable changed. data: the comparable",
+  "comparable.deleted": "A comparable was deleted. data: { id, report_id }",
+  "comparables.replaced": "A report's whole set of comparables was replaced (PUT). data: { report_id, comparables: [ the new set ] }",
+  "insight.created": "An agent insight was added to a report. data: the insight, with report_id",
+  "insight.updated": "An agent insight changed. data: the insight",
+  "insight.deleted": "An agent insight was deleted. data: { id, report_id }",
+  "social_posts.imported": "An import created or updated social media posts of a report. data: { report_id, created, updated, unchanged, skipped_stale, failed }",
+  "summary.generated": "An executive summary was generated and saved to a report (a preview with save: false sends none). data: { report_id, executive_summary, source, model, generated_at, warnings }",
   "webhook.test": "Sent to one endpoint by POST /v1/webhooks/{id}/test. data: { webhook_id, message }",
 } as const;
 

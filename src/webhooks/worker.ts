@@ -121,7 +121,9 @@ export function startDeliveryWorker(): DeliveryWorker {
     const counts = new Map<string, number>();
     for (const { endpointId } of inFlight.values()) counts.set(endpointId, (counts.get(endpointId) ?? 0) + 1);
     const busy = [...counts].filter(([, n]) => n >= PER_ENDPOINT).map(([id]) => id).join(",");
-    const holdSeconds = Math.ceil(config.WEBHOOK_TIMEOUT_MS / 1000) + 30;
+    // A claim lasts the attempt's timeout and 5 s to write its outcome: the attempt of a process that died is taken
+    // up by any process after that (a receiver may then get it twice, with the same webhook-id).
+    const holdSeconds = Math.ceil(config.WEBHOOK_TIMEOUT_MS / 1000) + 5;
     const rows = await prisma.$queryRaw<Claimed[]>`
       WITH due AS (
         SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id

@@ -11,6 +11,9 @@ import { dropIgnoredNulls, inputType, withoutNulls, type FieldTable } from "../f
 import { listComplexity, pageArgs, pageType } from "../page";
 import { isUuid, teamIdOf } from "../scope";
 import { REPORT_NOT_FOUND, reportIdOfTeam } from "./report/lookup";
+import type { EventType } from "../../webhooks/catalog";
+import { recordEvent, withEvents, type Tx } from "../../webhooks/outbox";
+import { restRecord } from "../fields";
 
 /** The Prisma calls the items need (the model delegates differ only in their types). */
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -20,6 +23,7 @@ interface Items {
   count(args: any): Promise<number>;
   create(args: any): Promise<any>;
   update(args: any): Promise<any>;
+  delete(args: any): Promise<any>;
   deleteMany(args: any): Promise<{ count: number }>;
 }
 /* eslint-enable @typescript-eslint/no-explicit-any */
@@ -35,7 +39,10 @@ export interface ReportItemsSpec<T extends FieldTable> {
   /** The permission resource, e.g. comparables. */
   resource: Resource;
   table: T;
-  items: () => Items;
+  /** The model's delegate, of the transaction when one is given. */
+  items: (tx?: Tx) => Items;
+  /** The prefix of the webhook events its writes record (e.g. comparable: comparable.created …); none: no events. */
+  events?: "comparable" | "insight";
   /** The 404 message of an unknown id, e.g. Comparable not found. */
   notFound: string;
   /** Values the service sets on create besides the input (e.g. an insight's default author). */
@@ -98,8 +105,21 @@ export function reportItems<T extends FieldTable>(spec: ReportItemsSpec<T>) {
       authScopes: { permission: `${resource}:delete` },
       args: { id: t.arg.id({ required: true, description: `The ${noun}'s id` }) },
       resolve: async (_root, { id }, ctx) => {
-        const { count } = isUuid(String(id)) ? await spec.items().deleteMany({ where: byId(String(id), teamIdOf(ctx)) }) : { count: 0 };
-        if (count === 0) throw notFound(missing);
+        const teamId = teamIdOf(ctx);
+        if (!isUuid(String(id))) throw notFound(missing);
+        const { events } = spec;
+        if (!events) {
+          const { count } = await spec.items().deleteMany({ where: byId(String(id), teamId) });
+          if (count === 0) throw notFound(missing);
+          return id;
+        }
+        await orNotFound(
+          withEvents(async (tx) => {
+            const gone = await spec.items(tx).delete({ where: byId(String(id), teamId), select: { id: true, reportId: true } });
+            await recordEvent(tx, teamId, `${events}.deleted`, { id: gone.id, report_id: gone.reportId });
+          }),
+          missing,
+        );
         return id;
       },
     }),
@@ -129,7 +149,7 @@ function writes<T extends FieldTable>(spec: ReportItemsSpec<T>, missing: string)
         const teamId = teamIdOf(ctx);
         const report = await reportIdOfTeam(teamId, String(reportId));
         const data = { ...(await spec.defaults?.(teamId, ctx)), ...withoutNulls(input), reportId: report, teamId };
-        return orNotFound(spec.items().create({ ...query, data }), REPORT_NOT_FOUND);
+        return orNotFound(written(spec, teamId, "created", (tx) => spec.items(tx).create({ ...query, data })), REPORT_NOT_FOUND);
       },
     }),
     [`update${type}`]: t.prismaField({
@@ -144,11 +164,33 @@ function writes<T extends FieldTable>(spec: ReportItemsSpec<T>, missing: string)
         const { id, input } = args as unknown as { id: string; input: object };
         if (!isUuid(String(id))) throw notFound(missing);
         const data = dropIgnoredNulls(table, input);
-        return orNotFound(spec.items().update({ ...query, where: byId(String(id), teamIdOf(ctx)), data }), missing);
+        const teamId = teamIdOf(ctx);
+        return orNotFound(written(spec, teamId, "updated", (tx) => spec.items(tx).update({ ...query, where: byId(String(id), teamId), data })), missing);
       },
     }),
   }));
   return CreateInput;
+}
+
+/** Runs a create or update and, when the items have events, records `<prefix>.<change>` with the item as REST shows it. */
+async function written<T extends FieldTable, R extends { id: string }>(
+  spec: ReportItemsSpec<T>,
+  teamId: string,
+  change: "created" | "updated",
+  write: (tx?: Tx) => Promise<R>,
+): Promise<R> {
+  const { events } = spec;
+  if (!events) return write();
+  return withEvents(async (tx) => {
+    const row = await write(tx);
+    await recordEvent(tx, teamId, `${events}.${change}` as EventType, await itemRecord(spec, tx, row.id));
+    return row;
+  });
+}
+
+/** One item as its REST GET shows it (the webhook payload). */
+export async function itemRecord<T extends FieldTable>(spec: Pick<ReportItemsSpec<T>, "items" | "table">, tx: Tx, id: string): Promise<Record<string, unknown>> {
+  return restRecord(spec.table, await spec.items(tx).findFirst({ where: { id } }));
 }
 
 /** A write whose target row is gone (deleted meanwhile, or never there) answers 404 with `message`. */

@@ -2,8 +2,10 @@
 // report's whole set.
 import { z } from "zod";
 import { prisma } from "../../../db";
+import type { Tx } from "../../../webhooks/outbox";
 import { builder } from "../../builder";
-import { objectFields, withoutNulls } from "../../fields";
+import { objectFields, restRecord, withoutNulls } from "../../fields";
+import { recordEvent, withEvents } from "../../../webhooks/outbox";
 import { notFound } from "../../errors";
 import { checked } from "../../rules";
 import { teamIdOf } from "../../scope";
@@ -18,16 +20,18 @@ builder.prismaObject("Comparable", {
 
 export const COMPARABLE_NOT_FOUND = "Comparable not found";
 
-const { CreateInput } = reportItems({
+const comparables = {
   type: "Comparable",
   noun: "comparable",
   one: "comparable",
   many: "comparables",
   resource: "comparables",
   table: comparableFields,
-  items: () => prisma.comparable,
+  items: (tx: Tx = prisma) => tx.comparable,
   notFound: COMPARABLE_NOT_FOUND,
-});
+  events: "comparable",
+} as const;
+const { CreateInput } = reportItems(comparables);
 
 builder.mutationFields((t) => ({
   replaceComparables: t.prismaField({
@@ -50,13 +54,15 @@ builder.mutationFields((t) => ({
       const start = Date.now();
       const rows = comparables.map((input, i) => ({ ...withoutNulls(input), address: input.address, reportId: report, teamId, createdAt: new Date(start + i) }));
       return orNotFound(
-        prisma.$transaction(async (tx) => {
+        withEvents(async (tx) => {
           // The report's row lock makes concurrent replaces (and adds) of one report wait for each other: without it,
           // two replaces could each delete only the rows they saw and leave both new sets.
           const locked = await tx.$queryRaw<unknown[]>`SELECT 1 FROM reports WHERE id = ${report}::uuid AND team_id = ${teamId}::uuid FOR UPDATE`;
           if (locked.length === 0) throw notFound(REPORT_NOT_FOUND);
           await tx.comparable.deleteMany({ where: { reportId: report, teamId } });
           await tx.comparable.createMany({ data: rows });
+          const stored = await tx.comparable.findMany({ where: { reportId: report, teamId }, orderBy: [...oldestFirst] });
+          await recordEvent(tx, teamId, "comparables.replaced", { report_id: report, comparables: stored.map((row) => restRecord(comparableFields, row)) });
           return tx.comparable.findMany({ ...query, where: { reportId: report, teamId }, orderBy: [...oldestFirst] });
         }),
         REPORT_NOT_FOUND,

@@ -1,5 +1,6 @@
 // The AgentInsight object type (fields from the field table), its queries and mutations.
 import { prisma } from "../../../db";
+import type { Tx } from "../../../webhooks/outbox";
 import { builder } from "../../builder";
 import { objectFields } from "../../fields";
 import { reportItems } from "../report-items";
@@ -19,8 +20,9 @@ reportItems({
   many: "agentInsights",
   resource: "ai_insights",
   table: insightFields,
-  items: () => prisma.agentInsight,
+  items: (tx: Tx = prisma) => tx.agentInsight,
   notFound: INSIGHT_NOT_FOUND,
+  events: "insight",
   // Written through the API: by an agent, the team's admin unless the input names the author.
   defaults: async (teamId) => {
     const team = await prisma.team.findUniqueOrThrow({ where: { id: teamId }, select: { adminName: true } });

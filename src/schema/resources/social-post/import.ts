@@ -1,6 +1,7 @@
 // The engagement import: up to 500 post records of a report, upserted by (report, platform, external_id) in one
 // statement, each answered with what happened to it (DECISIONS "Social media posts and engagement import").
 import { z } from "zod";
+import { recordEvent, withEvents } from "../../../webhooks/outbox";
 import { prisma } from "../../../db";
 import { Prisma } from "../../../generated/prisma/client";
 import { builder } from "../../builder";
@@ -140,31 +141,38 @@ async function importPosts(reportId: string, teamId: string, posts: unknown[], a
     results[entry.index] = { ...resultOf(entry), status, id: post?.id ?? null };
     if (status === "created" || status === "updated") writes.push(entry);
   }
-  if (writes.length) {
-    // One statement: a record whose post was written meanwhile by another import is an update if its counts are
-    // as new or newer, and skipped as stale otherwise (the WHERE), so the newest counts win whatever the order.
-    const written = await prisma.$queryRaw<Array<{ id: string; platform: Platform; external_id: string; inserted: boolean }>>`
-      INSERT INTO social_media_posts AS p (id, team_id, report_id, platform, external_id, url, caption, posted_at,
-        likes, comments, shares, saves, views, reach, metrics_at, created_at, updated_at)
-      VALUES ${Prisma.join(writes.map(({ record: r }) => Prisma.sql`(gen_random_uuid(), ${teamId}::uuid, ${reportId}::uuid, ${r.platform}, ${r.externalId},
-        ${r.url}, ${r.caption}, ${r.postedAt}::timestamptz, ${Prisma.join(COUNTS.map((name) => Prisma.sql`${r.counts[name]}::bigint`))},
-        ${r.metricsAt}::timestamptz, ${now}::timestamptz, ${now}::timestamptz)`))}
-      ON CONFLICT (report_id, platform, external_id) DO UPDATE SET url = excluded.url, caption = excluded.caption,
-        posted_at = excluded.posted_at, likes = excluded.likes, comments = excluded.comments, shares = excluded.shares,
-        saves = excluded.saves, views = excluded.views, reach = excluded.reach, metrics_at = excluded.metrics_at,
-        updated_at = excluded.updated_at
-      WHERE p.metrics_at <= excluded.metrics_at
-      RETURNING id, platform, external_id, (xmax = 0) AS inserted`;
-    const outcomes = new Map(written.map((row) => [`${row.platform}\u0000${row.external_id}`, row]));
-    for (const { index, record } of writes) {
-      const row = outcomes.get(`${record.platform}\u0000${record.externalId}`);
-      results[index] = row
-        ? { ...results[index], id: row.id, status: row.inserted ? "created" : "updated" }
-        : { ...results[index], status: "skipped_stale" };
-    }
-  }
   const count = (status: Status) => results.filter((r) => r.status === status).length;
-  return { created: count("created"), updated: count("updated"), unchanged: count("unchanged"), skippedStale: count("skipped_stale"), failed: count("error"), results };
+  const counts = () => ({ created: count("created"), updated: count("updated"), unchanged: count("unchanged"), skippedStale: count("skipped_stale"), failed: count("error") });
+  if (writes.length) {
+    await withEvents(async (tx) => {
+      // One statement: a record whose post was written meanwhile by another import is an update if its counts are
+      // as new or newer, and skipped as stale otherwise (the WHERE), so the newest counts win whatever the order.
+      const written = await tx.$queryRaw<Array<{ id: string; platform: Platform; external_id: string; inserted: boolean }>>`
+        INSERT INTO social_media_posts AS p (id, team_id, report_id, platform, external_id, url, caption, posted_at,
+          likes, comments, shares, saves, views, reach, metrics_at, created_at, updated_at)
+        VALUES ${Prisma.join(writes.map(({ record: r }) => Prisma.sql`(gen_random_uuid(), ${teamId}::uuid, ${reportId}::uuid, ${r.platform}, ${r.externalId},
+          ${r.url}, ${r.caption}, ${r.postedAt}::timestamptz, ${Prisma.join(COUNTS.map((name) => Prisma.sql`${r.counts[name]}::bigint`))},
+          ${r.metricsAt}::timestamptz, ${now}::timestamptz, ${now}::timestamptz)`))}
+        ON CONFLICT (report_id, platform, external_id) DO UPDATE SET url = excluded.url, caption = excluded.caption,
+          posted_at = excluded.posted_at, likes = excluded.likes, comments = excluded.comments, shares = excluded.shares,
+          saves = excluded.saves, views = excluded.views, reach = excluded.reach, metrics_at = excluded.metrics_at,
+          updated_at = excluded.updated_at
+        WHERE p.metrics_at <= excluded.metrics_at
+        RETURNING id, platform, external_id, (xmax = 0) AS inserted`;
+      const outcomes = new Map(written.map((row) => [`${row.platform}\u0000${row.external_id}`, row]));
+      for (const { index, record } of writes) {
+        const row = outcomes.get(`${record.platform}\u0000${record.externalId}`);
+        results[index] = row
+          ? { ...results[index], id: row.id, status: row.inserted ? "created" : "updated" }
+          : { ...results[index], status: "skipped_stale" };
+      }
+      const { created, updated, unchanged, skippedStale, failed } = counts();
+      if (created + updated > 0) {
+        await recordEvent(tx, teamId, "social_posts.imported", { report_id: reportId, created, updated, unchanged, skipped_stale: skippedStale, failed });
+      }
+    });
+  }
+  return { ...counts(), results };
 }
 
 function resultOf({ index, record }: { index: number; record: ImportRecord }): ItemResult {

@@ -2,7 +2,7 @@
 // valuation, showings, engagement and insights; screened (fair housing, grounding, length) and saved unless asked not
 // to (DECISIONS "AI-generated summaries").
 import { config } from "../../../config";
-import { prisma } from "../../../db";
+import { recordEvent, reportRecord, withEvents } from "../../../webhooks/outbox";
 import { builder } from "../../builder";
 import { ApiError, isRowGone, notFound } from "../../errors";
 import { requirePermission, teamIdOf } from "../../scope";
@@ -85,11 +85,17 @@ builder.mutationFields((t) => ({
       if (save) {
         const flagged = flaggedPhrases(text);
         if (config.AI_FAIR_HOUSING === "block" && flagged.length) throw blocked(flagged);
-        const { count } = await prisma.report.updateMany({ where: { id: reportId, teamId }, data: { executiveSummary: text } }).catch((err: unknown) => {
+        const summary = { report_id: reportId, executive_summary: text, source: written.source, model: written.model, generated_at: generatedAt.toISOString(), warnings };
+        await withEvents(async (tx) => {
+          const { count } = await tx.report.updateMany({ where: { id: reportId, teamId }, data: { executiveSummary: text } });
+          // Deleted while the summary was written.
+          if (count === 0) throw notFound(REPORT_NOT_FOUND);
+          // The report changed too: a receiver mirroring reports gets it from report.updated like any other change.
+          await recordEvent(tx, teamId, "summary.generated", summary);
+          await recordEvent(tx, teamId, "report.updated", await reportRecord(tx, reportId));
+        }).catch((err: unknown) => {
           throw isRowGone(err) ? notFound(REPORT_NOT_FOUND) : err;
         });
-        // Deleted while the summary was written.
-        if (count === 0) throw notFound(REPORT_NOT_FOUND);
       }
       return { reportId, executiveSummary: text, source: written.source, model: written.model, generatedAt, saved: save, warnings };
     },
