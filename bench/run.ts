@@ -10,6 +10,7 @@ import { statementCounts, statementLoad } from "./scenarios/statements";
 import type { Plan, ScenarioContext, ScenarioResult } from "./scenarios/types";
 import { importLoad, importStatements } from "./scenarios/imports";
 import { sustainedWrites } from "./scenarios/writes";
+import { webhookWrites } from "./scenarios/webhooks";
 import { seed as seedDatabase, seedSmall } from "./seed";
 import { startServer } from "./server-process";
 import type { SqlConnection } from "./sql";
@@ -76,6 +77,10 @@ async function main(): Promise<number> {
       if (wanted(5)) {
         log("5: sustained writes");
         results.push(await sustainedWrites(ctx));
+      }
+      if (wanted(7)) {
+        log("7: report writes with webhooks on vs off");
+        results.push(await webhookWrites(ctx));
       }
       const imports = results.find((r) => r.id === 6);
       if (imports) {

@@ -31,6 +31,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       LOG_LEVEL: "warn",
       // Rate limiting stays on and counted; the budget is large enough for a benchmark's request volume.
       RATE_LIMIT_ENTERPRISE: "1000000000",
+      // Scenario 7's receiver listens on loopback.
+      WEBHOOK_ALLOW_PRIVATE_URLS: "true",
       SQL_STATEMENT_EVENTS: String(options.statementEvents),
       BENCH_TEAM_ID: options.benchTeamId,
       ...options.env,

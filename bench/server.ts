@@ -15,6 +15,7 @@ import type { Context } from "../src/context";
 import { database, prisma } from "../src/db";
 import { buildBaselineApp } from "./baseline";
 import { withStatementCount } from "./statement-count";
+import { startDeliveryWorker } from "../src/webhooks/worker";
 
 export interface ServerPorts {
   stack: number;
@@ -51,6 +52,8 @@ async function main(): Promise<void> {
     ),
   };
   const ports = Object.fromEntries(Object.entries(servers).map(([name, s]) => [name, (s.address() as AddressInfo).port])) as unknown as ServerPorts;
+  // Webhook deliveries run in the background as in `npm start` (scenario 7 subscribes endpoints).
+  const worker = startDeliveryWorker();
   process.send?.({ ready: true, ports });
 
   const stop = async () => {
@@ -58,6 +61,7 @@ async function main(): Promise<void> {
       s.close();
       s.closeAllConnections();
     }
+    await worker.stop();
     await flushUsage().catch(() => undefined);
     await rateLimiter.close();
     await database.close();

@@ -3,6 +3,7 @@
 // database never send the same attempt; a claim runs out after the attempt's time limit, so an attempt a crashed
 // process held is sent by another (at least once). At most WEBHOOK_CONCURRENCY attempts are in flight per process,
 // and at most PER_ENDPOINT to any one endpoint, so a slow or dead receiver cannot hold up the others.
+import DataLoader from "dataloader";
 import { Webhook } from "standardwebhooks";
 import { fetch } from "undici";
 import { config } from "../config";
@@ -96,11 +97,9 @@ export function startDeliveryWorker(): DeliveryWorker {
   /** Writes the attempt's outcome: succeeded; or the endpoint disabled (410); or the next attempt scheduled, or failed. */
   async function record(d: Claimed, o: Outcome): Promise<void> {
     const result = { responseStatus: o.responseStatus, durationMs: o.durationMs, error: o.error, nextAttemptAt: null, claimedUntil: null };
-    if (o.error === null) {
-      await prisma.webhookDelivery.update({ where: { id: d.id }, data: { ...result, status: "succeeded" } });
-      return;
-    }
+    if (o.error === null) return succeeded.load({ id: d.id, responseStatus: o.responseStatus!, durationMs: o.durationMs });
     const wait = config.WEBHOOK_RETRY_SCHEDULE[d.attempt - 1];
+    logger.warn({ deliveryId: d.id, endpointId: d.endpointId, eventId: d.eventId, attempt: d.attempt, status: o.responseStatus, error: o.error, retryInSeconds: wait ?? null }, "webhook delivery failed");
     await prisma.$transaction(async (tx) => {
       if (o.responseStatus === 410) {
         await tx.webhookEndpoint.update({ where: { id: d.endpointId }, data: { enabled: false, disabledReason: `The endpoint answered 410 Gone on ${new Date().toISOString()}` } });
@@ -116,6 +115,21 @@ export function startDeliveryWorker(): DeliveryWorker {
       }
     });
   }
+
+  // Successes (nearly every attempt) are written together: one statement for those finished within a few ms.
+  const succeeded = new DataLoader<{ id: string; responseStatus: number; durationMs: number }, void>(
+    async (batch) => {
+      const list = (pick: (d: (typeof batch)[number]) => string | number) => batch.map(pick).join(",");
+      await prisma.$executeRaw`
+        UPDATE webhook_deliveries d
+        SET status = 'succeeded', response_status = v.status, duration_ms = v.ms, error = NULL, next_attempt_at = NULL, claimed_until = NULL
+        FROM unnest(string_to_array(${list((d) => d.id)}, ',')::uuid[], string_to_array(${list((d) => d.responseStatus)}, ',')::int[],
+                    string_to_array(${list((d) => d.durationMs)}, ',')::int[]) AS v(id, status, ms)
+        WHERE d.id = v.id`;
+      return batch.map(() => undefined);
+    },
+    { cache: false, batchScheduleFn: (send) => setTimeout(send, 5) },
+  );
 
   async function claim(limit: number): Promise<Claimed[]> {
     const counts = new Map<string, number>();
