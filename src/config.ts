@@ -64,8 +64,9 @@ const envSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_URLS: z.stringbool().default(false),
   // Time allowed for one delivery attempt.
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
-  // Deliveries one process sends at once (at most 2 to any one endpoint), and how often it looks for due ones.
-  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
+  // Deliveries one process sends at once (at most 2 to any one endpoint; 0: none, an API-only process), and how often
+  // it looks for due ones.
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(0).max(100).default(8),
   WEBHOOK_POLL_MS: z.coerce.number().int().min(10).default(1000),
   // Emit an event per SQL statement (tests and benchmarks count them); off in normal operation.
   SQL_STATEMENT_EVENTS: z.stringbool().default(false),

@@ -65,8 +65,9 @@ async function main(): Promise<void> {
   logger.info({ port, database: database.kind, redis: Boolean(config.REDIS_URL), rest: `${base}/v1`, docs: `${base}/docs`, graphql: `${base}/graphql` }, "listening");
   process.stderr.write(`Property Report Service: REST ${base}/v1 · reference ${base}/docs · GraphQL (GraphiQL) ${base}/graphql\n`);
   started();
-  // Webhook deliveries, in the background of every process (claimed through the database: see src/webhooks/worker.ts).
-  const deliveries = startDeliveryWorker();
+  // Webhook deliveries, in the background of every process (claimed through the database: see src/webhooks/worker.ts),
+  // unless WEBHOOK_CONCURRENCY=0 makes this one an API-only process.
+  const deliveries = config.WEBHOOK_CONCURRENCY > 0 ? startDeliveryWorker() : null;
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -78,7 +79,7 @@ async function main(): Promise<void> {
     const { forced } = await stopServer(config.SHUTDOWN_TIMEOUT_MS);
     if (forced) logger.warn({ timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, "requests still in progress were cut off");
     // Attempts in flight finish, or are handed back for another process, before the database closes.
-    await deliveries.stop(config.SHUTDOWN_TIMEOUT_MS);
+    await deliveries?.stop(config.SHUTDOWN_TIMEOUT_MS);
     await flushUsage().catch((err) => logger.error({ err }, "could not write usage counts"));
     await rateLimiter.close();
     await database.close().catch((err) => logger.error({ err }, "could not close the database"));

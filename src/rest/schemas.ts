@@ -11,6 +11,7 @@ import { socialPostFields } from "../schema/resources/social-post/fields";
 import { VALUATION_WARNINGS } from "../schema/resources/comparable/market-analysis";
 import { COUNTS, PLATFORMS } from "../schema/resources/social-post/fields";
 import { pageRules } from "../schema/rules";
+import { EVENT_TYPES, type EventType } from "../webhooks/catalog";
 import { SUMMARY_LENGTHS, WORD_LIMITS } from "../schema/resources/summary/screen";
 import { SUMMARY_TONES, TEMPLATE_MODEL } from "../schema/resources/summary/template";
 
@@ -217,10 +218,10 @@ export const currentUser = z
 
 // ---- Webhooks (src/rest/webhooks.ts) ----
 
-const eventTypes = z.array(z.string()).meta({ description: 'Event types (GET /v1/webhooks/event-types), or ["*"] for all', example: ["report.published", "showing.created"] });
+const eventTypes = z.array(z.enum(["*", ...(Object.keys(EVENT_TYPES) as EventType[])])).min(1).meta({ description: 'Event types (GET /v1/webhooks/event-types), or ["*"] for all', example: ["report.published", "showing.created"] });
 export const createWebhookBody = z
   .object({
-    url: z.string().max(2000).meta({ description: "http(s) URL on a public address", example: "https://crm.example.com/hooks/prs" }),
+    url: z.url({ protocol: /^https?$/ }).max(2000).meta({ description: "http(s) URL on a public address", example: "https://crm.example.com/hooks/prs" }),
     events: eventTypes,
     description: z.string().max(1000).nullable().optional().meta({ description: "What it is for", example: "CRM sync" }),
     enabled: z.boolean().optional().meta({ description: "Default true" }),

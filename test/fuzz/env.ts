@@ -5,3 +5,7 @@ process.env.RATE_LIMIT_ENTERPRISE = process.env.FUZZ_RATE_LIMIT ?? "100000000";
 process.env.RATE_LIMIT_ANONYMOUS = process.env.FUZZ_RATE_LIMIT ?? "100000000";
 // FUZZ_LOG=error shows the server's own log lines (e.g. the stack of an unhandled error) while investigating.
 if (process.env.FUZZ_LOG) process.env.LOG_LEVEL = process.env.FUZZ_LOG;
+// Webhook URLs are taken as given: no DNS lookup of the random hosts the fuzz sends (its traffic stays on this
+// machine; no delivery runs in the fuzz process). The refusal of private addresses is tested in
+// test/webhooks-addresses.test.ts.
+process.env.WEBHOOK_ALLOW_PRIVATE_URLS = "true";

@@ -3,8 +3,13 @@
 // and unique keys of the rows, read with raw SQL in one statement.
 import { prisma } from "../../src/db";
 
-/** Tables whose rows change on every authenticated request by design (usage counters, replayable answers). */
-const VOLATILE_TABLES = /^(_prisma_migrations|team_usage)$|idempot/i;
+/**
+ * Tables whose rows change on every authenticated request by design (usage counters, replayable answers), and the
+ * webhook outbox: an event is written by every change, so the team's events grow with every write and reading them
+ * around each request would cost more than the request (that no refused change records an event is tested in
+ * test/webhooks.test.ts).
+ */
+const VOLATILE_TABLES = /^(_prisma_migrations|team_usage|webhook_events|webhook_deliveries)$|idempot/i;
 /** Columns that change on every authenticated request by design. */
 const VOLATILE_COLUMNS = ["last_used_at"];
 

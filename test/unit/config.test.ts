@@ -43,6 +43,7 @@ describe("loadConfig", () => {
   it("reads the webhook retry schedule as whole seconds", () => {
     expect(loadConfig({ WEBHOOK_RETRY_SCHEDULE: "1, 2,3" }).WEBHOOK_RETRY_SCHEDULE).toEqual([1, 2, 3]);
     expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: "5,soon" })).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
+    expect(loadConfig({ WEBHOOK_CONCURRENCY: "0" }).WEBHOOK_CONCURRENCY).toBe(0); // an API-only process
   });
 
   it("needs a key for the OpenAI API itself, not for a local OpenAI-compatible server", () => {
