@@ -224,6 +224,10 @@ describe("webhooks", () => {
     expect(await bad({ url: "https://example.com", events: [] })).toEqual({ status: 400, message: 'events must list at least one event type, or ["*"]' });
     expect((await bad({ url: "https://example.com", events: ["report.exploded"] })).message).toContain("unknown event type 'report.exploded'");
     expect((await bad({ events: ["*"] })).status).toBe(400);
+    // Text PostgreSQL cannot store is refused like everywhere else, never a 500.
+    expect(await bad({ url: "http://127.0.0.1/\u0000", events: ["*"] })).toEqual({ status: 400, message: "url contains invalid characters" });
+    expect(await bad({ url: "http://127.0.0.1/", events: ["*"], description: "a\u0000b" })).toEqual({ status: 400, message: "description contains invalid characters" });
+    expect((await bad({ url: "http://127.0.0.1/", events: ["\u0000"] })).status).toBe(400);
     const types = (await api().get("/v1/webhooks/event-types")).body.data.map((e: { type: string }) => e.type);
     expect(types).toEqual(expect.arrayContaining(["report.created", "report.published", "showing.deleted", "webhook.test"]));
     expect((await api().get("/v1/webhooks/00000000-0000-4000-8000-000000000000")).body.error).toEqual({ status: 404, message: "Webhook not found" });

@@ -123,6 +123,10 @@ const UpdateInput = builder.inputType("UpdateWebhookEndpointInput", {
 /** Checks an endpoint's fields; the URL's host must resolve to public addresses (src/webhooks/address.ts). */
 async function checkedFields(input: { url?: string | null; events?: string[] | null; description?: string | null; enabled?: boolean | null }) {
   const data: Prisma.WebhookEndpointUpdateInput = {};
+  for (const name of ["url", "description"] as const) {
+    const value = input[name];
+    if (typeof value === "string" && hasInvalidCharacters(value)) throw badField(["input", name], "contains invalid characters");
+  }
   if (input.url != null) {
     const url = input.url.trim();
     let parsed: URL | null = null;
