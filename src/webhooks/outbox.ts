@@ -3,6 +3,7 @@
 // crash after the commit loses nothing. The delivery worker (./worker.ts) sends them, in whichever process claims
 // them first. Events are recorded by the GraphQL mutations, the one place every change passes.
 import { randomBytes } from "node:crypto";
+import { config } from "../config";
 import { prisma } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { restRecord } from "../schema/fields";
@@ -52,7 +53,9 @@ export async function showingRecord(tx: Tx, id: string): Promise<Record<string, 
 
 /** Runs `fn` in a transaction that may record events, and wakes this process's delivery worker once it committed. */
 export async function withEvents<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-  const result = await prisma.$transaction(fn);
+  // Prisma's own limits (2 s to start, 5 s in all) would be tighter than the service's: waiting for a connection
+  // answers 503 and a slow statement 504 after DB_TIMEOUT_MS (src/db/open.ts), as for every other write.
+  const result = await prisma.$transaction(fn, { maxWait: config.DB_TIMEOUT_MS, timeout: 2 * config.DB_TIMEOUT_MS });
   eventsRecorded();
   return result;
 }
