@@ -3,7 +3,7 @@
 // between them. Needs both services.
 import { randomUUID } from "node:crypto";
 import { receiver } from "./support/receiver";
-import { childEnv, cli, cliTeamAndKey, startServer, type ServerProcess } from "./support/server";
+import { childEnv, cli, cliTeamAndKey, DELIVERING, startServer, type ServerProcess } from "./support/server";
 
 const ready = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
 if (!ready) {
@@ -14,7 +14,7 @@ if (!ready) {
   const env = childEnv("", {
     RATE_LIMIT_FREE: "6",
     REDIS_KEY_PREFIX: `prs:test:${randomUUID()}`,
-    WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+    ...DELIVERING,
     WEBHOOK_POLL_MS: "20",
   });
   let a: ServerProcess;

@@ -1,6 +1,7 @@
 // Webhooks against real receivers (node:http servers on 127.0.0.1, allowed by WEBHOOK_ALLOW_PRIVATE_URLS): what they
 // receive and can verify with the standardwebhooks package, retries, 410, redelivery, rotation, the outbox (no event
 // for a change that failed) and team isolation; the private-address refusal with the setting off.
+// The settings of test/support/server.ts DELIVERING (every delivering process of the suite shares them).
 process.env.WEBHOOK_ALLOW_PRIVATE_URLS = "true";
 process.env.WEBHOOK_RETRY_SCHEDULE = "1,1";
 process.env.WEBHOOK_POLL_MS = "100";

@@ -11,11 +11,20 @@ export const sharedDatabase = Boolean(process.env.DATABASE_URL);
 export const tempDir = (label: string): string => mkdtempSync(path.join(os.tmpdir(), `prs-${label}-`));
 
 /**
+ * Webhook settings of every process of the suite that delivers (test/webhooks.test.ts sets the same in its own).
+ * Other processes deliver nothing (WEBHOOK_CONCURRENCY=0): on the PostgreSQL of .ci/run's second pass, test files
+ * run side by side and every delivering process claims every team's due deliveries, so they must all share one
+ * configuration, as a deployment's processes do — a process refusing loopback URLs or retrying on the default
+ * schedule would fail another file's deliveries.
+ */
+export const DELIVERING = { WEBHOOK_CONCURRENCY: "8", WEBHOOK_ALLOW_PRIVATE_URLS: "true", WEBHOOK_RETRY_SCHEDULE: "1,1" };
+
+/**
  * Environment of a child process: this process's minus the test-only settings of test/support/env.ts, plus the
  * database. A fresh PGlite directory starts from the suite's migrated template (skips initdb).
  */
 export function childEnv(pgliteDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "test", LOG_LEVEL: "info", SQL_STATEMENT_EVENTS: "false", ...extra };
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "test", LOG_LEVEL: "info", SQL_STATEMENT_EVENTS: "false", WEBHOOK_CONCURRENCY: "0", ...extra };
   delete env.PGLITE_TEMPLATE;
   delete env.USAGE_FLUSH_MS;
   if (sharedDatabase) delete env.PGLITE_DATA_DIR;
