@@ -4,7 +4,7 @@
 // nothing stored changed by a refused request; the other team's rows never change or appear; what was stored reads back.
 // FUZZ_RUNS (default 2000 cases, about 5,000 requests, per pass with CI=true; 400 otherwise), FUZZ_SEED (fixed when CI=true, random otherwise; printed), FUZZ_SURVEY=1 (list
 // every failure class instead of stopping at the first) — see test/fuzz/README.md.
-import "./env";
+import { fuzzDatabase } from "./env";
 import fc from "fast-check";
 import { introspect, gqlCaseArb, runGql, type GqlModel } from "./graphql";
 import { FUZZ_RUNS, REPLAY, SEED, SURVEY, summarise, World } from "./harness";
@@ -24,6 +24,7 @@ let sinceSeed = 0;
 
 beforeAll(async () => {
   process.stdout.write(`fuzz: seed ${SEED}, ${FUZZ_RUNS} runs${SURVEY ? " (survey)" : ""}; replay: ${REPLAY}\n`);
+  await fuzzDatabase?.create();
   world = await World.open();
   ops = operationsOf(world.doc);
   readers = readersOf(ops);
@@ -35,6 +36,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (SURVEY && world) process.stdout.write(`\nfuzz survey: ${world.failures.length} failing answers\n\n${summarise(world.failures)}\n`);
   await world?.close();
+  await fuzzDatabase?.drop();
 });
 
 /** Keeps rows to name: new ones every 250 runs, or when the team has fewer than 3 rows of a table a path names. */
