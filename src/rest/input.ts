@@ -87,6 +87,20 @@ export function queryInt(req: Request, name: string): number | undefined {
   return Number(value);
 }
 
+/** A page of a list as the GraphQL list fields answer it. */
+export interface Page<T = unknown> {
+  items: T[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+/** A list's `limit` (default 50) and `offset` (default 0) query parameters, as the list field's variables. */
+export const pageVariables = (req: Request) => ({ limit: queryInt(req, "limit") ?? 50, offset: queryInt(req, "offset") ?? 0 });
+
+/** A page as every REST list answers it. */
+export const pageBody = <T>({ items, total, limit, offset }: Page<T>) => ({ data: items, total, limit, offset });
+
 /**
  * Runs a create or update: the body as the operation's `input` (fields under their GraphQL names), with the other
  * variables; messages name fields as the client spelled them.

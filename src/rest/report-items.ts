@@ -4,7 +4,7 @@
 import { Router, type Request } from "express";
 import { restSelection, type FieldTable } from "../schema/fields";
 import { operation, run, type Operation } from "./graphql";
-import { jsonBody, queryInt, queryText, runWithBody } from "./input";
+import { jsonBody, pageBody, pageVariables, queryText, runWithBody, type Page } from "./input";
 import { allowOnly, handle } from "./route";
 
 export interface ReportItemsRoutes {
@@ -27,13 +27,6 @@ export interface ReportItemsRoutes {
 
 /** The fragment of an item's REST body, named Rest<Type>. */
 export const itemFragment = (spec: Pick<ReportItemsRoutes, "type" | "table">) => `fragment Rest${spec.type} on ${spec.type} { ${restSelection(spec.table)} }`;
-
-interface Page<T> {
-  items: T[];
-  total: number;
-  limit: number;
-  offset: number;
-}
 
 /**
  * The routes; `more` adds routes of the same paths before the 405 answers (e.g. PUT of a whole set), naming the
@@ -66,14 +59,12 @@ export function reportItemsRouter(spec: ReportItemsRoutes, more?: { list?: { met
         LIST,
         {
           reportId: req.params.reportId,
-          limit: queryInt(req, "limit") ?? 50,
-          offset: queryInt(req, "offset") ?? 0,
+          ...pageVariables(req),
           ...(filter ? { [filter]: queryText(req, filter) } : {}),
         },
         res.locals.context,
       );
-      const page = data[many];
-      res.json({ data: page.items, total: page.total, limit: page.limit, offset: page.offset });
+      res.json(pageBody(data[many]));
     }),
   );
   /** A create or update: the body as the mutation's input, answered with the item and a message. */

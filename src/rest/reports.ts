@@ -3,7 +3,7 @@ import { Router } from "express";
 import type { Context } from "../context";
 import { reportFields } from "../schema/resources/report/fields";
 import { operation, run } from "./graphql";
-import { jsonBody, queryInt, queryText, runWithBody } from "./input";
+import { jsonBody, pageBody, pageVariables, queryText, runWithBody, type Page } from "./input";
 import { allowOnly, handle } from "./route";
 import {
   DETAIL_FRAGMENT,
@@ -45,12 +45,8 @@ export function reportsRouter(): Router {
       // address takes priority: limit, offset and status are then ignored, even when they are invalid.
       const address = queryText(req, "address");
       if (address !== undefined) return void res.json(await searchByAddress(address, res.locals.context));
-      const { reports } = await run<{ reports: { items: ReportSummaryBody[]; total: number; limit: number; offset: number } }>(
-        LIST,
-        { status: queryText(req, "status") ?? "all", limit: queryInt(req, "limit") ?? 50, offset: queryInt(req, "offset") ?? 0 },
-        res.locals.context,
-      );
-      res.json({ data: reports.items, total: reports.total, limit: reports.limit, offset: reports.offset });
+      const { reports } = await run<{ reports: Page<ReportSummaryBody> }>(LIST, { status: queryText(req, "status") ?? "all", ...pageVariables(req) }, res.locals.context);
+      res.json(pageBody(reports));
     }),
   );
   router.post(

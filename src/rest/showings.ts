@@ -2,7 +2,7 @@
 import { Router } from "express";
 import { showingFields } from "../schema/resources/showing/fields";
 import { operation, run } from "./graphql";
-import { jsonBody, queryInt, queryText, runWithBody } from "./input";
+import { jsonBody, pageBody, pageVariables, queryText, runWithBody, type Page } from "./input";
 import { allowOnly, handle } from "./route";
 import { SHOWING_FRAGMENT, type ShowingBody } from "./shapes";
 
@@ -23,12 +23,8 @@ export function showingsRouter(): Router {
   router.get(
     "/showings",
     handle(async (req, res) => {
-      const { showings } = await run<{ showings: { items: ShowingBody[]; total: number; limit: number; offset: number } }>(
-        LIST,
-        { reportId: queryText(req, "report_id"), limit: queryInt(req, "limit") ?? 50, offset: queryInt(req, "offset") ?? 0 },
-        res.locals.context,
-      );
-      res.json({ data: showings.items, total: showings.total, limit: showings.limit, offset: showings.offset });
+      const { showings } = await run<{ showings: Page<ShowingBody> }>(LIST, { reportId: queryText(req, "report_id"), ...pageVariables(req) }, res.locals.context);
+      res.json(pageBody(showings));
     }),
   );
   router.post(

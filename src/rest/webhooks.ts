@@ -1,8 +1,8 @@
 // Webhooks over REST (DECISIONS "Webhooks"): endpoints, their delivery log, the event list and the event types.
 // Names are the same as GraphQL's but snake_case; every rule is behind the schema (src/schema/resources/webhook).
-import { Router, type Request } from "express";
+import { Router } from "express";
 import { operation, run } from "./graphql";
-import { bodyObject, jsonBody, optionalBodyObject, queryInt, queryText } from "./input";
+import { bodyObject, jsonBody, optionalBodyObject, pageBody, pageVariables, queryText, type Page } from "./input";
 import { allowOnly, handle } from "./route";
 
 const ENDPOINT = `fragment RestWebhook on WebhookEndpoint {
@@ -37,15 +37,6 @@ const EVENTS = operation(`query RestEvents($type: String, $limit: Int!, $offset:
 const ONE_EVENT = operation(`query RestEvent($id: ID!) { webhookEvent(id: $id) { ...RestEvent } } ${EVENT}`);
 const TYPES = operation(`query RestEventTypes { webhookEventTypes { type description } }`);
 
-interface Page {
-  items: unknown[];
-  total: number;
-  limit: number;
-  offset: number;
-}
-const pageBody = (page: Page) => ({ data: page.items, total: page.total, limit: page.limit, offset: page.offset });
-const pageVariables = (req: Request) => ({ limit: queryInt(req, "limit") ?? 50, offset: queryInt(req, "offset") ?? 0 });
-
 /** The body's endpoint fields (the same names in REST and GraphQL); anything else is ignored, as elsewhere. */
 function endpointInput(body: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(["url", "events", "description", "enabled"].filter((name) => name in body).map((name) => [name, body[name]]));
@@ -55,12 +46,11 @@ const withSecret = (r: { endpoint: object; secret: string }) => ({ ...r.endpoint
 
 export function webhooksRouter(): Router {
   const router = Router();
-  const ctx = (res: { locals: Record<string, unknown> }) => res.locals.context as Parameters<typeof run>[2];
 
   router.get(
     "/webhooks/event-types",
     handle(async (_req, res) => {
-      res.json({ data: (await run<{ webhookEventTypes: unknown[] }>(TYPES, {}, ctx(res))).webhookEventTypes });
+      res.json({ data: (await run<{ webhookEventTypes: unknown[] }>(TYPES, {}, res.locals.context)).webhookEventTypes });
     }),
   );
   allowOnly(router, "/webhooks/event-types", ["GET"]);
@@ -68,14 +58,14 @@ export function webhooksRouter(): Router {
   router.get(
     "/webhooks",
     handle(async (req, res) => {
-      res.json(pageBody((await run<{ webhookEndpoints: Page }>(LIST, pageVariables(req), ctx(res))).webhookEndpoints));
+      res.json(pageBody((await run<{ webhookEndpoints: Page }>(LIST, pageVariables(req), res.locals.context)).webhookEndpoints));
     }),
   );
   router.post(
     "/webhooks",
     jsonBody,
     handle(async (req, res) => {
-      const data = await run<{ createWebhookEndpoint: { endpoint: object; secret: string } }>(CREATE, { input: endpointInput(bodyObject(req)) }, ctx(res));
+      const data = await run<{ createWebhookEndpoint: { endpoint: object; secret: string } }>(CREATE, { input: endpointInput(bodyObject(req)) }, res.locals.context);
       res.status(201).json({ data: withSecret(data.createWebhookEndpoint), message: "Webhook created successfully; store its secret now: it is not shown again" });
     }),
   );
@@ -85,21 +75,21 @@ export function webhooksRouter(): Router {
   router.get(
     one,
     handle(async (req, res) => {
-      res.json({ data: (await run<{ webhookEndpoint: unknown }>(GET, { id: req.params.webhookId }, ctx(res))).webhookEndpoint });
+      res.json({ data: (await run<{ webhookEndpoint: unknown }>(GET, { id: req.params.webhookId }, res.locals.context)).webhookEndpoint });
     }),
   );
   router.patch(
     one,
     jsonBody,
     handle(async (req, res) => {
-      const data = await run<{ updateWebhookEndpoint: unknown }>(UPDATE, { id: req.params.webhookId, input: endpointInput(bodyObject(req)) }, ctx(res));
+      const data = await run<{ updateWebhookEndpoint: unknown }>(UPDATE, { id: req.params.webhookId, input: endpointInput(bodyObject(req)) }, res.locals.context);
       res.json({ data: data.updateWebhookEndpoint, message: "Webhook updated successfully" });
     }),
   );
   router.delete(
     one,
     handle(async (req, res) => {
-      await run(DELETE, { id: req.params.webhookId }, ctx(res));
+      await run(DELETE, { id: req.params.webhookId }, res.locals.context);
       res.json({ message: "Webhook deleted successfully" });
     }),
   );
@@ -111,7 +101,7 @@ export function webhooksRouter(): Router {
     jsonBody,
     handle(async (req, res) => {
       optionalBodyObject(req);
-      const data = await run<{ rotateWebhookSecret: { endpoint: object; secret: string } }>(ROTATE, { id: req.params.webhookId }, ctx(res));
+      const data = await run<{ rotateWebhookSecret: { endpoint: object; secret: string } }>(ROTATE, { id: req.params.webhookId }, res.locals.context);
       res.json({ data: withSecret(data.rotateWebhookSecret), message: "Secret rotated; the previous one keeps signing for 24 hours" });
     }),
   );
@@ -123,7 +113,7 @@ export function webhooksRouter(): Router {
     jsonBody,
     handle(async (req, res) => {
       optionalBodyObject(req);
-      const data = await run<{ sendTestWebhook: unknown }>(TEST, { id: req.params.webhookId }, ctx(res));
+      const data = await run<{ sendTestWebhook: unknown }>(TEST, { id: req.params.webhookId }, res.locals.context);
       res.status(202).json({ data: data.sendTestWebhook, message: "Test event queued" });
     }),
   );
@@ -133,7 +123,7 @@ export function webhooksRouter(): Router {
   router.get(
     deliveries,
     handle(async (req, res) => {
-      const data = await run<{ webhookDeliveries: Page }>(DELIVERIES, { id: req.params.webhookId, ...pageVariables(req) }, ctx(res));
+      const data = await run<{ webhookDeliveries: Page }>(DELIVERIES, { id: req.params.webhookId, ...pageVariables(req) }, res.locals.context);
       res.json(pageBody(data.webhookDeliveries));
     }),
   );
@@ -145,7 +135,7 @@ export function webhooksRouter(): Router {
     jsonBody,
     handle(async (req, res) => {
       optionalBodyObject(req);
-      const data = await run<{ redeliverWebhook: unknown }>(REDELIVER, { id: req.params.webhookId, deliveryId: req.params.deliveryId }, ctx(res));
+      const data = await run<{ redeliverWebhook: unknown }>(REDELIVER, { id: req.params.webhookId, deliveryId: req.params.deliveryId }, res.locals.context);
       res.status(202).json({ data: data.redeliverWebhook, message: "Redelivery queued" });
     }),
   );
@@ -154,7 +144,7 @@ export function webhooksRouter(): Router {
   router.get(
     "/events",
     handle(async (req, res) => {
-      const data = await run<{ webhookEvents: Page }>(EVENTS, { type: queryText(req, "type"), ...pageVariables(req) }, ctx(res));
+      const data = await run<{ webhookEvents: Page }>(EVENTS, { type: queryText(req, "type"), ...pageVariables(req) }, res.locals.context);
       res.json(pageBody(data.webhookEvents));
     }),
   );
@@ -162,7 +152,7 @@ export function webhooksRouter(): Router {
   router.get(
     "/events/:eventId",
     handle(async (req, res) => {
-      res.json({ data: (await run<{ webhookEvent: unknown }>(ONE_EVENT, { id: req.params.eventId }, ctx(res))).webhookEvent });
+      res.json({ data: (await run<{ webhookEvent: unknown }>(ONE_EVENT, { id: req.params.eventId }, res.locals.context)).webhookEvent });
     }),
   );
   allowOnly(router, "/events/:eventId", ["GET"]);

@@ -55,7 +55,7 @@ export const reportFields = {
     type: "Int",
     rest: "showings_count",
     description: "Number of showings and open houses of the report",
-    value: (r: { _count: { showings: number } }) => r._count.showings, // the row read with REPORT_RECORD_INCLUDE
+    value: (r: { _count: { showings: number } }) => r._count.showings, // the row as reportRecord (src/webhooks/outbox.ts) reads it
     build: (t, description) => t.relationCount("showings", { description }),
   },
   createdAt: { type: "DateTime", rest: "created_at", sampleName: "date_created", description: "When the report was created" },
