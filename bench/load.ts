@@ -69,6 +69,17 @@ export async function measure(target: Target, connections: number, seconds: numb
 export interface Side {
   name: string;
   target: Target;
+  /** Runs before each of the side's rounds, warm-up included (e.g. switches something on). */
+  before?: () => Promise<void>;
+  /** Runs after each of them with its measurement (e.g. waits for background work the round caused). */
+  after?: (m: Measurement, warmup: boolean) => Promise<void>;
+}
+
+async function round(side: Side, connections: number, seconds: number, warmup: boolean): Promise<Measurement> {
+  await side.before?.();
+  const m = await measure(side.target, connections, seconds);
+  await side.after?.(m, warmup);
+  return m;
 }
 
 export interface SideSummary {
@@ -102,13 +113,13 @@ export interface RoundPlan {
  * of each. `metric` picks what the ratio compares: requests/s or p50 latency.
  */
 export async function compare(a: Side, b: Side, plan: RoundPlan, metric: "rps" | "p50"): Promise<Comparison> {
-  await measure(a.target, plan.connections, plan.warmupSeconds);
-  await measure(b.target, plan.connections, plan.warmupSeconds);
+  await round(a, plan.connections, plan.warmupSeconds, true);
+  await round(b, plan.connections, plan.warmupSeconds, true);
   const ra: Measurement[] = [];
   const rb: Measurement[] = [];
   for (let i = 0; i < plan.rounds; i++) {
     const order = i % 2 ? [b, a] : [a, b];
-    for (const side of order) (side === a ? ra : rb).push(await measure(side.target, plan.connections, plan.seconds));
+    for (const side of order) (side === a ? ra : rb).push(await round(side, plan.connections, plan.seconds, false));
   }
   const summary = (side: Side, rounds: Measurement[]): SideSummary => ({
     name: side.name,

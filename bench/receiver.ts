@@ -23,8 +23,8 @@ const server = createServer((req, res) => {
 });
 
 server.listen(0, "127.0.0.1", () => process.send?.({ port: (server.address() as AddressInfo).port }));
-process.on("message", (m: { stats?: boolean; resetLags?: boolean }) => {
-  if (m.resetLags) lags.length = 0;
-  if (m.stats) process.send?.({ delivered: seen.size, quietMs: Date.now() - last, lags: m.resetLags ? [] : lags });
+// "stats" answers what arrived; with "takeLags", the lags noted since the last take (then forgotten), else none.
+process.on("message", (m: { stats?: boolean; takeLags?: boolean }) => {
+  if (m.stats) process.send?.({ delivered: seen.size, quietMs: Date.now() - last, lags: m.takeLags ? lags.splice(0) : [] });
 });
 process.on("disconnect", () => process.exit(0));

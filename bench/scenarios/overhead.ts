@@ -4,15 +4,15 @@ import { compare, type Comparison, type Side } from "../load";
 import type { Row, ScenarioContext, ScenarioResult } from "./types";
 
 // Rounded down, so a ratio just under its target never prints as the target itself.
-const ratio2 = (n: number) => (Math.floor(n * 100) / 100).toFixed(2);
+export const ratio2 = (n: number) => (Math.floor(n * 100) / 100).toFixed(2);
 
 /** How far the rounds spread: the reader's measure of how much the median can be trusted on this machine. */
-const spread = (c: Comparison): string => {
+export const spread = (c: Comparison): string => {
   const sorted = [...c.ratios].sort((x, y) => x - y);
   return `${c.ratios.length} rounds, per-round ratio ${sorted[0].toFixed(2)}–${sorted[sorted.length - 1].toFixed(2)}`;
 };
 
-const rowsOf = (c: Comparison): Row[] =>
+export const rowsOf = (c: Comparison): Row[] =>
   [c.a, c.b].map((s) => ({ label: s.name, rps: s.rps, p50: s.p50, p99: s.p99, errors: s.errors }));
 
 function reportGet(port: number, key: string, ids: string[]): Side["target"] {

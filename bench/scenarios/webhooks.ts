@@ -6,7 +6,8 @@
 import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { call } from "../http";
-import { measure, median, percentile, type Measurement, type Target } from "../load";
+import { compare, percentile, type Target } from "../load";
+import { ratio2, rowsOf, spread } from "./overhead";
 import type { ScenarioContext, ScenarioResult } from "./types";
 
 const ENDPOINTS = 10;
@@ -18,10 +19,10 @@ async function startReceiver() {
     child.once("message", (m) => resolve(m as { port: number }));
     child.once("exit", (code) => reject(new Error(`the receiver exited with ${code}`)));
   });
-  const stats = (resetLags = false) =>
+  const stats = (takeLags = false) =>
     new Promise<{ delivered: number; quietMs: number; lags: number[] }>((resolve) => {
       child.once("message", (m) => resolve(m as { delivered: number; quietMs: number; lags: number[] }));
-      child.send({ stats: true, resetLags });
+      child.send({ stats: true, takeLags });
     });
   return {
     urls: Array.from({ length: ENDPOINTS }, (_, i) => `http://127.0.0.1:${port}/endpoint-${i}`),
@@ -51,6 +52,18 @@ export async function webhookWrites({ seed, ports, plan }: ScenarioContext): Pro
       if (res.status !== 200) throw new Error(`PATCH /v1/webhooks answered ${res.status}: ${res.text}`);
     }
   };
+  /** Each delivery status's count over the endpoints' logs (what to look at when deliveries went missing). */
+  const deliveryStatuses = async () => {
+    const statuses: Record<string, number> = {};
+    for (const id of ids) {
+      for (let offset = 0; ; offset += 100) {
+        const page = (await call(ports.stack, `/v1/webhooks/${id}/deliveries?limit=100&offset=${offset}`, { key })).json() as unknown as { data: { status: string }[]; total: number };
+        for (const d of page.data) statuses[d.status] = (statuses[d.status] ?? 0) + 1;
+        if (offset + 100 >= page.total) break;
+      }
+    }
+    return statuses;
+  };
   try {
     for (const url of receiver.urls) {
       const res = await call(ports.stack, "/v1/webhooks", { method: "POST", key, body: { url, events: ["*"] } });
@@ -58,77 +71,59 @@ export async function webhookWrites({ seed, ports, plan }: ScenarioContext): Pro
       ids.push((res.json().data as { id: string }).id);
     }
     let n = 0;
-    // A target per round counting its own 201s: a late answer of the round before (written while the endpoints were
-    // off) must not count as one the receiver should get.
-    const writes = () => {
+    const writes = (count: boolean) => {
       const target = {
         created: 0,
         port: ports.stack,
         method: "POST",
         headers: { authorization: `Bearer ${key}` },
         next: () => ({ path: "/v1/reports", body: { address: `${++n} Webhook Way`, city: "Austin", state: "TX", price: 450000, sqft: 1800 } }),
-        onResponse: (status: number) => void (status === 201 && target.created++),
+        // Only the "on" side counts its 201s: a late answer of an "off" round (written while the endpoints were off)
+        // must not count as one the receiver should get.
+        onResponse: (status: number) => void (count && status === 201 && target.created++),
       } satisfies Target & { created: number };
       return target;
     };
-    const on: Measurement[] = [];
-    const off: Measurement[] = [];
+    const onTarget = writes(true);
+    const lags: number[] = [];
+    let before = 0;
     let drained = true;
     let shortfall = "";
-    const round = async (enabled: boolean, seconds: number) => {
-      await toggle(enabled);
-      const target = writes();
-      const before = await receiver.delivered();
-      const m = await measure(target, plan.writeConnections, seconds);
-      if (enabled) {
-        const expected = before + target.created * ENDPOINTS;
-        if (!(await receiver.drain(expected)) && !shortfall) {
-          drained = false;
-          const statuses: Record<string, number> = {};
-          for (const id of ids) {
-            for (let offset = 0; ; offset += 100) {
-              const page = (await call(ports.stack, `/v1/webhooks/${id}/deliveries?limit=100&offset=${offset}`, { key })).json() as unknown as { data: { status: string }[]; total: number };
-              for (const d of page.data) statuses[d.status] = (statuses[d.status] ?? 0) + 1;
-              if (offset + 100 >= page.total) break;
-            }
+    const c = await compare(
+      {
+        name: `${ENDPOINTS} endpoints`,
+        target: onTarget,
+        before: async () => {
+          await toggle(true);
+          onTarget.created = 0;
+          before = await receiver.delivered();
+        },
+        // The round's deliveries all arrive before the next round starts; their lags are kept (not the warm-up's).
+        after: async (_m, warmup) => {
+          const expected = before + onTarget.created * ENDPOINTS;
+          if (!(await receiver.drain(expected)) && !shortfall) {
+            drained = false;
+            shortfall = `${await receiver.delivered()} of ${expected} received; the delivery logs hold ${JSON.stringify(await deliveryStatuses())}`;
           }
-          shortfall = `${await receiver.delivered()} of ${expected} received; the delivery logs hold ${JSON.stringify(statuses)}`;
-        }
-      }
-      return m;
-    };
-    await round(true, plan.warmupSeconds);
-    await round(false, plan.warmupSeconds);
-    await receiver.stats(true);
-    for (let i = 0; i < plan.rounds; i++) {
-      for (const enabled of i % 2 ? [false, true] : [true, false]) (enabled ? on : off).push(await round(enabled, plan.seconds * 2));
-    }
-    const ratios = on.map((m, i) => m.rps / off[i].rps);
-    const ratio = median(ratios);
-    const lags = [...(await receiver.stats()).lags].sort((a, b) => a - b);
-    const errors = [...on, ...off].reduce((sum, m) => sum + m.errors, 0);
-    const side = (label: string, rounds: Measurement[]) => ({
-      label,
-      rps: median(rounds.map((m) => m.rps)),
-      p50: median(rounds.map((m) => m.p50)),
-      p99: median(rounds.map((m) => m.p99)),
-      errors: rounds.reduce((sum, m) => sum + m.errors, 0),
-    });
-    const sorted = [...ratios].sort((a, b) => a - b);
+          const stats = await receiver.stats(true);
+          if (!warmup) lags.push(...stats.lags);
+        },
+      },
+      { name: "no endpoint", target: writes(false), before: () => toggle(false) },
+      { ...plan, connections: plan.writeConnections, seconds: plan.seconds * 2 },
+      "rps",
+    );
+    lags.sort((a, b) => a - b);
+    const lag = `commit → receipt p50 ${percentile(lags, 50)} ms, p99 ${percentile(lags, 99)} ms`;
+    const [onRow, offRow] = rowsOf(c);
     return {
       id: 7,
       title: `POST /v1/reports with ${ENDPOINTS} webhook endpoints subscribed vs none`,
       target: "≥ 0.85× writes/s; every delivery received",
-      measured: `${(Math.floor(ratio * 100) / 100).toFixed(2)}×; lag p50 ${percentile(lags, 50)} ms, p99 ${percentile(lags, 99)} ms`,
-      pass: ratio >= 0.85 && errors === 0 && drained,
-      rows: [
-        { ...side(`${ENDPOINTS} endpoints`, on), value: `${lags.length} deliveries; commit → receipt p50 ${percentile(lags, 50)} ms, p99 ${percentile(lags, 99)} ms` },
-        side("no endpoint", off),
-      ],
-      notes: [
-        `${ratios.length} rounds, per-round ratio ${sorted[0].toFixed(2)}–${sorted[sorted.length - 1].toFixed(2)}`,
-        drained ? "every delivery of every round received" : `some deliveries did not arrive within 120 s of their round (${shortfall})`,
-      ],
+      measured: `${ratio2(c.ratio)}×; lag p50 ${percentile(lags, 50)} ms, p99 ${percentile(lags, 99)} ms`,
+      pass: c.ratio >= 0.85 && c.a.errors + c.b.errors === 0 && drained,
+      rows: [{ ...onRow, value: `${lags.length} deliveries; ${lag}` }, offRow],
+      notes: [spread(c), drained ? "every delivery of every round received" : `some deliveries did not arrive within 120 s of their round (${shortfall})`],
     };
   } finally {
     await toggle(false).catch(() => undefined);
