@@ -155,7 +155,8 @@ async function checkedFields(input: { url?: string | null; events?: string[] | n
     if (input.description !== null && input.description.length > 1000) throw badField(["input", "description"], "must be at most 1000 characters");
     data.description = input.description;
   }
-  if (input.enabled != null) data.enabled = input.enabled;
+  if (input.enabled === null) throw badField(["input", "enabled"], "must not be null");
+  if (input.enabled !== undefined) data.enabled = input.enabled;
   if (input.enabled === true) data.disabledReason = null;
   return data;
 }
