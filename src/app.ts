@@ -10,6 +10,7 @@ import { authenticate } from "./auth/middleware";
 import type { RateLimiter } from "./auth/rate-limit";
 import { config } from "./config";
 import { databaseFailure } from "./db/errors";
+import { countRequests } from "./http/activity";
 import { errorHandler, rejectMalformedUrl, sendError } from "./http/errors";
 import { GRAPHIQL_OPTIONS, graphiqlPage as renderGraphiQLPage } from "./http/graphiql";
 import { checkGraphQLTransport } from "./http/graphql-transport";
@@ -89,6 +90,7 @@ export function assembleApp(authentication: RequestHandler, rateLimiter: RateLim
     },
   });
 
+  app.use(countRequests()); // background work (webhook deliveries) gives way while requests are answered
   app.use(accessLog()); // X-Request-Id and one log line per request
   app.use(compression()); // gzip/brotli for clients that accept it (JSON, the GraphiQL and docs pages)
   app.use(crossOrigin(config.CORS_ORIGINS)); // CORS headers; preflights answered here, without a key

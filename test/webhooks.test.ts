@@ -219,6 +219,48 @@ describe("webhooks", () => {
     await r.close();
   });
 
+  it("sends an endpoint only the events recorded after it was created, even those still waiting for their deliveries", async () => {
+    const early = await receiver();
+    const late = await receiver();
+    await endpoint(early.url);
+    let second = { id: "" };
+    await worker.stop(1000); // no process creates deliveries now: the event waits
+    try {
+      expect((await api().post("/v1/reports", { address: "7 Waiting Street" })).status).toBe(201);
+      second = await endpoint(late.url);
+    } finally {
+      worker = startDeliveryWorker();
+    }
+    expect((await early.count(1))[0].json.type).toBe("report.created");
+    await api().post("/v1/reports", { address: "8 Waiting Street" }); // …while the later endpoint gets the next one
+    expect((await late.count(1))[0].json.data.address).toBe("8 Waiting Street");
+    expect((await settledLog(second.id)).total).toBe(1);
+    expect(early.received.map((d) => d.json.data.address)).toEqual(["7 Waiting Street", "8 Waiting Street"]);
+    for (const hook of (await api().get("/v1/webhooks")).body.data) await api().delete(`/v1/webhooks/${hook.id}`);
+    await Promise.all([early.close(), late.close()]);
+  });
+
+  it("keeps delivering while requests keep coming (deliveries give way to requests, but do not stop)", async () => {
+    const r = await receiver();
+    const { id } = await endpoint(r.url);
+    let answered = 0;
+    let stop = false;
+    // Four clients asking one after another without a pause: the process is never without a request to answer.
+    const clients = Array.from({ length: 4 }, async () => {
+      while (!stop) expect((await api().get("/v1/reports?limit=1")).status).toBe(200), answered++;
+    });
+    try {
+      for (let i = 0; i < 3; i++) expect((await api().post("/v1/reports", { address: `${i} Busy Street` })).status).toBe(201);
+      await r.count(3); // fails after 10 s: the requests never stopped
+    } finally {
+      stop = true;
+      await Promise.all(clients);
+    }
+    expect(answered).toBeGreaterThan(10);
+    await api().delete(`/v1/webhooks/${id}`);
+    await r.close();
+  });
+
   it("answers 400 naming the problem for bad endpoints, and lists the event types", async () => {
     const bad = async (body: object) => (await api().post("/v1/webhooks", body)).body.error;
     expect(await bad({ url: "ftp://example.com", events: ["*"] })).toEqual({ status: 400, message: "url must be an http or https URL of at most 2,000 characters" });
@@ -229,6 +271,8 @@ describe("webhooks", () => {
     expect(await bad({ url: "http://127.0.0.1/\u0000", events: ["*"] })).toEqual({ status: 400, message: "url contains invalid characters" });
     expect(await bad({ url: "http://127.0.0.1/", events: ["*"], description: "a\u0000b" })).toEqual({ status: 400, message: "description contains invalid characters" });
     expect((await bad({ url: "http://127.0.0.1/", events: ["\u0000"] })).status).toBe(400);
+    // A switch is true or false (found by the fuzz suite: null was taken as "not given").
+    expect(await bad({ url: "http://127.0.0.1/", events: ["*"], enabled: null })).toEqual({ status: 400, message: "enabled must not be null" });
     const types = (await api().get("/v1/webhooks/event-types")).body.data.map((e: { type: string }) => e.type);
     expect(types).toEqual(expect.arrayContaining(["report.created", "report.published", "showing.deleted", "webhook.test"]));
     expect((await api().get("/v1/webhooks/00000000-0000-4000-8000-000000000000")).body.error).toEqual({ status: 404, message: "Webhook not found" });

@@ -1,7 +1,8 @@
-// The transactional outbox: an event is written by the transaction that makes the change, together with one pending
-// delivery per enabled endpoint of the team subscribed to its type, so a change that rolls back emits nothing and a
-// crash after the commit loses nothing. The delivery worker (./worker.ts) sends them, in whichever process claims
-// them first. Events are recorded by the GraphQL mutations, the one place every change passes.
+// The transactional outbox: an event is written by the transaction that makes the change, so a change that rolls back
+// emits nothing and a crash after the commit loses nothing. It is one row whatever the number of endpoints: the
+// delivery worker (./worker.ts), in whichever process claims it first, creates one delivery per endpoint of the team
+// enabled and subscribed to its type then. Events are recorded by the GraphQL mutations, the one place every change
+// passes.
 import { randomBytes } from "node:crypto";
 import { config } from "../config";
 import { prisma } from "../db";
@@ -22,21 +23,27 @@ export const onEventsRecorded = (listener: () => void): (() => void) => (listene
 export const eventsRecorded = (): void => listeners.forEach((listener) => listener());
 
 /**
- * Records an event and its first delivery to each subscribed, enabled endpoint of the team (or to `endpointId`
- * only, for a test event), in one statement of the caller's transaction.
+ * Records an event in the caller's transaction, in one statement: marked for the worker to create its deliveries
+ * when an enabled endpoint of the team is subscribed to its type; for a test event (`endpointId`), with its one
+ * delivery to that endpoint at once.
  */
 export async function recordEvent(tx: Tx, teamId: string, type: EventType, data: unknown, endpointId?: string): Promise<string> {
   const id = newEventId();
-  await tx.$executeRaw`
-    WITH event AS (
-      INSERT INTO webhook_events (id, team_id, type, data) VALUES (${id}, ${teamId}::uuid, ${type}, ${JSON.stringify(data)}::jsonb)
-      RETURNING id, team_id, type
-    )
-    INSERT INTO webhook_deliveries (id, team_id, event_id, endpoint_id, next_attempt_at)
-    SELECT gen_random_uuid(), event.team_id, event.id, e.id, now()
-    FROM event JOIN webhook_endpoints e ON e.team_id = event.team_id
-    WHERE ${endpointId ?? null}::uuid IS NULL AND e.enabled AND (event.type = ANY (e.events) OR '*' = ANY (e.events))
-       OR e.id = ${endpointId ?? null}::uuid`;
+  const payload = JSON.stringify(data);
+  if (endpointId) {
+    await tx.$executeRaw`
+      WITH event AS (
+        INSERT INTO webhook_events (id, team_id, type, data) VALUES (${id}, ${teamId}::uuid, ${type}, ${payload}::jsonb) RETURNING id, team_id
+      )
+      INSERT INTO webhook_deliveries (id, team_id, event_id, endpoint_id, next_attempt_at)
+      SELECT gen_random_uuid(), event.team_id, event.id, e.id, now()
+      FROM event JOIN webhook_endpoints e ON e.id = ${endpointId}::uuid AND e.team_id = event.team_id`;
+  } else {
+    await tx.$executeRaw`
+      INSERT INTO webhook_events (id, team_id, type, data, fan_out_pending)
+      VALUES (${id}, ${teamId}::uuid, ${type}, ${payload}::jsonb, EXISTS (
+        SELECT FROM webhook_endpoints e WHERE e.team_id = ${teamId}::uuid AND e.enabled AND (${type} = ANY (e.events) OR '*' = ANY (e.events))))`;
+  }
   return id;
 }
 

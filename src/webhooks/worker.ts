@@ -1,13 +1,16 @@
-// Sends the deliveries the outbox (./outbox.ts) recorded: runs in every server process, off the request path. Due
-// attempts are claimed with FOR UPDATE SKIP LOCKED (PostgreSQL and PGlite alike), so several processes on one
-// database never send the same attempt; a claim runs out after the attempt's time limit, so an attempt a crashed
-// process held is sent by another (at least once). At most WEBHOOK_CONCURRENCY attempts are in flight per process,
-// and at most PER_ENDPOINT to any one endpoint, so a slow or dead receiver cannot hold up the others.
+// Sends the events the outbox (./outbox.ts) recorded: runs in every server process, off the request path. It first
+// makes an event's deliveries (one per subscribed endpoint), then sends them. Both steps take their rows with
+// FOR UPDATE SKIP LOCKED (PostgreSQL and PGlite alike), so several processes on one database never make or send the
+// same ones; a claim runs out after the attempt's time limit, so an attempt a crashed process held is sent by another
+// (at least once). At most WEBHOOK_CONCURRENCY attempts are in flight per process, and at most PER_ENDPOINT to any one
+// endpoint, so a slow or dead receiver cannot hold up the others. Requests come first: while the process keeps
+// answering them, deliveries go out at a slow pace, and at full pace once it is quiet.
 import DataLoader from "dataloader";
 import { Webhook } from "standardwebhooks";
 import { fetch } from "undici";
 import { config } from "../config";
-import { prisma } from "../db";
+import { database, prisma } from "../db";
+import { quietForMs } from "../http/activity";
 import { logger } from "../logger";
 import { checkHost, deliveryAgent } from "./address";
 import { onEventsRecorded } from "./outbox";
@@ -16,6 +19,14 @@ const PER_ENDPOINT = 2;
 const RETENTION_DAYS = 30;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 const USER_AGENT = "PropertyReportService-Webhooks/1.0";
+/** While requests keep coming, one claim (of up to WEBHOOK_CONCURRENCY deliveries) at most this often… */
+const BUSY_CLAIM_EVERY_MS = 100;
+/** …until no request has been answered for this long. */
+const QUIET_MS = 20;
+/** PGlite runs no autovacuum: the worker vacuums the delivery tables itself after this many outcomes, when quiet. */
+const VACUUM_AFTER_OUTCOMES = 2000;
+/** Events fanned out by one statement at most. */
+const FAN_OUT_BATCH = 200;
 
 interface Claimed {
   id: string;
@@ -69,6 +80,7 @@ const describe = (err: unknown): string => {
 export function startDeliveryWorker(): DeliveryWorker {
   const agent = deliveryAgent();
   const inFlight = new Map<string, { endpointId: string; done: Promise<void> }>();
+  const recording = new Set<Promise<void>>(); // outcomes of finished attempts still being written
   let stopping = false;
   let looking = false;
   let again = false;
@@ -96,6 +108,7 @@ export function startDeliveryWorker(): DeliveryWorker {
 
   /** Writes the attempt's outcome: succeeded; or the endpoint disabled (410); or the next attempt scheduled, or failed. */
   async function record(d: Claimed, o: Outcome): Promise<void> {
+    outcomes++;
     const result = { responseStatus: o.responseStatus, durationMs: o.durationMs, error: o.error, nextAttemptAt: null, claimedUntil: null };
     if (o.error === null) return succeeded.load({ id: d.id, responseStatus: o.responseStatus!, durationMs: o.durationMs });
     const wait = config.WEBHOOK_RETRY_SCHEDULE[d.attempt - 1];
@@ -130,6 +143,30 @@ export function startDeliveryWorker(): DeliveryWorker {
     },
     { cache: false, batchScheduleFn: (send) => setTimeout(send, 5) },
   );
+
+  /**
+   * Creates the deliveries of recorded events (the `limit` oldest): one per endpoint of the event's team
+   * that is enabled, subscribed to its type and was created before it. One statement, so an event is fanned out by
+   * exactly one process, and entirely or not at all.
+   */
+  async function fanOut(limit: number): Promise<{ events: number; deliveries: number }> {
+    const [counts] = await prisma.$queryRaw<{ events: number; deliveries: number }[]>`
+      WITH due AS (
+        SELECT id FROM webhook_events WHERE fan_out_pending ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
+      ), taken AS (
+        UPDATE webhook_events ev SET fan_out_pending = false FROM due WHERE ev.id = due.id
+        RETURNING ev.id, ev.team_id, ev.type, ev.created_at
+      ), created AS (
+        INSERT INTO webhook_deliveries (id, team_id, event_id, endpoint_id, next_attempt_at)
+        SELECT gen_random_uuid(), t.team_id, t.id, e.id, now()
+        FROM taken t JOIN webhook_endpoints e ON e.team_id = t.team_id
+        WHERE e.enabled AND (t.type = ANY (e.events) OR '*' = ANY (e.events)) AND e.created_at <= t.created_at
+        ORDER BY t.created_at, t.id, e.id -- written event by event, so a claim's due rows spread over the endpoints
+        RETURNING 1
+      )
+      SELECT (SELECT count(*) FROM taken)::int AS events, (SELECT count(*) FROM created)::int AS deliveries`;
+    return counts;
+  }
 
   async function claim(limit: number): Promise<Claimed[]> {
     const counts = new Map<string, number>();
@@ -168,6 +205,33 @@ export function startDeliveryWorker(): DeliveryWorker {
 
   const release = (ids: string[]) => prisma.webhookDelivery.updateMany({ where: { id: { in: ids }, status: "pending" }, data: { claimedUntil: null } });
 
+  // A claim is one statement whatever its size: it is made when at least half the slots are free,
+  // not after every finished attempt, so a busy worker claims several deliveries a statement.
+  const refillAt = Math.max(1, Math.ceil(config.WEBHOOK_CONCURRENCY / 2));
+
+  // Requests come first: while this process keeps answering them, deliveries are claimed once per BUSY_CLAIM_EVERY_MS
+  // (so they still go out, up to WEBHOOK_CONCURRENCY × 10 a second), at full pace once it has been quiet for QUIET_MS.
+  let lastClaim = 0;
+  let outcomes = 0; // since the last vacuum (PGlite)
+  let fanOutDue = true; // events may wait for their deliveries: at start, after a commit that recorded some, on each poll
+  let later: NodeJS.Timeout | null = null; // the claim put off while busy
+  const nextClaimIn = (): number => (quietForMs() >= QUIET_MS ? 0 : lastClaim + BUSY_CLAIM_EVERY_MS - Date.now());
+
+  /** Sends the claimed deliveries. An attempt's slot is free once the receiver answered; its outcome is written after. */
+  function send(deliveries: Claimed[]): void {
+    for (const d of deliveries) {
+      const done = attempt(d).then((outcome) => {
+        inFlight.delete(d.id);
+        if (!stopping) wake();
+        const written: Promise<void> = record(d, outcome)
+          .catch((err) => logger.error({ err, deliveryId: d.id }, "could not record a webhook delivery"))
+          .finally(() => recording.delete(written));
+        recording.add(written);
+      });
+      inFlight.set(d.id, { endpointId: d.endpointId, done });
+    }
+  }
+
   async function look(): Promise<void> {
     if (looking) return void (again = true);
     looking = true;
@@ -175,16 +239,28 @@ export function startDeliveryWorker(): DeliveryWorker {
       do {
         again = false;
         const free = config.WEBHOOK_CONCURRENCY - inFlight.size;
-        if (stopping || free <= 0) break;
-        for (const d of await claim(free)) {
-          const done = attempt(d)
-            .then((outcome) => record(d, outcome))
-            .catch((err) => logger.error({ err, deliveryId: d.id }, "could not record a webhook delivery"))
-            .finally(() => {
-              inFlight.delete(d.id);
-              if (!stopping) wake();
-            });
-          inFlight.set(d.id, { endpointId: d.endpointId, done });
+        if (stopping || free < refillAt) break;
+        const wait = nextClaimIn();
+        if (wait > 0) {
+          later ??= setTimeout(() => ((later = null), wake()), Math.min(wait, QUIET_MS));
+          break;
+        }
+        if (later) clearTimeout(later), (later = null);
+        lastClaim = Date.now();
+        send(await claim(free));
+        // Events become deliveries when those already due do not fill the free slots: while requests keep coming, as
+        // many events as there are free slots (so the backlog waits as events, cheaply), otherwise up to FAN_OUT_BATCH.
+        const short = config.WEBHOOK_CONCURRENCY - inFlight.size;
+        if (short > 0 && fanOutDue) {
+          const batch = quietForMs() < QUIET_MS ? short : FAN_OUT_BATCH;
+          const { events, deliveries } = await fanOut(batch);
+          fanOutDue = events === batch; // when the batch was full, more are waiting
+          if (deliveries) send(await claim(short));
+        }
+        // Every update of a delivery leaves a dead row; without vacuum the claim's index scan wades through them all.
+        if (outcomes >= VACUUM_AFTER_OUTCOMES && database.kind === "pglite" && quietForMs() >= QUIET_MS) {
+          outcomes = 0;
+          await prisma.$executeRawUnsafe("VACUUM ANALYZE webhook_deliveries, webhook_events");
         }
       } while (again);
     } catch (err) {
@@ -195,6 +271,7 @@ export function startDeliveryWorker(): DeliveryWorker {
   }
 
   const wake = () => void look();
+  const eventsWaiting = () => ((fanOutDue = true), wake());
 
   async function prune(): Promise<void> {
     const cutoff = new Date(Date.now() - RETENTION_DAYS * 86_400_000);
@@ -202,9 +279,9 @@ export function startDeliveryWorker(): DeliveryWorker {
     await prisma.webhookEvent.deleteMany({ where: { createdAt: { lt: cutoff } } }).catch((err) => logger.warn({ err }, "could not prune webhook events"));
   }
 
-  const poll = setInterval(wake, config.WEBHOOK_POLL_MS).unref();
+  const poll = setInterval(eventsWaiting, config.WEBHOOK_POLL_MS).unref();
   const pruning = setInterval(() => void prune(), PRUNE_EVERY_MS).unref();
-  const unsubscribe = onEventsRecorded(wake);
+  const unsubscribe = onEventsRecorded(eventsWaiting);
   void prune();
   wake();
 
@@ -214,8 +291,9 @@ export function startDeliveryWorker(): DeliveryWorker {
       stopping = true;
       clearInterval(poll);
       clearInterval(pruning);
+      if (later) clearTimeout(later);
       unsubscribe();
-      const all = Promise.all([...inFlight.values()].map((f) => f.done));
+      const all = Promise.all([...inFlight.values()].map((f) => f.done)).then(() => Promise.all(recording));
       await Promise.race([all, new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
       if (inFlight.size) await release([...inFlight.keys()]).catch(() => undefined);
       await agent.close().catch(() => undefined);

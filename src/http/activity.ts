@@ -1,0 +1,20 @@
+// Whether this process is answering requests: background work gives way to them. The webhook delivery worker
+// (src/webhooks/worker.ts) claims new deliveries at a slow pace while requests keep coming, at full pace once none
+// has been answered for a moment.
+import type { RequestHandler } from "express";
+
+let answering = 0;
+let lastAnswered = 0;
+
+/** Milliseconds since the last request was answered; 0 while one is being answered. */
+export const quietForMs = (): number => (answering > 0 ? 0 : Date.now() - lastAnswered);
+
+/** Counts the request until its response is sent or its connection closes. */
+export const countRequests = (): RequestHandler => (_req, res, next) => {
+  answering++;
+  res.once("close", () => {
+    answering--;
+    lastAnswered = Date.now();
+  });
+  next();
+};
