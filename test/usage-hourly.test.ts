@@ -1,5 +1,9 @@
 // Requests per key and clock hour (the dashboard's usage chart) and each key's remaining hourly quota: counted in
 // memory, written in one upsert statement per flush, read through GraphQL with api_keys:read.
+// No timed flush during the file (set before src modules load): the test flushes when it means to.
+const previousFlush = process.env.USAGE_FLUSH_MS;
+process.env.USAGE_FLUSH_MS = "600000";
+
 import request from "supertest";
 import { flushUsage, hourStart } from "../src/auth/usage";
 import { prisma } from "../src/db";
@@ -12,7 +16,10 @@ beforeAll(async () => {
   t = await startTestApp();
   admin = await createTeam({ permissions: "api_keys:read,api_keys:create,reports:read" });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  process.env.USAGE_FLUSH_MS = previousFlush;
+});
 
 const USAGE = `{ apiKeyUsage { keyId hour count } apiKeys { id quota { limit remaining resetsAt } } }`;
 const usage = async () => (await request(t.app).post("/graphql").set(admin.auth).send({ query: USAGE })).body.data;

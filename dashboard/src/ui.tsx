@@ -1,6 +1,6 @@
 // Small pieces every page uses: loading a query, showing an error, formatting dates.
 import type { ComponentChildren } from "preact";
-import { useCallback, useEffect, useState } from "preact/hooks";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { ApiError } from "./graphql";
 
 export interface Loaded<T> {
@@ -14,8 +14,12 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [tick, setTick] = useState(0);
+  const reloadedAt = useRef(-1);
   useEffect(() => {
     let live = true;
+    // New arguments (another search, page or report): what was shown for the old ones goes until the answer comes.
+    if (tick === reloadedAt.current) setData(null);
+    reloadedAt.current = tick;
     load().then(
       (d) => live && (setData(d), setError(null)),
       (e) => live && setError(messageOf(e)),
