@@ -1,6 +1,6 @@
 // Small pieces every page uses: loading a query, showing an error, formatting dates.
 import type { ComponentChildren } from "preact";
-import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { useCallback, useEffect, useState } from "preact/hooks";
 import { ApiError } from "./graphql";
 
 export interface Loaded<T> {
@@ -9,25 +9,25 @@ export interface Loaded<T> {
   reload: () => void;
 }
 
-/** Runs `load` on mount and whenever `deps` change; `reload` runs it again. */
+/**
+ * Runs `load` on mount and whenever `deps` change; `reload` runs it again. What was loaded for other `deps` (another
+ * search, page or report) is never returned, not even for the moment before the new answer comes.
+ */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
-  const [data, setData] = useState<T | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const key = JSON.stringify(deps);
+  const [state, setState] = useState<{ key: string; data: T | null; error: string | null }>({ key, data: null, error: null });
   const [tick, setTick] = useState(0);
-  const reloadedAt = useRef(-1);
   useEffect(() => {
     let live = true;
-    // New arguments (another search, page or report): what was shown for the old ones goes until the answer comes.
-    if (tick === reloadedAt.current) setData(null);
-    reloadedAt.current = tick;
     load().then(
-      (d) => live && (setData(d), setError(null)),
-      (e) => live && setError(messageOf(e)),
+      (data) => live && setState({ key, data, error: null }),
+      (e) => live && setState({ key, data: null, error: messageOf(e) }),
     );
     return () => void (live = false);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [...deps, tick]);
-  return { data, error, reload: useCallback(() => setTick((n) => n + 1), []) };
+  }, [key, tick]);
+  const current = state.key === key;
+  return { data: current ? state.data : null, error: current ? state.error : null, reload: useCallback(() => setTick((n) => n + 1), []) };
 }
 
 export const messageOf = (err: unknown): string => (err instanceof ApiError || err instanceof Error ? err.message : String(err));
