@@ -1,6 +1,6 @@
 // The team dashboard: sign in with an admin key, then keys, usage, webhooks and reports, all over /graphql.
 import { render } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { graphql, run, ApiError, type ResultOf } from "./graphql";
 import { clearKey, missingAdminPermissions, storeKey, storedKey } from "./session";
 import { KeysPage } from "./pages/keys";
@@ -96,6 +96,13 @@ function App() {
   const [page = "keys", id] = route;
   const current = PAGES.find((p) => p.path === page) ?? PAGES[0];
   useEffect(() => void (document.title = session ? `${current.title} · Team dashboard` : "Sign in · Team dashboard"), [current, session]);
+  // A new page (or report) takes the focus to its content, as a page load would for keyboard and screen readers.
+  const place = route.join("/");
+  const visited = useRef(false);
+  useEffect(() => {
+    if (visited.current) document.getElementById("main")?.focus();
+    visited.current = true;
+  }, [place]);
 
   useEffect(() => {
     const key = storedKey();
