@@ -14,6 +14,7 @@ import { countRequests } from "./http/activity";
 import { errorHandler, rejectMalformedUrl, sendError } from "./http/errors";
 import { GRAPHIQL_OPTIONS, graphiqlPage as renderGraphiQLPage } from "./http/graphiql";
 import { checkGraphQLTransport } from "./http/graphql-transport";
+import { dashboardRouter } from "./http/dashboard";
 import { healthRouter } from "./http/health";
 import { docsPolicy, graphiqlPolicy, securityHeaders } from "./http/security";
 import { accessLog, crossOrigin } from "./http/requests";
@@ -28,7 +29,7 @@ import { useQueryLimits } from "./schema/limits";
 const INDEX = {
   name: "Property Report Service",
   version: API_VERSION,
-  links: { rest: "/v1", docs: "/docs", openapi: "/v1/openapi.json", graphql: "/graphql", health: "/health", ready: "/ready" },
+  links: { rest: "/v1", docs: "/docs", dashboard: "/dashboard", openapi: "/v1/openapi.json", graphql: "/graphql", health: "/health", ready: "/ready" },
   authentication: "Authorization: Bearer prs_sk_live_… on every request to /v1 and /graphql",
 };
 
@@ -101,6 +102,7 @@ export function assembleApp(authentication: RequestHandler, rateLimiter: RateLim
   app.use(["/docs", "/v1/openapi.json"], docsPolicy());
   app.use("/docs", rejectMalformedUrl);
   app.use(docsRouter());
+  app.use(dashboardRouter()); // the team dashboard's static files; its page calls /graphql with the key
   const graphiqlHeaders = graphiqlPolicy(graphiqlPage);
   // The page is 9 MB (3 MB compressed): browsers keep it and revalidate it by its ETag (304 until it changes).
   const graphiqlTag = `"${createHash("sha256").update(graphiqlPage).digest("base64url").slice(0, 27)}"`;

@@ -1,5 +1,6 @@
 // The per-request context shared by REST and GraphQL. The auth middleware fills `viewer` and `rateLimit`.
 import type { Permissions } from "./auth/permissions";
+import type { RateLimiter } from "./auth/rate-limit";
 
 export interface Viewer {
   keyId: string;
@@ -23,4 +24,6 @@ export interface Context {
   rateLimit: RateLimitState | null;
   /** The request's X-Request-Id, for log lines written below the HTTP layer. */
   requestId?: string;
+  /** The rate limiter's counts, to answer other keys' remaining hourly quota (absent: not known). */
+  rateLimiter?: Pick<RateLimiter, "peek">;
 }

@@ -62,8 +62,8 @@ async function main(): Promise<void> {
   // The bound port, not the configured one: PORT=0 picks a free port.
   const { port } = server.address() as AddressInfo;
   const base = `http://${config.HOST === "0.0.0.0" || config.HOST === "::" ? "localhost" : config.HOST}:${port}`;
-  logger.info({ port, database: database.kind, redis: Boolean(config.REDIS_URL), rest: `${base}/v1`, docs: `${base}/docs`, graphql: `${base}/graphql` }, "listening");
-  process.stderr.write(`Property Report Service: REST ${base}/v1 · reference ${base}/docs · GraphQL (GraphiQL) ${base}/graphql\n`);
+  logger.info({ port, database: database.kind, redis: Boolean(config.REDIS_URL), rest: `${base}/v1`, docs: `${base}/docs`, graphql: `${base}/graphql`, dashboard: `${base}/dashboard` }, "listening");
+  process.stderr.write(`Property Report Service: REST ${base}/v1 · reference ${base}/docs · GraphQL (GraphiQL) ${base}/graphql · team dashboard ${base}/dashboard\n`);
   started();
   // Webhook deliveries, in the background of every process (claimed through the database: see src/webhooks/worker.ts),
   // unless WEBHOOK_CONCURRENCY=0 makes this one an API-only process.

@@ -222,6 +222,8 @@ describe("permissions", () => {
     ["showings:update", () => `mutation { updateShowing(id: "${showingId}", input: { rating: 2 }) { id } }`],
     ["showings:delete", () => `mutation { deleteShowing(id: "no-such-showing") }`],
     ["api_keys:read", () => `{ apiKeys { id } }`],
+    ["api_keys:read", () => `{ apiKeyUsage { keyId count } }`],
+    ["api_keys:read", () => `{ me { apiKey { quota { remaining } } } }`],
     ["api_keys:create", () => `mutation { createApiKey(input: { name: "x", permissions: ["reports:read"] }) { key } }`],
     ["api_keys:delete", () => `mutation { revokeApiKey(id: "00000000-0000-4000-8000-000000000000") { id } }`],
   ];

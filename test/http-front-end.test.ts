@@ -1,7 +1,11 @@
 // What browser apps and support need from every response (issue 17): CORS (preflights without a key or a limit),
 // X-Request-Id, and the index at /.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import express from "express";
 import request from "supertest";
+import { dashboardRouter } from "../src/http/dashboard";
 import { crossOrigin } from "../src/http/requests";
 import { createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
 
@@ -79,7 +83,7 @@ describe("X-Request-Id", () => {
 it("answers GET / without a key with where everything is", async () => {
   const res = await request(t.app).get("/");
   expect(res.status).toBe(200);
-  expect(res.body.links).toEqual({ rest: "/v1", docs: "/docs", openapi: "/v1/openapi.json", graphql: "/graphql", health: "/health", ready: "/ready" });
+  expect(res.body.links).toEqual({ rest: "/v1", docs: "/docs", dashboard: "/dashboard", openapi: "/v1/openapi.json", graphql: "/graphql", health: "/health", ready: "/ready" });
 });
 
 it("refuses a GraphQL request without a valid key with a GraphQL error (what GraphiQL can show), REST with its envelope", async () => {
@@ -101,4 +105,43 @@ it("compresses answers for clients that accept it, and lets browsers revalidate 
   const json = await request(t.app).get("/v1/openapi.json").set("Accept-Encoding", "gzip");
   expect(json.headers["content-encoding"]).toBe("gzip");
   expect(json.body.openapi).toBe("3.1.0");
+});
+
+describe("/dashboard (the team dashboard's static files; test/dashboard.test.ts drives the real build in Chromium)", () => {
+  let dir: string;
+  beforeAll(() => void (dir = mkdtempSync(path.join(os.tmpdir(), "prs-dashboard-"))));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const app = () => express().use(dashboardRouter(dir));
+
+  it("answers 503 with a clear message while the dashboard is not built", async () => {
+    const res = await request(app()).get("/dashboard/");
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ error: { message: "The dashboard is not built: run `npm run dashboard:build`", status: 503 } });
+  });
+
+  it("serves the page without a key under a policy that forbids inline scripts, and its hashed assets for a year", async () => {
+    mkdirSync(path.join(dir, "assets"), { recursive: true });
+    writeFileSync(path.join(dir, "index.html"), '<!doctype html><script type="module" src="/dashboard/assets/index-abc.js"></script>');
+    writeFileSync(path.join(dir, "assets", "index-abc.js"), "export {};");
+    for (const url of ["/dashboard", "/dashboard/"]) {
+      const page = await request(app()).get(url);
+      expect(page.status).toBe(200);
+      expect(page.headers["cache-control"]).toBe("no-cache");
+      const policy = page.headers["content-security-policy"];
+      expect(policy).toContain("script-src 'self'");
+      expect(policy).toContain("connect-src 'self'");
+      expect(policy).not.toContain("unsafe-inline");
+    }
+    const asset = await request(app()).get("/dashboard/assets/index-abc.js");
+    expect(asset.status).toBe(200);
+    expect(asset.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect((await request(app()).get("/dashboard/assets/nope.js")).body).toEqual({ error: { message: "Not found: GET /dashboard/assets/nope.js", status: 404 } });
+    expect((await request(app()).post("/dashboard/")).status).toBe(405);
+  });
+
+  it("is served by the app before authentication (no key, no rate-limit count)", async () => {
+    const res = await request(t.app).get("/dashboard/");
+    expect([200, 503]).toContain(res.status);
+    expect(res.headers["x-ratelimit-limit"]).toBeUndefined();
+  });
 });

@@ -97,12 +97,13 @@ export function authenticate(limiter: RateLimiter) {
       setRateLimitHeaders(res, result);
       if (result.exceeded) return refuse(req, res, 429, RATE_LIMITED);
 
-      countCall(key.team_id);
+      countCall(key.team_id, key.id);
       touchLastUsed(key.id, now);
       res.locals.context = {
         viewer: { keyId: key.id, keyPrefix: keyDisplayPrefix(token!), teamId: key.team_id, permissions: key.permissions, tier },
         rateLimit: { tier, limit: result.limit, remaining: result.remaining, resetsAt: result.resetsAt },
         requestId: req.id === undefined ? undefined : String(req.id),
+        rateLimiter: limiter,
       };
       next();
     } catch (err) {

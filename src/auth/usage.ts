@@ -1,18 +1,25 @@
-// Counts each team's authenticated calls per UTC calendar month without a write per request: increments are
-// buffered in memory and flushed every few seconds (and at shutdown) as one upsert per team.
+// Counts authenticated calls without a write per request: each team's calls per UTC calendar month, and each key's
+// calls per UTC clock hour (the dashboard's usage chart). Increments are buffered in memory and flushed every few
+// seconds (and at shutdown): one upsert per team, and one upsert statement for every buffered key and hour.
 import { config } from "../config";
 import { prisma } from "../db";
 import { logger } from "../logger";
 
 const pending = new Map<string, number>(); // `${teamId}|${monthStart ISO}` → calls not yet written
+const pendingHours = new Map<string, number>(); // `${keyId}|${hourStart ISO}` → calls not yet written
 let timer: NodeJS.Timeout | null = null;
 
 export const monthStart = (now = new Date()): Date => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
 export const nextMonthStart = (now = new Date()): Date => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
 
-export function countCall(teamId: string, now = new Date()): void {
+export const hourStart = (now = new Date()): Date => new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000);
+
+/** Counts one authenticated call of `keyId` (of team `teamId`). */
+export function countCall(teamId: string, keyId: string, now = new Date()): void {
   const key = `${teamId}|${monthStart(now).toISOString()}`;
   pending.set(key, (pending.get(key) ?? 0) + 1);
+  const hour = `${keyId}|${hourStart(now).toISOString()}`;
+  pendingHours.set(hour, (pendingHours.get(hour) ?? 0) + 1);
   scheduleFlush();
 }
 
@@ -59,7 +66,32 @@ async function writePending(): Promise<void> {
       failure ??= err;
     }
   }
+  const hoursFailure = await writePendingHours();
+  failure ??= hoursFailure;
   if (failure) throw failure;
+}
+
+/** Adds the buffered hourly counts of every key in one statement; returns the error when they stay buffered. */
+async function writePendingHours(): Promise<unknown> {
+  const batch = [...pendingHours.entries()];
+  pendingHours.clear();
+  if (batch.length === 0) return null;
+  const keyIds = batch.map(([key]) => key.split("|")[0]);
+  const hours = batch.map(([key]) => key.split("|")[1]);
+  const counts = batch.map(([, calls]) => calls);
+  try {
+    // Through the api_keys row, like team_usage through teams: counts of a key deleted since are dropped.
+    await prisma.$executeRaw`
+      INSERT INTO api_key_hourly_usage (key_id, hour, count)
+      SELECT k.id, b.hour, b.count
+      FROM unnest(${keyIds}::uuid[], ${hours}::timestamptz[], ${counts}::int[]) AS b(key_id, hour, count)
+      JOIN api_keys k ON k.id = b.key_id
+      ON CONFLICT (key_id, hour) DO UPDATE SET count = api_key_hourly_usage.count + EXCLUDED.count`;
+    return null;
+  } catch (err) {
+    for (const [key, calls] of batch) pendingHours.set(key, (pendingHours.get(key) ?? 0) + calls);
+    return err;
+  }
 }
 
 /** This month's calls of a team: what is stored plus what this process has not written yet. */
@@ -72,5 +104,38 @@ export async function callsThisMonth(teamId: string, now = new Date()): Promise<
     const started = flushesStarted;
     const row = await prisma.teamUsage.findUnique({ where: { teamId_month: { teamId, month } }, select: { calls: true } });
     if (started === flushesStarted || attempt === 2) return (row?.calls ?? 0) + (pending.get(`${teamId}|${month.toISOString()}`) ?? 0);
+  }
+}
+
+export interface HourlyCount {
+  keyId: string;
+  hour: Date;
+  count: number;
+}
+
+/**
+ * Calls per key and UTC clock hour of a team's keys since `since` (hours without calls are left out), oldest first:
+ * what is stored plus what this process has not written yet (read like callsThisMonth).
+ */
+export async function hourlyCounts(teamId: string, since: Date): Promise<HourlyCount[]> {
+  for (let attempt = 0; ; attempt++) {
+    await flushing;
+    const started = flushesStarted;
+    const rows = await prisma.apiKeyHourlyUsage.findMany({
+      where: { hour: { gte: since }, apiKey: { teamId } },
+      select: { keyId: true, hour: true, count: true },
+      orderBy: [{ hour: "asc" }, { keyId: "asc" }],
+    });
+    if (started !== flushesStarted && attempt < 2) continue;
+    const keys = new Set((await prisma.apiKey.findMany({ where: { teamId }, select: { id: true } })).map((k) => k.id));
+    const counts = new Map(rows.map((r) => [`${r.keyId}|${r.hour.toISOString()}`, { ...r }]));
+    for (const [key, calls] of pendingHours) {
+      const [keyId, hour] = key.split("|");
+      if (!keys.has(keyId) || new Date(hour) < since) continue;
+      const row = counts.get(key);
+      if (row) row.count += calls;
+      else counts.set(key, { keyId, hour: new Date(hour), count: calls });
+    }
+    return [...counts.values()].sort((a, b) => a.hour.getTime() - b.hour.getTime() || a.keyId.localeCompare(b.keyId));
   }
 }

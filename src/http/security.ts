@@ -1,5 +1,5 @@
-// Security headers (helmet). The API answers JSON, which needs no content at all: its policy allows nothing. The two
-// HTML pages get a policy each that allows exactly what they load: everything from this server, plus
+// Security headers (helmet). The API answers JSON, which needs no content at all: its policy allows nothing. The
+// HTML pages (and the dashboard's files) get a policy each that allows exactly what they load: everything from this server, plus
 // - /docs (Swagger UI, swagger-ui-dist): inline styles (its React components set style attributes) and data: images;
 // - GET /graphql (GraphiQL, @graphql-yoga/render-graphiql): the page is one inline script of ~8 MB and one inline
 //   stylesheet. The script is allowed by its SHA-256 (the page is rendered once, so the hash is of what is served);
@@ -30,6 +30,19 @@ export const docsPolicy = (): RequestHandler =>
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", "data:"],
       fontSrc: ["'self'", "data:"],
+      connectSrc: ["'self'"],
+    },
+  });
+
+/** The team dashboard at /dashboard: its own scripts and stylesheet only (no inline script or style), and /graphql. */
+export const dashboardPolicy = (): RequestHandler =>
+  helmet.contentSecurityPolicy({
+    useDefaults: false,
+    directives: {
+      ...common,
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'"],
+      imgSrc: ["'self'", "data:"],
       connectSrc: ["'self'"],
     },
   });

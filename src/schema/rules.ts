@@ -92,7 +92,7 @@ export const pageRules = { limit: z.int().min(1).max(100), offset: z.int().min(0
  * The same bounds as a Standard Schema without zod: list arguments are checked on every list of every request
  * (four per report detail), and this is their hot path.
  */
-function intBetween(min: number, max = Number.MAX_SAFE_INTEGER) {
+export function intBetween(min: number, max = Number.MAX_SAFE_INTEGER) {
   const fail = (message: string) => ({ issues: [{ message }] });
   return {
     "~standard": {

@@ -1,12 +1,24 @@
 // API keys: the key record (never the secret), and key management for keys holding api_keys permissions.
 import { z } from "zod";
 import { createApiKey } from "../../auth/api-keys";
+import { applyLimit } from "../../auth/rate-limit";
+import { hourStart, hourlyCounts } from "../../auth/usage";
 import { firstMissing, parsePermissions, TEAM_FULL_ACCESS, type Permissions } from "../../auth/permissions";
 import { TIERS, tierLimit } from "../../auth/tiers";
 import { prisma } from "../../db";
 import { builder } from "../builder";
 import { badInput, notFound, permissionDenied } from "../errors";
+import { intBetween } from "../rules";
 import { isUuid, teamIdOf, viewerOf } from "../scope";
+
+const KeyQuota = builder.objectRef<{ limit: number; remaining: number; resetsAt: number }>("ApiKeyQuota").implement({
+  description: "A key's rate limit in the current clock hour (UTC).",
+  fields: (t) => ({
+    limit: t.exposeInt("limit", { description: "Requests allowed per clock hour (UTC)" }),
+    remaining: t.exposeInt("remaining", { description: "Requests left in this hour" }),
+    resetsAt: t.field({ type: "DateTime", description: "When the hour's budget starts anew", resolve: (r) => new Date(r.resetsAt * 1000) }),
+  }),
+});
 
 builder.prismaObject("ApiKey", {
   description: "An API key of the team (never the key itself: only its prefix).",
@@ -21,8 +33,41 @@ builder.prismaObject("ApiKey", {
     revokedAt: t.expose("revokedAt", { type: "DateTime", nullable: true, description: "When the key was revoked (null: it was not)" }),
     lastUsedAt: t.expose("lastUsedAt", { type: "DateTime", nullable: true, description: "Last use, within a minute" }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When the key was created" }),
+    quota: t.field({
+      type: KeyQuota,
+      nullable: true,
+      description: "The key's rate limit in this clock hour (null when this server cannot tell). Needs api_keys:read.",
+      authScopes: { permission: "api_keys:read" },
+      select: { keyHash: true, rateLimitTier: true },
+      resolve: async (key, _args, ctx) => {
+        if (!ctx.rateLimiter) return null;
+        return applyLimit(await ctx.rateLimiter.peek(`key:${key.keyHash}`), tierLimit(key.rateLimitTier));
+      },
+    }),
   }),
 });
+
+const HourlyCountRef = builder.objectRef<{ keyId: string; hour: Date; count: number }>("ApiKeyHourlyCount").implement({
+  description: "Authenticated requests of one key in one UTC clock hour.",
+  fields: (t) => ({
+    keyId: t.exposeID("keyId", { description: "The key's id" }),
+    hour: t.expose("hour", { type: "DateTime", description: "The first instant of the hour (UTC)" }),
+    count: t.exposeInt("count", { description: "Requests of the key in that hour" }),
+  }),
+});
+
+builder.queryField("apiKeyUsage", (t) =>
+  t.field({
+    type: [HourlyCountRef],
+    description:
+      "Requests per key and UTC clock hour of the team's keys over the last `hours` hours (this one included), oldest first; hours without requests are left out. Needs api_keys:read.",
+    authScopes: { permission: "api_keys:read" },
+    args: {
+      hours: t.arg.int({ defaultValue: 168, required: true, description: "Hours to look back, 1 to 744 (default 7 days)", validate: intBetween(1, 744) }),
+    },
+    resolve: (_root, { hours }, ctx) => hourlyCounts(teamIdOf(ctx), new Date(hourStart().getTime() - (hours - 1) * 3_600_000)),
+  }),
+);
 
 const CreatedApiKey = builder.objectRef<{ key: string; id: string }>("CreatedApiKey").implement({
   description: "A new key: the full key, shown this once, and its record.",

@@ -1,0 +1,169 @@
+// The team dashboard: sign in with an admin key, then keys, usage, webhooks and reports, all over /graphql.
+import { render } from "preact";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { graphql, run, ApiError, type ResultOf } from "./graphql";
+import { clearKey, missingAdminPermissions, storeKey, storedKey } from "./session";
+import { KeysPage } from "./pages/keys";
+import { UsagePage } from "./pages/usage";
+import { WebhooksPage } from "./pages/webhooks";
+import { ReportsPage, ReportPage } from "./pages/reports";
+import { ErrorMessage, messageOf } from "./ui";
+import "./styles.css";
+
+const WHO = graphql(`
+  query Who {
+    me {
+      team { id name }
+      apiKey { id name prefix permissions rateLimitTier }
+    }
+  }
+`);
+export type Who = ResultOf<typeof WHO>["me"];
+
+/** Checks a key: valid, and an admin key. Throws a message to show otherwise. */
+async function signIn(key: string): Promise<Who> {
+  let who: Who;
+  try {
+    who = (await run(key, WHO)).me;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) throw new Error("That key is not valid (mistyped, revoked or expired).");
+    throw err;
+  }
+  const missing = missingAdminPermissions(who.apiKey.permissions);
+  if (missing.length) throw new Error(`This key cannot manage the team's keys: it lacks ${missing.join(", ")}. Sign in with an admin key.`);
+  return who;
+}
+
+const PAGES = [
+  { path: "keys", title: "API keys" },
+  { path: "usage", title: "Usage" },
+  { path: "webhooks", title: "Webhooks" },
+  { path: "reports", title: "Reports" },
+] as const;
+
+/** The route is the URL's fragment (#/keys, #/reports/<id>): the server serves one page. */
+function useRoute(): string[] {
+  const read = () => window.location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
+  const [route, setRoute] = useState(read);
+  useEffect(() => {
+    const onChange = () => setRoute(read());
+    window.addEventListener("hashchange", onChange);
+    return () => window.removeEventListener("hashchange", onChange);
+  }, []);
+  return route;
+}
+
+function SignIn({ onSignedIn, notice }: { onSignedIn: (key: string, who: Who) => void; notice: string | null }) {
+  const [key, setKey] = useState("");
+  const [error, setError] = useState<string | null>(notice);
+  const [busy, setBusy] = useState(false);
+  return (
+    <main id="main" class="signin">
+      <h1>Team dashboard</h1>
+      <p>Sign in with an admin API key (one holding the api_keys permissions). It is kept in this tab only and forgotten when you sign out or close the tab.</p>
+      <form
+        onSubmit={async (e) => {
+          e.preventDefault();
+          setBusy(true);
+          setError(null);
+          try {
+            const who = await signIn(key.trim());
+            storeKey(key.trim());
+            onSignedIn(key.trim(), who);
+          } catch (err) {
+            setError(messageOf(err));
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <label for="key">Admin API key</label>
+        <input id="key" name="key" type="password" autoComplete="off" required placeholder="prs_sk_live_…" value={key} onInput={(e) => setKey((e.target as HTMLInputElement).value)} />
+        <button type="submit" disabled={busy}>
+          Sign in
+        </button>
+      </form>
+      <ErrorMessage error={error} />
+    </main>
+  );
+}
+
+function App() {
+  const [session, setSession] = useState<{ key: string; who: Who } | null>(null);
+  const [checking, setChecking] = useState(storedKey() !== null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const route = useRoute();
+  const [page = "keys", id] = route;
+  const current = PAGES.find((p) => p.path === page) ?? PAGES[0];
+  useEffect(() => void (document.title = session ? `${current.title} · Team dashboard` : "Sign in · Team dashboard"), [current, session]);
+  // A new page (or report) takes the focus to its content, as a page load would for keyboard and screen readers.
+  const place = route.join("/");
+  const visited = useRef(false);
+  useEffect(() => {
+    if (visited.current) document.getElementById("main")?.focus();
+    visited.current = true;
+  }, [place]);
+
+  useEffect(() => {
+    const key = storedKey();
+    if (!key) return;
+    signIn(key).then(
+      (who) => (setSession({ key, who }), setChecking(false)),
+      (err) => (clearKey(), setNotice(messageOf(err)), setChecking(false)),
+    );
+  }, []);
+
+  const signOut = (why: string | null = null) => {
+    clearKey();
+    setSession(null);
+    setNotice(why);
+  };
+
+  if (checking) return <p aria-live="polite">Checking your key…</p>;
+  if (!session) return <SignIn notice={notice} onSignedIn={(key, who) => setSession({ key, who })} />;
+
+  const props = { apiKey: session.key, who: session.who, onUnauthorized: () => signOut("Your key stopped working (revoked or expired). Sign in again.") };
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header>
+        <div class="brand">
+          <strong>{session.who.team.name}</strong>
+          <span>
+            signed in as <code>{session.who.apiKey.prefix}…</code> ({session.who.apiKey.name})
+          </span>
+        </div>
+        <nav aria-label="Dashboard">
+          <ul>
+            {PAGES.map((p) => (
+              <li key={p.path}>
+                <a href={`#/${p.path}`} aria-current={p.path === current.path ? "page" : undefined}>
+                  {p.title}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <button type="button" class="secondary" onClick={() => signOut()}>
+          Sign out
+        </button>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {current.path === "keys" && <KeysPage {...props} />}
+        {current.path === "usage" && <UsagePage {...props} />}
+        {current.path === "webhooks" && <WebhooksPage {...props} />}
+        {current.path === "reports" && (id ? <ReportPage {...props} id={id} /> : <ReportsPage {...props} />)}
+      </main>
+    </>
+  );
+}
+
+export interface PageProps {
+  apiKey: string;
+  who: Who;
+  onUnauthorized: () => void;
+}
+
+render(<App />, document.getElementById("app")!);

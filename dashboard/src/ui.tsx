@@ -1,0 +1,83 @@
+// Small pieces every page uses: loading a query, showing an error, formatting dates.
+import type { ComponentChildren } from "preact";
+import { useCallback, useEffect, useState } from "preact/hooks";
+import { ApiError } from "./graphql";
+
+export interface Loaded<T> {
+  data: T | null;
+  error: string | null;
+  reload: () => void;
+}
+
+/**
+ * Runs `load` on mount and whenever `deps` change; `reload` runs it again. What was loaded for other `deps` (another
+ * search, page or report) is never returned, not even for the moment before the new answer comes.
+ */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
+  const key = JSON.stringify(deps);
+  const [state, setState] = useState<{ key: string; data: T | null; error: string | null }>({ key, data: null, error: null });
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let live = true;
+    load().then(
+      (data) => live && setState({ key, data, error: null }),
+      (e) => live && setState({ key, data: null, error: messageOf(e) }),
+    );
+    return () => void (live = false);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key, tick]);
+  const current = state.key === key;
+  return { data: current ? state.data : null, error: current ? state.error : null, reload: useCallback(() => setTick((n) => n + 1), []) };
+}
+
+export const messageOf = (err: unknown): string => (err instanceof ApiError || err instanceof Error ? err.message : String(err));
+
+export function ErrorMessage({ error }: { error: string | null }) {
+  return error ? (
+    <p class="error" role="alert">
+      {error}
+    </p>
+  ) : null;
+}
+
+export function Loading({ what }: { what: string }) {
+  return <p aria-live="polite">Loading {what}…</p>;
+}
+
+export const date = (iso: string | null | undefined): string => (iso ? new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC" : "—");
+
+export const money = (n: number | null | undefined): string => (n == null ? "—" : n.toLocaleString("en-US", { style: "currency", currency: "USD", maximumFractionDigits: 0 }));
+
+export function Section({ title, children, id }: { title: string; children: ComponentChildren; id?: string }) {
+  return (
+    <section aria-labelledby={id ?? undefined} class="card">
+      <h2 id={id}>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+/** A secret shown once, with a copy button. */
+export function ShownOnce({ label, value, onDone }: { label: string; value: string; onDone: () => void }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <div class="once" role="status">
+      <p>
+        <strong>{label}</strong> It is shown only this once: copy it now.
+      </p>
+      <div class="row">
+        <input readOnly aria-label={label} value={value} data-testid="secret" onFocus={(e) => (e.target as HTMLInputElement).select()} />
+        <button
+          type="button"
+          onClick={() => navigator.clipboard?.writeText(value).then(() => setCopied(true), () => setCopied(false))}
+        >
+          Copy
+        </button>
+        <button type="button" class="secondary" onClick={onDone}>
+          Done
+        </button>
+      </div>
+      {copied && <p aria-live="polite">Copied.</p>}
+    </div>
+  );
+}
