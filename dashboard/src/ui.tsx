@@ -81,3 +81,26 @@ export function ShownOnce({ label, value, onDone }: { label: string; value: stri
     </div>
   );
 }
+
+/**
+ * A table in a region that scrolls sideways on a narrow screen and takes the keyboard's focus (so it can be scrolled
+ * without a mouse). A column named "" holds the rows' buttons: its heading is for screen readers only.
+ */
+export function Table({ label, columns, children }: { label: string; columns: string[]; children: ComponentChildren }) {
+  return (
+    <div class="table-wrap" tabIndex={0} role="region" aria-label={label}>
+      <table>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th scope="col" key={column}>
+                {column || <span class="sr-only">Actions</span>}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}

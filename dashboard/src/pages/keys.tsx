@@ -2,7 +2,7 @@
 import { useRef, useState } from "preact/hooks";
 import { client, graphql, type ResultOf } from "../graphql";
 import type { PageProps } from "../main";
-import { date, ErrorMessage, Loading, messageOf, ShownOnce, useLoad } from "../ui";
+import { date, ErrorMessage, Loading, messageOf, ShownOnce, Table, useLoad } from "../ui";
 
 const KEYS = graphql(`
   query Keys {
@@ -51,58 +51,38 @@ export function KeysPage(props: PageProps) {
         <ErrorMessage error={keys.error ?? error} />
         {!keys.data && !keys.error && <Loading what="keys" />}
         {keys.data && (
-          <div class="table-wrap" tabIndex={0} role="region" aria-label="API keys table">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Description</th>
-                  <th scope="col">Prefix</th>
-                  <th scope="col">Permissions</th>
-                  <th scope="col">Tier</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">Revoked</th>
-                  <th scope="col">
-                    <span class="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {keys.data.apiKeys.map((k) => (
-                  <tr key={k.id} data-key-id={k.id}>
-                    <td>{k.name}</td>
-                    <td>{k.description ?? "—"}</td>
-                    <td>
-                      <code>{k.prefix}</code>
-                    </td>
-                    <td class="perms">{permissionList(k.permissions)}</td>
-                    <td>{k.rateLimitTier}</td>
-                    <td>{date(k.createdAt)}</td>
-                    <td>{date(k.lastUsedAt)}</td>
-                    <td>{date(k.expiresAt)}</td>
-                    <td>{k.revokedAt ? date(k.revokedAt) : "no"}</td>
-                    <td>
-                      {!k.revokedAt && k.id !== props.who.apiKey.id && (
-                        <button
-                          type="button"
-                          class="danger"
-                          aria-label={`Revoke ${k.name}`}
-                          onClick={() => {
-                            setRevoking(k);
-                            dialog.current?.showModal();
-                          }}
-                        >
-                          Revoke
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table label="API keys table" columns={["Name", "Description", "Prefix", "Permissions", "Tier", "Created", "Last used", "Expires", "Revoked", ""]}>
+            {keys.data.apiKeys.map((k) => (
+              <tr key={k.id} data-key-id={k.id}>
+                <td>{k.name}</td>
+                <td>{k.description ?? "—"}</td>
+                <td>
+                  <code>{k.prefix}</code>
+                </td>
+                <td class="perms">{permissionList(k.permissions)}</td>
+                <td>{k.rateLimitTier}</td>
+                <td>{date(k.createdAt)}</td>
+                <td>{date(k.lastUsedAt)}</td>
+                <td>{date(k.expiresAt)}</td>
+                <td>{k.revokedAt ? date(k.revokedAt) : "no"}</td>
+                <td>
+                  {!k.revokedAt && k.id !== props.who.apiKey.id && (
+                    <button
+                      type="button"
+                      class="danger"
+                      aria-label={`Revoke ${k.name}`}
+                      onClick={() => {
+                        setRevoking(k);
+                        dialog.current?.showModal();
+                      }}
+                    >
+                      Revoke
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </Table>
         )}
       </section>
       <dialog ref={dialog} aria-labelledby="revoke-title" onClose={() => setRevoking(null)}>

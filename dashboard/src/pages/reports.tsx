@@ -3,7 +3,7 @@
 import { useState } from "preact/hooks";
 import { client, graphql } from "../graphql";
 import type { PageProps } from "../main";
-import { date, ErrorMessage, Loading, money, useLoad } from "../ui";
+import { date, ErrorMessage, Loading, money, Table, useLoad } from "../ui";
 
 const PAGE = 20;
 const REPORTS = graphql(`
@@ -36,32 +36,19 @@ type Row = { id: string; address: string; city: string | null; state: string | n
 
 function ReportTable({ rows }: { rows: Row[] }) {
   return (
-    <div class="table-wrap" tabIndex={0} role="region" aria-label="Reports table">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Address</th>
-            <th scope="col">City</th>
-            <th scope="col">Price</th>
-            <th scope="col">Status</th>
-            <th scope="col">Showings</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.id}>
-              <td>
-                <a href={`#/reports/${r.id}`}>{r.address}</a>
-              </td>
-              <td>{[r.city, r.state].filter(Boolean).join(", ") || "—"}</td>
-              <td>{money(r.price)}</td>
-              <td>{r.status}</td>
-              <td>{r.showingsCount}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table label="Reports table" columns={["Address", "City", "Price", "Status", "Showings"]}>
+      {rows.map((r) => (
+        <tr key={r.id}>
+          <td>
+            <a href={`#/reports/${r.id}`}>{r.address}</a>
+          </td>
+          <td>{[r.city, r.state].filter(Boolean).join(", ") || "—"}</td>
+          <td>{money(r.price)}</td>
+          <td>{r.status}</td>
+          <td>{r.showingsCount}</td>
+        </tr>
+      ))}
+    </Table>
   );
 }
 
@@ -185,32 +172,18 @@ export function ReportPage(props: PageProps & { id: string }) {
             {!r.comparables?.length ? (
               <p>None.</p>
             ) : (
-              <div class="table-wrap" tabIndex={0} role="region" aria-label="Comparables table">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Address</th>
-                      <th scope="col">Price</th>
-                      <th scope="col">Adjusted</th>
-                      <th scope="col">Sq ft</th>
-                      <th scope="col">Miles</th>
-                      <th scope="col">Included</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {r.comparables.map((c) => (
-                      <tr key={c.id}>
-                        <td>{c.address}</td>
-                        <td>{money(c.price)}</td>
-                        <td>{money(c.adjustedPrice)}</td>
-                        <td>{c.sqft ?? "—"}</td>
-                        <td>{c.distanceMiles ?? "—"}</td>
-                        <td>{c.included ? "yes" : "no"}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <Table label="Comparables table" columns={["Address", "Price", "Adjusted", "Sq ft", "Miles", "Included"]}>
+                {r.comparables.map((c) => (
+                  <tr key={c.id}>
+                    <td>{c.address}</td>
+                    <td>{money(c.price)}</td>
+                    <td>{money(c.adjustedPrice)}</td>
+                    <td>{c.sqft ?? "—"}</td>
+                    <td>{c.distanceMiles ?? "—"}</td>
+                    <td>{c.included ? "yes" : "no"}</td>
+                  </tr>
+                ))}
+              </Table>
             )}
           </section>
           <section class="card" aria-labelledby="showings-title">
@@ -218,30 +191,17 @@ export function ReportPage(props: PageProps & { id: string }) {
             {!r.showings?.length ? (
               <p>None.</p>
             ) : (
-              <div class="table-wrap" tabIndex={0} role="region" aria-label="Showings table">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Date</th>
-                      <th scope="col">Type</th>
-                      <th scope="col">Attendee</th>
-                      <th scope="col">Rating</th>
-                      <th scope="col">Interested</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {r.showings.map((s) => (
-                      <tr key={s.id}>
-                        <td>{date(s.showingDate)}</td>
-                        <td>{s.eventType}</td>
-                        <td>{s.attendeeName ?? "—"}</td>
-                        <td>{s.rating ?? "—"}</td>
-                        <td>{s.interested == null ? "—" : s.interested ? "yes" : "no"}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <Table label="Showings table" columns={["Date", "Type", "Attendee", "Rating", "Interested"]}>
+                {r.showings.map((s) => (
+                  <tr key={s.id}>
+                    <td>{date(s.showingDate)}</td>
+                    <td>{s.eventType}</td>
+                    <td>{s.attendeeName ?? "—"}</td>
+                    <td>{s.rating ?? "—"}</td>
+                    <td>{s.interested == null ? "—" : s.interested ? "yes" : "no"}</td>
+                  </tr>
+                ))}
+              </Table>
             )}
           </section>
           <section class="card" aria-labelledby="engagement-title">

@@ -4,7 +4,7 @@ import { CategoryScale, Chart, Legend, LinearScale, LineController, LineElement,
 import { useEffect, useRef } from "preact/hooks";
 import { client, graphql, type ResultOf } from "../graphql";
 import type { PageProps } from "../main";
-import { date, ErrorMessage, Loading, useLoad } from "../ui";
+import { date, ErrorMessage, Loading, Table, useLoad } from "../ui";
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, CategoryScale, Legend, Tooltip);
 
@@ -109,29 +109,18 @@ export function UsagePage(props: PageProps) {
           </section>
           <section class="card" aria-labelledby="keys-usage-title">
             <h2 id="keys-usage-title">Keys this hour and this week</h2>
-            <div class="table-wrap" tabIndex={0} role="region" aria-label="Usage per key">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Key</th>
-                    <th scope="col">Remaining this hour</th>
-                    <th scope="col">Requests, last 7 days</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.apiKeys.map((k) => (
-                    <tr key={k.id} data-key-id={k.id}>
-                      <td>
-                        {k.name} <code>{k.prefix}</code>
-                        {k.revokedAt && " (revoked)"}
-                      </td>
-                      <td>{k.quota ? `${k.quota.remaining.toLocaleString("en-US")} of ${k.quota.limit.toLocaleString("en-US")}` : "—"}</td>
-                      <td class="week">{(totals.get(k.id) ?? []).reduce((a, b) => a + b, 0)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <Table label="Usage per key" columns={["Key", "Remaining this hour", "Requests, last 7 days"]}>
+              {data.apiKeys.map((k) => (
+                <tr key={k.id} data-key-id={k.id}>
+                  <td>
+                    {k.name} <code>{k.prefix}</code>
+                    {k.revokedAt && " (revoked)"}
+                  </td>
+                  <td>{k.quota ? `${k.quota.remaining.toLocaleString("en-US")} of ${k.quota.limit.toLocaleString("en-US")}` : "—"}</td>
+                  <td class="week">{(totals.get(k.id) ?? []).reduce((a, b) => a + b, 0)}</td>
+                </tr>
+              ))}
+            </Table>
           </section>
           <section class="card" aria-labelledby="chart-title">
             <h2 id="chart-title">Requests per hour</h2>

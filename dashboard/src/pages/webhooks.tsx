@@ -3,7 +3,7 @@
 import { useState } from "preact/hooks";
 import { client, graphql, type ResultOf } from "../graphql";
 import type { PageProps } from "../main";
-import { date, ErrorMessage, Loading, messageOf, ShownOnce, useLoad } from "../ui";
+import { date, ErrorMessage, Loading, messageOf, ShownOnce, Table, useLoad } from "../ui";
 
 const ENDPOINTS = graphql(`
   query Endpoints {
@@ -203,57 +203,39 @@ function Deliveries({ props, endpointId }: { props: PageProps; endpointId: strin
       <ErrorMessage error={log.error ?? error} />
       {log.data?.webhookDeliveries.items.length === 0 && <p>No delivery yet.</p>}
       {log.data && log.data.webhookDeliveries.items.length > 0 && (
-        <div class="table-wrap" tabIndex={0} role="region" aria-label="Delivery log">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">Status</th>
-                <th scope="col">Response</th>
-                <th scope="col">Duration</th>
-                <th scope="col">Attempt</th>
-                <th scope="col">Sent</th>
-                <th scope="col">Next retry</th>
-                <th scope="col">
-                  <span class="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {log.data.webhookDeliveries.items.map((d) => (
-                <tr key={d.id} class="delivery" data-status={d.status}>
-                  <td>
-                    {d.eventType} <code>{d.eventId}</code>
-                  </td>
-                  <td>{d.status}</td>
-                  <td>{d.responseStatus ?? d.error ?? "—"}</td>
-                  <td>{d.durationMs == null ? "—" : `${d.durationMs} ms`}</td>
-                  <td>{d.attempt}</td>
-                  <td>{date(d.createdAt)}</td>
-                  <td>{date(d.nextAttemptAt)}</td>
-                  <td>
-                    <button
-                      type="button"
-                      class="secondary"
-                      aria-label={`Redeliver ${d.eventType} attempt ${d.attempt}`}
-                      onClick={async () => {
-                        try {
-                          await api(REDELIVER, { endpointId, deliveryId: d.id });
-                          setError(null);
-                        } catch (err) {
-                          setError(messageOf(err));
-                        }
-                        log.reload();
-                      }}
-                    >
-                      Redeliver
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table label="Delivery log" columns={["Event", "Status", "Response", "Duration", "Attempt", "Sent", "Next retry", ""]}>
+          {log.data.webhookDeliveries.items.map((d) => (
+            <tr key={d.id} class="delivery" data-status={d.status}>
+              <td>
+                {d.eventType} <code>{d.eventId}</code>
+              </td>
+              <td>{d.status}</td>
+              <td>{d.responseStatus ?? d.error ?? "—"}</td>
+              <td>{d.durationMs == null ? "—" : `${d.durationMs} ms`}</td>
+              <td>{d.attempt}</td>
+              <td>{date(d.createdAt)}</td>
+              <td>{date(d.nextAttemptAt)}</td>
+              <td>
+                <button
+                  type="button"
+                  class="secondary"
+                  aria-label={`Redeliver ${d.eventType} attempt ${d.attempt}`}
+                  onClick={async () => {
+                    try {
+                      await api(REDELIVER, { endpointId, deliveryId: d.id });
+                      setError(null);
+                    } catch (err) {
+                      setError(messageOf(err));
+                    }
+                    log.reload();
+                  }}
+                >
+                  Redeliver
+                </button>
+              </td>
+            </tr>
+          ))}
+        </Table>
       )}
     </div>
   );
