@@ -24,7 +24,7 @@ const collection = (table: string, alias: string, build: string, limit: string) 
   `(SELECT coalesce(json_agg(${build} ORDER BY ${alias}.created_at, ${alias}.id), '[]') FROM (SELECT * FROM ${table} x WHERE x.report_id = r.id ORDER BY x.created_at, x.id LIMIT ${limit}) ${alias})`;
 
 // The selection of bench/scenarios/statements.ts NESTED_QUERY, under the same names and in the same order.
-const NESTED_SQL = `SELECT json_build_object('data', json_build_object('reports', json_build_object(
+export const NESTED_SQL = `SELECT json_build_object('data', json_build_object('reports', json_build_object(
   'total', (SELECT count(*) FROM reports WHERE team_id = $1),
   'items', coalesce((SELECT json_agg(json_build_object(
       'id', r.id, 'address', r.address, 'price', r.price, 'status', r.status,
@@ -46,7 +46,7 @@ const INSIGHT_KEYS = ["id", "report_id", "title", "body", "category", "author", 
 
 // market-analysis.ts: adjusted = price + the numeric adjustments; per sqft rounded to cents.
 const ADJUSTED = `(c.price + coalesce((SELECT sum(v.value::text::float8) FROM jsonb_each(CASE WHEN jsonb_typeof(c.adjustments) = 'object' THEN c.adjustments ELSE '{}' END) v WHERE jsonb_typeof(v.value) = 'number'), 0))`;
-const DETAIL_SQL = `SELECT json_build_object('data', ${object("r", REPORT_KEYS, {
+export const DETAIL_SQL = `SELECT json_build_object('data', ${object("r", REPORT_KEYS, {
   is_published: "r.status = 'published'",
   is_draft: "r.status = 'draft'",
   showings_count: "(SELECT count(*) FROM showings s WHERE s.report_id = r.id)",
@@ -104,7 +104,10 @@ async function main(): Promise<void> {
   process.on("disconnect", stop);
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+// Imported for its statements (EXPLAIN in BENCHMARKS.md), it starts nothing.
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
