@@ -11,6 +11,7 @@ import { adjustedPrice, pricePerSqft } from "../src/schema/resources/comparable/
 
 const oldestFirst = [{ createdAt: "asc" as const }, { id: "asc" as const }];
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
+const count = (n: bigint | null) => (n === null ? null : Number(n));
 
 async function readReport(id: string, teamId: string) {
   return prisma.report.findFirst({
@@ -87,9 +88,11 @@ export function detailBody(r: Report) {
         attendees_count: s.attendeesCount, unique_showing_key: s.uniqueShowingKey, showing_time_start: iso(s.showingTimeStart),
         showing_time_end: iso(s.showingTimeEnd), created_at: iso(s.createdAt), updated_at: iso(s.updatedAt),
       })),
+      // The counts are bigint columns: JSON numbers, as the field table sends them (social-post/fields.ts).
       social_media_posts: r.socialMediaPosts.map((p) => ({
-        id: p.id, platform: p.platform, external_id: p.externalId, url: p.url, caption: p.caption, posted_at: iso(p.postedAt),
-        likes: p.likes, comments: p.comments, shares: p.shares, views: p.views,
+        id: p.id, report_id: p.reportId, platform: p.platform, external_id: p.externalId, url: p.url, caption: p.caption, posted_at: iso(p.postedAt),
+        likes: count(p.likes), comments: count(p.comments), shares: count(p.shares), saves: count(p.saves), views: count(p.views), reach: count(p.reach),
+        metrics_at: iso(p.metricsAt), created_at: iso(p.createdAt), updated_at: iso(p.updatedAt),
       })),
       agent_insights: r.agentInsights.map((i) => ({
         id: i.id, report_id: i.reportId, title: i.title, body: i.body, category: i.category, author: i.author, source: i.source,

@@ -132,3 +132,37 @@ export async function compare(a: Side, b: Side, plan: RoundPlan, metric: "rps" |
   const ratios = ra.map((m, i) => m[metric] / rb[i][metric]);
   return { a: summary(a, ra), b: summary(b, rb), ratio: median(ratios), ratios };
 }
+
+export interface MultiComparison {
+  sides: SideSummary[];
+  /** Per side after the first: median over rounds of (first / that side) for the chosen metric, and each round's. */
+  ratios: { name: string; ratio: number; rounds: number[] }[];
+}
+
+/**
+ * compare() for more than two sides, each ratio taken against the first: every round runs each side once, the
+ * order rotating from round to round (a b c, b c a, c a b, …), after one warm-up of each.
+ */
+export async function compareMany(sides: Side[], plan: RoundPlan, metric: "rps" | "p50"): Promise<MultiComparison> {
+  for (const side of sides) await round(side, plan.connections, plan.warmupSeconds, true);
+  const measured: Measurement[][] = sides.map(() => []);
+  for (let i = 0; i < plan.rounds; i++) {
+    for (let j = 0; j < sides.length; j++) {
+      const k = (i + j) % sides.length;
+      measured[k].push(await round(sides[k], plan.connections, plan.seconds, false));
+    }
+  }
+  const summaries = sides.map((side, k): SideSummary => ({
+    name: side.name,
+    rps: median(measured[k].map((m) => m.rps)),
+    p50: median(measured[k].map((m) => m.p50)),
+    p99: median(measured[k].map((m) => m.p99)),
+    errors: measured[k].reduce((n, m) => n + m.errors, 0),
+    rounds: measured[k],
+  }));
+  const ratios = sides.slice(1).map((side, s) => {
+    const rounds = measured[0].map((m, i) => m[metric] / measured[s + 1][i][metric]);
+    return { name: side.name, ratio: median(rounds), rounds };
+  });
+  return { sides: summaries, ratios };
+}

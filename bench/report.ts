@@ -26,7 +26,7 @@ export function table(info: RunInfo, results: ScenarioResult[]): string {
   const header = ["#", "scenario / side", "req/s", "p50 ms", "p99 ms", "errors", "value", "target", "measured", "result"];
   const lines: string[][] = [];
   for (const r of results) {
-    lines.push([String(r.id), r.title, "", "", "", "", "", r.target, r.measured, r.pass ? "PASS" : "FAIL"]);
+    lines.push([String(r.id), r.title, "", "", "", "", "", r.target, r.measured, r.judged === false ? "n/a" : r.pass ? "PASS" : "FAIL"]);
     for (const row of r.rows) {
       lines.push(["", `  ${row.label}`, fmt(row.rps), fmt(row.p50, 2), fmt(row.p99, 2), row.errors === undefined ? "" : String(row.errors), row.value ?? "", "", "", ""]);
     }
@@ -45,7 +45,7 @@ export function table(info: RunInfo, results: ScenarioResult[]): string {
     rule,
     ...lines.map(render),
     "",
-    `${results.filter((r) => r.pass).length}/${results.length} targets met`,
+    `${results.filter((r) => r.judged !== false && r.pass).length}/${results.filter((r) => r.judged !== false).length} targets met${results.some((r) => r.judged === false) ? ` (${results.filter((r) => r.judged === false).length} not judged on this database)` : ""}`,
   ].join("\n");
 }
 

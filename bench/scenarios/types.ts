@@ -17,6 +17,8 @@ export interface ScenarioContext {
   plan: Plan;
   /** Scenario 3's small side: its own database and server process. */
   small?: { team: SeededTeam; ports: ServerPorts };
+  /** Scenarios 8 and 9 on PostgreSQL: PostGraphile 5 and the one-statement reference server (bench/peers.ts). */
+  peers?: { postgraphile: number; reference: number };
 }
 
 /** One line of the table: a side of a comparison, a request whose statements were counted, … */
@@ -36,6 +38,8 @@ export interface ScenarioResult {
   target: string;
   measured: string;
   pass: boolean;
+  /** false: the target cannot be judged on this database (printed as n/a, not counted); the rows are still measured. */
+  judged?: boolean;
   rows: Row[];
   notes: string[];
 }
