@@ -253,8 +253,9 @@ export function startDeliveryWorker(): DeliveryWorker {
         const short = config.WEBHOOK_CONCURRENCY - inFlight.size;
         if (short > 0 && fanOutDue) {
           const batch = quietForMs() < QUIET_MS ? short : FAN_OUT_BATCH;
-          const { events, deliveries } = await fanOut(batch);
-          fanOutDue = events === batch; // when the batch was full, more are waiting
+          fanOutDue = false; // a commit while the statement runs sets it again
+          const { events, deliveries } = await fanOut(batch).catch((err) => ((fanOutDue = true), Promise.reject(err)));
+          if (events === batch) fanOutDue = true; // the batch was full: more are waiting
           if (deliveries) send(await claim(short));
         }
         // Every update of a delivery leaves a dead row; without vacuum the claim's index scan wades through them all.
