@@ -1,5 +1,5 @@
 // Small pieces every page uses: loading a query, showing an error, formatting dates.
-import type { ComponentChildren } from "preact";
+import type { ComponentChildren, JSX } from "preact";
 import { useCallback, useEffect, useState } from "preact/hooks";
 import { ApiError } from "./graphql";
 
@@ -103,4 +103,28 @@ export function Table({ label, columns, children }: { label: string; columns: st
       </table>
     </div>
   );
+}
+
+/**
+ * A form that changes something: `action` gets the form's data; while it runs `busy` is true; when it succeeds the
+ * form is cleared, and when it fails `error` holds the message.
+ */
+export function useFormAction(action: (data: FormData) => Promise<void>) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const onSubmit = async (e: JSX.TargetedEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    setBusy(true);
+    try {
+      await action(new FormData(form));
+      setError(null);
+      form.reset();
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { onSubmit, error, busy };
 }

@@ -2,7 +2,7 @@
 import { useRef, useState } from "preact/hooks";
 import { client, graphql, type ResultOf } from "../graphql";
 import type { PageProps } from "../main";
-import { date, ErrorMessage, Loading, messageOf, ShownOnce, Table, useLoad } from "../ui";
+import { date, ErrorMessage, Loading, messageOf, ShownOnce, Table, useFormAction, useLoad } from "../ui";
 
 const KEYS = graphql(`
   query Keys {
@@ -122,40 +122,24 @@ function CreateKey({ props, onCreated }: { props: PageProps; onCreated: (key: st
   const api = client(props);
   // The permissions a new key may hold are those of the signed-in key (the API refuses any other).
   const available = Object.entries(props.who.apiKey.permissions);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { onSubmit, error, busy } = useFormAction(async (data) => {
+    const name = String(data.get("name"));
+    const expires = String(data.get("expires") ?? "");
+    const { createApiKey } = await api(CREATE, {
+      input: {
+        name,
+        description: String(data.get("description") ?? "") || null,
+        expiresAt: expires ? new Date(`${expires}T00:00:00Z`).toISOString() : null,
+        permissions: data.getAll("permission").map(String),
+        rateLimitTier: String(data.get("tier")),
+      },
+    });
+    onCreated(createApiKey.key, name);
+  });
   return (
     <section class="card" aria-labelledby="create-key-title">
       <h2 id="create-key-title">Create a key</h2>
-      <form
-        onSubmit={async (e) => {
-          e.preventDefault();
-          const form = e.currentTarget as HTMLFormElement;
-          const data = new FormData(form);
-          const permissions = data.getAll("permission").map(String);
-          const expires = String(data.get("expires") ?? "");
-          setBusy(true);
-          try {
-            const name = String(data.get("name"));
-            const { createApiKey } = await api(CREATE, {
-              input: {
-                name,
-                description: String(data.get("description") ?? "") || null,
-                expiresAt: expires ? new Date(`${expires}T00:00:00Z`).toISOString() : null,
-                permissions,
-                rateLimitTier: String(data.get("tier")),
-              },
-            });
-            setError(null);
-            form.reset();
-            onCreated(createApiKey.key, name);
-          } catch (err) {
-            setError(messageOf(err));
-          } finally {
-            setBusy(false);
-          }
-        }}
-      >
+      <form onSubmit={onSubmit}>
         <div class="fields">
           <label>
             Name

@@ -3,7 +3,7 @@
 import { useState } from "preact/hooks";
 import { client, graphql, type ResultOf } from "../graphql";
 import type { PageProps } from "../main";
-import { date, ErrorMessage, Loading, messageOf, ShownOnce, Table, useLoad } from "../ui";
+import { date, ErrorMessage, Loading, messageOf, ShownOnce, Table, useFormAction, useLoad } from "../ui";
 
 const ENDPOINTS = graphql(`
   query Endpoints {
@@ -135,27 +135,16 @@ export function WebhooksPage(props: PageProps) {
 
 function CreateEndpoint({ props, types, onCreated }: { props: PageProps; types: { type: string; description: string }[]; onCreated: (url: string, secret: string) => void }) {
   const api = client(props);
-  const [error, setError] = useState<string | null>(null);
+  const { onSubmit, error } = useFormAction(async (data) => {
+    const { createWebhookEndpoint } = await api(CREATE, {
+      input: { url: String(data.get("url")), description: String(data.get("description") ?? "") || null, events: data.getAll("event").map(String) },
+    });
+    onCreated(createWebhookEndpoint.endpoint.url, createWebhookEndpoint.secret);
+  });
   return (
     <section class="card" aria-labelledby="create-endpoint-title">
       <h2 id="create-endpoint-title">Add an endpoint</h2>
-      <form
-        onSubmit={async (ev) => {
-          ev.preventDefault();
-          const form = ev.currentTarget as HTMLFormElement;
-          const data = new FormData(form);
-          try {
-            const { createWebhookEndpoint } = await api(CREATE, {
-              input: { url: String(data.get("url")), description: String(data.get("description") ?? "") || null, events: data.getAll("event").map(String) },
-            });
-            setError(null);
-            form.reset();
-            onCreated(createWebhookEndpoint.endpoint.url, createWebhookEndpoint.secret);
-          } catch (err) {
-            setError(messageOf(err));
-          }
-        }}
-      >
+      <form onSubmit={onSubmit}>
         <div class="fields">
           <label>
             URL
