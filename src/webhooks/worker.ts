@@ -132,12 +132,10 @@ export function startDeliveryWorker(): DeliveryWorker {
   // Successes (nearly every attempt) are written together: one statement for those finished within a few ms.
   const succeeded = new DataLoader<{ id: string; responseStatus: number; durationMs: number }, void>(
     async (batch) => {
-      const list = (pick: (d: (typeof batch)[number]) => string | number) => batch.map(pick).join(",");
       await prisma.$executeRaw`
         UPDATE webhook_deliveries d
         SET status = 'succeeded', response_status = v.status, duration_ms = v.ms, error = NULL, next_attempt_at = NULL, claimed_until = NULL
-        FROM unnest(string_to_array(${list((d) => d.id)}, ',')::uuid[], string_to_array(${list((d) => d.responseStatus)}, ',')::int[],
-                    string_to_array(${list((d) => d.durationMs)}, ',')::int[]) AS v(id, status, ms)
+        FROM unnest(${batch.map((b) => b.id)}::uuid[], ${batch.map((b) => b.responseStatus)}::int[], ${batch.map((b) => b.durationMs)}::int[]) AS v(id, status, ms)
         WHERE d.id = v.id`;
       return batch.map(() => undefined);
     },
@@ -171,7 +169,7 @@ export function startDeliveryWorker(): DeliveryWorker {
   async function claim(limit: number): Promise<Claimed[]> {
     const counts = new Map<string, number>();
     for (const { endpointId } of inFlight.values()) counts.set(endpointId, (counts.get(endpointId) ?? 0) + 1);
-    const busy = [...counts].filter(([, n]) => n >= PER_ENDPOINT).map(([id]) => id).join(",");
+    const busy = [...counts].filter(([, n]) => n >= PER_ENDPOINT).map(([id]) => id);
     // A claim lasts the attempt's timeout and 5 s to write its outcome: the attempt of a process that died is taken
     // up by any process after that (a receiver may then get it twice, with the same webhook-id).
     const holdSeconds = Math.ceil(config.WEBHOOK_TIMEOUT_MS / 1000) + 5;
@@ -179,7 +177,7 @@ export function startDeliveryWorker(): DeliveryWorker {
       WITH due AS (
         SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
         WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND (d.claimed_until IS NULL OR d.claimed_until < now())
-          AND e.enabled AND NOT (d.endpoint_id = ANY (string_to_array(${busy}, ',')::uuid[]))
+          AND e.enabled AND NOT (d.endpoint_id = ANY (${busy}::uuid[]))
         ORDER BY d.next_attempt_at
         LIMIT ${limit}
         FOR UPDATE OF d SKIP LOCKED
