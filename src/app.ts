@@ -24,6 +24,7 @@ import { API_VERSION } from "./rest/openapi";
 import { schema } from "./schema";
 import { useCompiledExecution } from "./schema/engine";
 import { useQueryLimits } from "./schema/limits";
+import { useRawJsonResults } from "./schema/sql-json/raw";
 
 /** GET / without a key: where everything is. */
 const INDEX = {
@@ -82,7 +83,8 @@ export function assembleApp(authentication: RequestHandler, rateLimiter: RateLim
     cors: false, // crossOrigin() answers for every route, /graphql included
     maskedErrors: { maskError: maskDatabaseFailures },
     // The engine REST runs on too, and the query limits every client document is checked against.
-    plugins: [useCompiledExecution(), useQueryLimits()],
+    // (and answers the one-statement read path's JSON text as it is).
+    plugins: [useCompiledExecution(), useQueryLimits(), useRawJsonResults()],
     logging: {
       debug: (...args) => logger.debug(args.map(String).join(" ")),
       info: (...args) => logger.info(args.map(String).join(" ")),

@@ -2,8 +2,8 @@
 import { Router } from "express";
 import type { Context } from "../context";
 import { reportFields } from "../schema/resources/report/fields";
-import { operation, run } from "./graphql";
-import { jsonBody, pageBody, pageVariables, queryText, runWithBody, type Page } from "./input";
+import { operation, run, runJson } from "./graphql";
+import { jsonBody, pageVariables, queryText, runWithBody, sendJson } from "./input";
 import { allowOnly, handle } from "./route";
 import {
   DETAIL_FRAGMENT,
@@ -15,8 +15,9 @@ import {
   type ReportSummaryBody,
 } from "./shapes";
 
+// The page under the REST body's names and in its order (data, total, limit, offset): the result is the body.
 const LIST = operation(`query RestReports($status: ReportStatusFilter!, $limit: Int!, $offset: Int!) {
-  reports(status: $status, limit: $limit, offset: $offset) { total limit offset items { ${SUMMARY_FIELDS} } }
+  reports(status: $status, limit: $limit, offset: $offset) { data: items { ${SUMMARY_FIELDS} } total limit offset }
 }`);
 const GET = operation(`query RestReport($id: ID!) { report(id: $id) { ...RestReportDetail } } ${DETAIL_FRAGMENT}`);
 const BY_ADDRESS = operation(`query RestReportByAddress($address: String!) { reportByAddress(address: $address) { ...RestReportDetail } }
@@ -45,8 +46,7 @@ export function reportsRouter(): Router {
       // address takes priority: limit, offset and status are then ignored, even when they are invalid.
       const address = queryText(req, "address");
       if (address !== undefined) return void res.json(await searchByAddress(address, res.locals.context));
-      const { reports } = await run<{ reports: Page<ReportSummaryBody> }>(LIST, { status: queryText(req, "status") ?? "all", ...pageVariables(req) }, res.locals.context);
-      res.json(pageBody(reports));
+      sendJson(res, await runJson(LIST, "reports", { status: queryText(req, "status") ?? "all", ...pageVariables(req) }, res.locals.context));
     }),
   );
   router.post(
@@ -75,8 +75,8 @@ export function reportsRouter(): Router {
     handle(async (req, res) => {
       const address = queryText(req, "address");
       if (address !== undefined) return void res.json(await searchByAddress(address, res.locals.context));
-      const { report } = await run<{ report: ReportDetailResult }>(GET, { id: req.params.reportId }, res.locals.context, detailOptions);
-      res.json({ data: toReportDetail(report) });
+      const report = await runJson(GET, "report", { id: req.params.reportId }, res.locals.context, { ...detailOptions, shape: toReportDetail });
+      sendJson(res, `{"data":${report}}`);
     }),
   );
   router.patch(

@@ -7,10 +7,25 @@ import { useEngine, type Plugin } from "@envelop/core";
 import { execute as graphqlExecute, print, type DocumentNode, type ExecutionArgs, type ExecutionResult } from "graphql";
 import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
 import { LRUCache } from "lru-cache";
+import { logger } from "../logger";
 import { schema } from "./index";
 import { variableError } from "./input-errors";
+import { runSqlJson, sqlJsonEntry, type SqlJsonEntry, type SqlJsonOptions } from "./sql-json/run";
 
-type Compiled = CompiledQuery | { errors: ExecutionResult["errors"] };
+interface Compiled {
+  query: CompiledQuery | { errors: ExecutionResult["errors"] };
+  /** The one-statement read path's plan (./sql-json), when it can answer the document. */
+  sql: SqlJsonEntry | null;
+}
+
+function sqlJsonOf(document: DocumentNode, operationName: string | undefined): SqlJsonEntry | null {
+  try {
+    return sqlJsonEntry(schema, document, operationName);
+  } catch (err) {
+    logger.error({ err }, "one-statement read path could not plan a document; the resolvers answer it");
+    return null;
+  }
+}
 
 const byDocument = new WeakMap<DocumentNode, Map<string, Compiled>>();
 const byText = new LRUCache<string, Compiled>({ max: 1000 });
@@ -27,7 +42,8 @@ function compiled(document: DocumentNode, operationName: string | null | undefin
     // scalar's JSON (a DateTime is a Date, which JSON.stringify writes in ISO 8601, as DateTime.serialize would).
     // About 3 % of a report detail's CPU (BENCHMARKS.md, scenario 1).
     const result = compileQuery(schema, document, operationName ?? undefined, { disableLeafSerialization: true });
-    entry = isCompiledQuery(result) ? result : { errors: result.errors };
+    const query = isCompiledQuery(result) ? result : { errors: result.errors };
+    entry = { query, sql: "query" in query ? sqlJsonOf(document, operationName ?? undefined) : null };
     byText.set(key, entry);
   }
   if (!forDocument) byDocument.set(document, (forDocument = new Map()));
@@ -35,13 +51,20 @@ function compiled(document: DocumentNode, operationName: string | null | undefin
   return entry;
 }
 
-/** Executes a validated document (graphql-js `execute` arguments). */
-export async function execute(args: ExecutionArgs): Promise<ExecutionResult> {
+/**
+ * Executes a validated document (graphql-js `execute` arguments): by one SQL statement when the one-statement read
+ * path can answer it (its `data` is then a RawData), else by the compiled resolvers.
+ */
+export async function execute(args: ExecutionArgs, options?: SqlJsonOptions): Promise<ExecutionResult> {
   if (args.schema !== schema) return graphqlExecute(args);
   const entry = compiled(args.document, args.operationName);
-  if (!("query" in entry)) return { errors: entry.errors };
+  if (!("query" in entry.query)) return { errors: entry.query.errors };
+  if (entry.sql) {
+    const answer = await runSqlJson(entry.sql, args, options);
+    if (answer) return answer;
+  }
   const variables = args.variableValues ?? {};
-  const result = await entry.query(args.rootValue, args.contextValue, variables);
+  const result = await entry.query.query(args.rootValue, args.contextValue, variables);
   // Variable values refused before execution: say which field and why, in our words (input-errors.ts).
   if (result.errors?.length && !result.data && result.errors.every((e) => !e.path)) {
     const refused = variableError(schema, args.document, variables);

@@ -54,6 +54,11 @@ export interface FieldSpec {
   /** The GraphQL object field when it is not the column exposed as it is (computed fields), given the description. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   build?: (t: any, description: string) => unknown;
+  /**
+   * A computed field's value as a SQL expression over the row `alias`, giving what `value` gives as JSON (the
+   * one-statement path for reads, ./sql-json). Without it a query selecting the field runs on the resolvers.
+   */
+  sql?: (alias: string) => string;
 }
 
 export type FieldTable = Record<string, FieldSpec>;
@@ -68,9 +73,15 @@ const acceptsNull = (spec: FieldSpec) => Boolean(spec.nullable) || spec.onNull =
 
 // ---- GraphQL ----
 
+const tables = new Map<string, FieldTable>();
+
+/** The field table of a GraphQL object type whose fields come from one (after the schema is built). */
+export const fieldTableOf = (typeName: string): FieldTable | undefined => tables.get(typeName);
+
 /** The object type's fields: every entry, exposed from its column or built by `build`. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function objectFields(table: FieldTable, t: any): Record<string, any> {
+  tables.set(t.typename as string, table);
   return Object.fromEntries(
     entries(table).map(([name, spec]) => [
       name,

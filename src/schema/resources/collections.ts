@@ -3,8 +3,10 @@
 import type { Permission } from "../../auth/permissions";
 import { NESTED_LIMIT } from "../builder";
 import { pageArgRules } from "../rules";
+import type { SqlJsonCollection } from "../sql-json/plan";
 
-const oldestFirst = [{ createdAt: "asc" }, { id: "asc" }] as const;
+/** The order of every collection (also the one-statement read path's, ../sql-json). */
+export const COLLECTION_ORDER = [{ createdAt: "asc" }, { id: "asc" }] as const;
 
 type Relation = "comparables" | "showings" | "socialMediaPosts" | "agentInsights";
 
@@ -20,6 +22,7 @@ export function collection(t: any, relation: Relation, permission: Permission, d
       offset: t.arg.int({ defaultValue: 0, required: true, description: "Items to skip, at least 0", validate: pageArgRules.offset }),
     },
     // No OFFSET in the SQL when there is nothing to skip.
-    query: ({ limit, offset }: { limit: number; offset: number }) => ({ orderBy: [...oldestFirst], take: limit, ...(offset ? { skip: offset } : {}) }),
+    query: ({ limit, offset }: { limit: number; offset: number }) => ({ orderBy: [...COLLECTION_ORDER], take: limit, ...(offset ? { skip: offset } : {}) }),
+    extensions: { sqlJson: { kind: "collection", foreignKey: "reportId", orderBy: COLLECTION_ORDER } satisfies SqlJsonCollection },
   });
 }

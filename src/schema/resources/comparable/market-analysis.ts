@@ -66,12 +66,20 @@ export function adjustedPrice(comp: Pick<ComparableFigures, "price" | "adjustmen
   return comp.price === null ? null : comp.price + adjustmentTotal(comp.adjustments);
 }
 
-/** adjusted price / sqft, rounded to cents; null without either. */
+/** adjusted price / sqft, rounded to cents (halves up); null without either. */
 export function pricePerSqft(comp: Pick<ComparableFigures, "price" | "adjustments" | "sqft">): number | null {
   const adjusted = adjustedPrice(comp);
   if (adjusted === null || !comp.sqft) return null;
-  return Math.round((adjusted * 100) / comp.sqft) / 100;
+  // floor(x + 0.5) rather than Math.round: the same IEEE operations as PRICE_PER_SQFT_SQL, so both give the same number.
+  return Math.floor((adjusted * 100) / comp.sqft + 0.5) / 100;
 }
+
+// The same two figures as SQL over a comparables row `c` (the one-statement read path, ../../sql-json): the
+// adjustments' numbers summed in the object's key order as adjustmentTotal does, price + that sum, then the rate.
+const ADJUSTMENT_TOTAL_SQL = (c: string) =>
+  `coalesce((SELECT sum(v.value::text::float8) FROM jsonb_each(CASE WHEN jsonb_typeof(${c}.adjustments) = 'object' THEN ${c}.adjustments ELSE '{}'::jsonb END) v WHERE jsonb_typeof(v.value) = 'number'), 0)`;
+export const ADJUSTED_PRICE_SQL = (c: string) => `(${c}.price + ${ADJUSTMENT_TOTAL_SQL(c)})`;
+export const PRICE_PER_SQFT_SQL = (c: string) => `(floor((${ADJUSTED_PRICE_SQL(c)} * 100) / nullif(${c}.sqft, 0) + 0.5) / 100)`;
 
 /** The middle value of a sorted list; of an even count, the mean of the two middle values (rounded to cents). */
 function median(sorted: number[]): number {

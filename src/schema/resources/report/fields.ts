@@ -17,7 +17,11 @@ const both = { create: "optional", update: true } as const;
 /** A flag computed from the status: one function for the GraphQL field and the REST record (webhook payloads). */
 const statusIs = (status: "draft" | "published") => {
   const value = (r: { status: string }) => r.status === status;
-  return { value, build: (t: any, description: string) => t.boolean({ description, select: { status: true }, resolve: value }) }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  return {
+    value,
+    build: (t: any, description: string) => t.boolean({ description, select: { status: true }, resolve: value }), // eslint-disable-line @typescript-eslint/no-explicit-any
+    sql: (r: string) => `(${r}.status = '${status}')`,
+  };
 };
 const toggle = (rest: string, restInput: string, description: string) =>
   ({ type: "Boolean", rest, restInput, description, update: true, detailOnly: true }) as const;
@@ -57,6 +61,7 @@ export const reportFields = {
     description: "Number of showings and open houses of the report",
     value: (r: { _count: { showings: number } }) => r._count.showings, // the row as reportRecord (src/webhooks/outbox.ts) reads it
     build: (t, description) => t.relationCount("showings", { description }),
+    sql: (r) => `(SELECT count(*) FROM showings s WHERE s.report_id = ${r}.id)`,
   },
   createdAt: { type: "DateTime", rest: "created_at", sampleName: "date_created", description: "When the report was created" },
   updatedAt: { type: "DateTime", rest: "updated_at", description: "When the report last changed" },

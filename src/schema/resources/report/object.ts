@@ -38,9 +38,10 @@ builder.prismaObject("Report", {
   }),
 });
 
-const byRecency = [{ createdAt: "desc" }, { id: "desc" }] satisfies Prisma.ReportOrderByWithRelationInput[];
+/** Newest first (also the one-statement read path's order, ./queries.ts). */
+export const REPORT_ORDER = [{ createdAt: "desc" }, { id: "desc" }] as const satisfies Prisma.ReportOrderByWithRelationInput[];
 
 export const ReportPage = pageType<"Report", Prisma.ReportWhereInput>("Report", "One page of the team's reports, newest first.", {
-  items: (query, page) => prisma.report.findMany({ ...query, where: page.where, orderBy: byRecency, take: page.limit, skip: page.offset }),
+  items: (query, page) => prisma.report.findMany({ ...query, where: page.where, orderBy: [...REPORT_ORDER], take: page.limit, skip: page.offset }),
   count: (where) => prisma.report.count({ where }),
 });

@@ -6,7 +6,8 @@ import { listComplexity, pageArgs } from "../../page";
 import { checked } from "../../rules";
 import { isUuid, teamIdOf } from "../../scope";
 import { addressRule } from "./fields";
-import { ReportPage } from "./object";
+import type { SqlJsonRoot } from "../../sql-json/plan";
+import { REPORT_ORDER, ReportPage } from "./object";
 import { REPORT_NOT_FOUND } from "./lookup";
 import { findReportIdByAddress } from "./search";
 
@@ -22,6 +23,8 @@ builder.queryFields((t) => ({
     description: "One report of the team by id. Unknown ids (and other teams' reports) give a NOT_FOUND error. Needs reports:read.",
     authScopes: { permission: "reports:read" },
     args: { id: t.arg.id({ required: true, description: "The report's id" }) },
+    // The one-statement read path (../../sql-json) reads the same row: this id, this team; other ids are the resolver's.
+    extensions: { sqlJson: { kind: "one", where: (r, p) => `${r}.id = ${p.arg("id", "uuid")} AND ${r}.team_id = ${p.team}`, accepts: ({ id }) => isUuid(String(id)) } satisfies SqlJsonRoot },
     resolve: async (query, _root, { id }, ctx) => {
       const report = isUuid(String(id)) ? await prisma.report.findFirst({ ...query, where: { id: String(id), teamId: teamIdOf(ctx) } }) : null;
       if (!report) throw notFound(REPORT_NOT_FOUND);
@@ -51,6 +54,13 @@ builder.queryFields((t) => ({
     args: {
       status: t.arg({ type: ReportStatusFilter, defaultValue: "all", required: true, description: "draft, published or all" }),
       ...pageArgs(t),
+    },
+    extensions: {
+      sqlJson: {
+        kind: "page",
+        where: (r, p) => `${r}.team_id = ${p.team} AND (${p.arg("status", "text")} = 'all' OR ${r}.status::text = ${p.arg("status", "text")})`,
+        orderBy: REPORT_ORDER,
+      } satisfies SqlJsonRoot,
     },
     resolve: (_root, { status, limit, offset }, ctx) => ({
       where: { teamId: teamIdOf(ctx), ...(status === "all" ? {} : { status }) },

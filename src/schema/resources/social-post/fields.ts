@@ -17,6 +17,7 @@ const count = (rest: CountName, description: string) => {
     description,
     value,
     build: (t, text) => t.field({ type: "SafeInt", nullable: true, description: text, resolve: value }),
+    sql: (p: string) => `${p}.${rest}`, // a bigint is a JSON number in PostgreSQL's json too
   } satisfies FieldSpec;
 };
 

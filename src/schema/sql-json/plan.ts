@@ -1,0 +1,268 @@
+// The one-statement read path, part 1: which operations it can answer, and how. A query whose every selected field
+// maps to a column, a computed field with its SQL (FieldSpec.sql), a collection or a supported root field (marked
+// with `extensions.sqlJson` where they are declared) gets a plan; anything else (mutations, other fields, @skip or
+// @include, arguments its checks refuse) gets none and runs on the resolvers as before. Plans are made once per
+// document (engine.ts caches them with the compiled query) and hold no request's values.
+import {
+  getNamedType,
+  GraphQLError,
+  isObjectType,
+  Kind,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLField,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from "graphql";
+import { getArgumentValues, getVariableValues } from "graphql/execution/values";
+import type { Permission } from "../../auth/permissions";
+import { fieldTableOf } from "../fields";
+
+/** How a root query field reads its rows (declared beside the field as `extensions: { sqlJson }`). */
+export interface SqlJsonRoot {
+  kind: "one" | "page";
+  /** The rows' condition over the model's row `alias`; `p.arg(name, sqlType)` and `p.team` are parameters. */
+  where: (alias: string, p: { arg(name: string, sqlType: string): string; team: string }) => string;
+  /** Page order (Prisma orderBy form); a page without one is not planned. */
+  orderBy?: ReadonlyArray<Record<string, "asc" | "desc">>;
+  /** False when the resolver would answer these arguments otherwise than with the rows (e.g. an id that is no UUID). */
+  accepts?: (args: Record<string, unknown>) => boolean;
+}
+
+/** A collection field (limit/offset, the child model's rows whose `foreignKey` is the parent's id). */
+export interface SqlJsonCollection {
+  kind: "collection";
+  foreignKey: string;
+  orderBy: ReadonlyArray<Record<string, "asc" | "desc">>;
+}
+
+/** A request's values: the operation's variables and the key's team; argument values are worked out once. */
+export interface Request {
+  variables: Record<string, unknown>;
+  teamId: string;
+  args: Map<FieldNode, Record<string, unknown>>;
+}
+
+/** The arguments of one field node in a request (coerced, defaults applied). */
+export interface Args {
+  field: GraphQLField<unknown, unknown>;
+  node: FieldNode;
+}
+
+export type Leaf = { kind: "leaf"; key: string; sql: (alias: string) => string };
+export type Collection = {
+  kind: "collection";
+  key: string;
+  args: Args;
+  permission?: Permission;
+  foreignKey: string;
+  orderBy: SqlJsonCollection["orderBy"];
+  object: ObjectPlan;
+};
+export type Member = Leaf | Collection;
+
+export interface ObjectPlan {
+  model: string;
+  members: Member[];
+}
+
+export type PageMember =
+  | { kind: "items"; key: string; object: ObjectPlan }
+  | { kind: "total"; key: string }
+  | { kind: "limit"; key: string }
+  | { kind: "offset"; key: string }
+  | { kind: "typename"; key: string; name: string };
+
+export interface Root {
+  key: string;
+  args: Args;
+  permission?: Permission;
+  spec: SqlJsonRoot;
+  model: string;
+  /** kind "one": the object; kind "page": the page's members. */
+  object?: ObjectPlan;
+  page?: PageMember[];
+}
+
+export interface Plan {
+  schema: GraphQLSchema;
+  operation: OperationDefinitionNode;
+  roots: Root[];
+  /** Every field node with arguments, for the request-time checks. */
+  argued: Args[];
+}
+
+class Unsupported extends Error {}
+const unsupported = (): never => {
+  throw new Unsupported();
+};
+
+/** The permission a field's authScopes names, when that is all they say; anything else is not planned. */
+function permissionOf(field: GraphQLField<unknown, unknown>): Permission | undefined {
+  const scopes = (field.extensions?.pothosOptions as { authScopes?: unknown } | undefined)?.authScopes;
+  if (scopes === undefined) return undefined;
+  if (typeof scopes === "object" && scopes !== null && Object.keys(scopes).length === 1 && typeof (scopes as { permission?: unknown }).permission === "string") {
+    return (scopes as { permission: Permission }).permission;
+  }
+  return unsupported();
+}
+
+const hasFieldValidation = (field: GraphQLField<unknown, unknown>) => (field.extensions?.pothosOptions as { validate?: unknown } | undefined)?.validate !== undefined;
+
+/** The fields of a selection set on `type`, by response key in order (fragments spread, no directives). */
+function collect(
+  set: SelectionSetNode,
+  type: GraphQLObjectType,
+  fragments: Record<string, FragmentDefinitionNode>,
+  into = new Map<string, FieldNode>(),
+): Map<string, FieldNode> {
+  for (const selection of set.selections) {
+    if (selection.directives?.length) unsupported();
+    if (selection.kind === Kind.FIELD) {
+      const key = selection.alias?.value ?? selection.name.value;
+      const seen = into.get(key);
+      // The same key twice merges in GraphQL; plain repeats of a leaf are all this path takes.
+      if (seen && (seen.name.value !== selection.name.value || seen.selectionSet || selection.selectionSet || seen.arguments?.length || selection.arguments?.length)) unsupported();
+      if (!seen) into.set(key, selection);
+    } else {
+      const fragment = selection.kind === Kind.FRAGMENT_SPREAD ? fragments[selection.name.value] : selection;
+      if (!fragment) return unsupported();
+      const on = fragment.typeCondition?.name.value;
+      if (on !== undefined && on !== type.name) unsupported();
+      collect(fragment.selectionSet, type, fragments, into);
+    }
+  }
+  return into;
+}
+
+/** The SQL of a stored value: timestamps as JavaScript's ISO 8601 (what the resolvers send), the rest as it is. */
+function columnSql(column: string, graphqlType: string): (alias: string) => string {
+  if (graphqlType === "DateTime") return (a) => `to_char(${a}.${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+  return (a) => `${a}.${column}`;
+}
+
+export interface Columns {
+  /** The table of a model. */
+  table(model: string): string;
+  /** The column of a model's field. */
+  column(model: string, field: string): string;
+}
+
+/** The plan of one operation, or null when this path does not answer it. */
+export function planOperation(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, columns: Columns): Plan | null {
+  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations.length === 1 ? operations[0] : undefined;
+  if (!operation || operation.operation !== "query" || operation.directives?.length) return null;
+  const fragments: Record<string, FragmentDefinitionNode> = {};
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
+  const argued: Args[] = [];
+  const argsOf = (field: GraphQLField<unknown, unknown>, node: FieldNode): Args => {
+    if (hasFieldValidation(field)) unsupported();
+    const args = { field, node };
+    if (field.args.length) argued.push(args);
+    return args;
+  };
+
+  const objectPlan = (type: GraphQLObjectType, set: SelectionSetNode | undefined): ObjectPlan => {
+    const model = (type.extensions?.pothosPrismaModel as string | undefined) ?? unsupported();
+    if ((type.extensions?.pothosOptions as { authScopes?: unknown } | undefined)?.authScopes !== undefined || !set) unsupported();
+    const table = fieldTableOf(type.name);
+    const members: Member[] = [];
+    for (const [key, node] of collect(set!, type, fragments)) {
+      const name = node.name.value;
+      if (name === "__typename") {
+        members.push({ kind: "leaf", key, sql: () => `'${type.name}'::text` });
+        continue;
+      }
+      const field = type.getFields()[name] ?? unsupported();
+      const permission = permissionOf(field);
+      const marker = field.extensions?.sqlJson as SqlJsonCollection | undefined;
+      if (marker?.kind === "collection") {
+        const child = getNamedType(field.type);
+        // plugin-prisma's own record of the relation (the Prisma field: name, type = the related model).
+        const relation = field.extensions?.pothosPrismaRelationField as { type?: string } | undefined;
+        if (!isObjectType(child) || !relation) return unsupported();
+        const object = objectPlan(child, node.selectionSet);
+        if (object.model !== relation.type) unsupported();
+        members.push({ kind: "collection", key, args: argsOf(field, node), permission, foreignKey: marker.foreignKey, orderBy: marker.orderBy, object });
+        continue;
+      }
+      if (permission !== undefined || node.selectionSet || field.args.length) unsupported();
+      const computed = table?.[name]?.sql;
+      const exposed = field.extensions?.pothosExposedField as string | undefined;
+      if (computed) members.push({ kind: "leaf", key, sql: computed });
+      else if (exposed && !table?.[name]?.build) members.push({ kind: "leaf", key, sql: columnSql(columns.column(model, exposed), getNamedType(field.type).name) });
+      else unsupported();
+    }
+    return { model, members };
+  };
+
+  const query = schema.getQueryType()!;
+  const roots: Root[] = [];
+  try {
+    for (const [key, node] of collect(operation.selectionSet, query, fragments)) {
+      const field = query.getFields()[node.name.value] ?? unsupported();
+      const spec = (field.extensions?.sqlJson as SqlJsonRoot | undefined) ?? unsupported();
+      const permission = permissionOf(field);
+      const args = argsOf(field, node);
+      const named = getNamedType(field.type);
+      if (!isObjectType(named)) return null;
+      if (spec.kind === "one") {
+        const object = objectPlan(named, node.selectionSet);
+        roots.push({ key, args, permission, spec, model: object.model, object });
+        continue;
+      }
+      if (!spec.orderBy || !node.selectionSet) return null;
+      const page: PageMember[] = [];
+      let model: string | undefined;
+      for (const [pageKey, pageNode] of collect(node.selectionSet, named, fragments)) {
+        const name = pageNode.name.value;
+        if (name === "__typename") page.push({ kind: "typename", key: pageKey, name: named.name });
+        else if (name === "total" || name === "limit" || name === "offset") page.push({ kind: name, key: pageKey } as PageMember);
+        else if (name === "items") {
+          const item = getNamedType(named.getFields().items.type);
+          if (!isObjectType(item)) return null;
+          const object = objectPlan(item, pageNode.selectionSet);
+          model = object.model;
+          page.push({ kind: "items", key: pageKey, object });
+        } else return null;
+      }
+      model ??= (getNamedType(named.getFields().items?.type ?? unsupported()) as GraphQLObjectType).extensions?.pothosPrismaModel as string | undefined;
+      if (!model) return null;
+      roots.push({ key, args, permission, spec, model, page });
+    }
+  } catch (err) {
+    if (err instanceof Unsupported) return null;
+    throw err;
+  }
+  return roots.length ? { schema, operation, roots, argued } : null;
+}
+
+/**
+ * The argument values of every field node of the plan for this request, checked by the same rules as the resolvers
+ * (each argument's `validate`). False when one does not coerce or is refused: the resolvers then answer (the error).
+ */
+export function resolveArgs(plan: Plan, request: Request): boolean {
+  const variables = getVariableValues(plan.schema, plan.operation.variableDefinitions ?? [], request.variables);
+  if (!variables.coerced) return false;
+  for (const { field, node } of plan.argued) {
+    let values: Record<string, unknown>;
+    try {
+      values = getArgumentValues(field, node, variables.coerced);
+    } catch (err) {
+      if (err instanceof GraphQLError) return false;
+      throw err;
+    }
+    for (const arg of field.args) {
+      const rule = (arg.extensions?.pothosOptions as { validate?: { "~standard"?: { validate(v: unknown): unknown } } } | undefined)?.validate;
+      if (!rule) continue;
+      const checked = rule["~standard"]?.validate(values[arg.name]);
+      if (!checked || checked instanceof Promise || (checked as { issues?: unknown }).issues) return false;
+    }
+    request.args.set(node, values);
+  }
+  return true;
+}

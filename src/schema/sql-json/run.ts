@@ -1,0 +1,89 @@
+// The one-statement read path, part 4: answering a request with a plan. It answers only what the resolvers would
+// answer with the same rows: the key holds every permission the selection needs (REST may leave out collections it
+// may not read, as its detail does), the arguments pass the same rules, and every root found its row. Otherwise it
+// returns null and the resolvers run (and give the error). The query limits ran before execution, as for any
+// document, and the statement runs on the service's pool with its statement timeout.
+import { createHash } from "node:crypto";
+import { GraphQLError, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from "graphql";
+import { can, type Permission } from "../../auth/permissions";
+import type { Context } from "../../context";
+import { database } from "../../db";
+import { databaseFailure } from "../../db/errors";
+import { logger } from "../../logger";
+import { columns } from "./columns";
+import { planOperation, resolveArgs, type ObjectPlan, type Plan } from "./plan";
+import { RawData } from "./raw";
+import { statementOf, type Statement } from "./sql";
+
+export interface SqlJsonEntry {
+  plan: Plan;
+  /** Permissions of the collections in the selection (each may be left out for REST). */
+  optional: Permission[];
+  /** Statement per set of left-out permissions ("" = none), with its prepared-statement name. */
+  statements: Map<string, (Statement & { name: string }) | null>;
+}
+
+function collectionPermissions(object: ObjectPlan, into: Set<Permission>): Set<Permission> {
+  for (const m of object.members) {
+    if (m.kind !== "collection") continue;
+    if (m.permission) into.add(m.permission);
+    collectionPermissions(m.object, into);
+  }
+  return into;
+}
+
+/** The entry of a document (null: the resolvers answer it). Made once per document and operation name. */
+export function sqlJsonEntry(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined): SqlJsonEntry | null {
+  const plan = planOperation(schema, document, operationName, columns);
+  if (!plan) return null;
+  const optional = new Set<Permission>();
+  for (const root of plan.roots) {
+    if (root.object) collectionPermissions(root.object, optional);
+    for (const m of root.page ?? []) if (m.kind === "items") collectionPermissions(m.object, optional);
+  }
+  return { plan, optional: [...optional], statements: new Map() };
+}
+
+export interface SqlJsonOptions {
+  /** Collections the key may not read are left out of the answer (REST's detail) instead of failing it. */
+  omitForbidden?: boolean;
+}
+
+/** The answer of the one-statement path, or null when the resolvers must answer. */
+export async function runSqlJson(entry: SqlJsonEntry, args: ExecutionArgs, options: SqlJsonOptions = {}): Promise<ExecutionResult | null> {
+  const viewer = (args.contextValue as Context | undefined)?.viewer;
+  if (!viewer) return null;
+  const { plan } = entry;
+  const allowed = (p: Permission | undefined) => p === undefined || can(viewer.permissions, p);
+  if (!plan.roots.every((r) => allowed(r.permission))) return null;
+  const forbidden = entry.optional.filter((p) => !allowed(p));
+  if (forbidden.length && !options.omitForbidden) return null;
+
+  const request = { variables: args.variableValues ?? {}, teamId: viewer.teamId, args: new Map() };
+  if (!resolveArgs(plan, request)) return null;
+  if (!plan.roots.every((r) => !r.spec.accepts || r.spec.accepts(request.args.get(r.args.node) ?? {}))) return null;
+
+  const key = forbidden.join(",");
+  let statement = entry.statements.get(key);
+  if (statement === undefined) {
+    const made = statementOf(plan, columns, (p) => !forbidden.includes(p as Permission));
+    statement = made && { ...made, name: `sqljson_${createHash("sha1").update(made.text).digest("hex").slice(0, 20)}` };
+    entry.statements.set(key, statement);
+  }
+  if (!statement) return null;
+
+  let row: Record<string, string | null> | undefined;
+  try {
+    [row] = await database.query<Record<string, string | null>>(statement, statement.params.map((value) => value(request)));
+  } catch (err) {
+    // Unreachable or past its time budget: the same answer the resolvers' statement would have given (503/504).
+    if (databaseFailure(err)) return { data: null, errors: [new GraphQLError((err as Error).message, { originalError: err as Error, path: [plan.roots[0].key] })] };
+    // Anything else is this path's own fault: say so in the log and let the resolvers answer.
+    logger.error({ err, statement: statement.name }, "one-statement read failed; answered by the resolvers");
+    return null;
+  }
+  const values = plan.roots.map((_, i) => row?.[`r${i}`] ?? null);
+  // A root without its row (an unknown id): the resolvers give the error.
+  if (values.some((v) => v === null)) return null;
+  return { data: new RawData(plan.roots.map((r, i) => [r.key, values[i]!] as const)) as unknown as Record<string, unknown> };
+}

@@ -1,0 +1,235 @@
+// The one-statement read path (src/schema/sql-json): reads of reports and their collections answered by one SQL
+// statement whose JSON PostgreSQL builds. It must answer exactly what the resolvers answer — same fields, values,
+// order, permissions and team scoping — and stay under the query limits. Each comparison runs the same selection
+// twice: as it is (the one-statement path) and with `@include(if: true)` on the root field, which that path does
+// not take (the resolvers answer).
+import request from "supertest";
+import { prisma } from "../src/db";
+import { parse } from "graphql";
+import { TEAM_FULL_ACCESS } from "../src/auth/permissions";
+import type { Context } from "../src/context";
+import { DETAIL_FRAGMENT, SUMMARY_FIELDS, toReportDetail, type ReportDetailResult } from "../src/rest/shapes";
+import { schema } from "../src/schema";
+import { execute } from "../src/schema/engine";
+import { addKey, countStatements, createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
+
+let t: TestApp;
+let team: TestTeam;
+let other: TestTeam;
+let reportIds: string[];
+
+const isOneStatementRead = (sql: string) => sql.startsWith("SELECT (") && sql.includes("json_build_object");
+/** Statements of the request's own reading (not the key lookup, usage counting or last_used_at). */
+const reads = (statements: string[]) => statements.filter((sql) => !/api_keys|team_usage|api_key_hourly_usage/.test(sql));
+
+/** Every field of Report and of its four collections (the computed ones included), with paging arguments. */
+const EVERY_FIELD = `
+  fragment AllReport on Report {
+    __typename id address city state zip price beds baths sqft yearBuilt propertyType status isPublished isDraft publishedAt
+    viewsCount savesCount showingsCount createdAt updatedAt description lotSize portalUrl portalPropertyId mlsId
+    listingAgent createdBy customAgentName customAgentEmail primaryColor secondaryColor executiveSummary showComps
+    showNeighborhood showSocial showShowings showAgentInsights
+    comparables { __typename id reportId address city state zip price beds baths sqft lotSize yearBuilt distanceMiles saleDate daysOnMarket status source mlsId latitude longitude adjustments included adjustedPrice pricePerSqft createdAt updatedAt }
+    later: comparables(limit: 2, offset: 1) { id adjustedPrice }
+    showings { id serviceId reportId showingDate scheduledDate attendeeName attendeeEmail attendeePhone agentName feedback rating interested eventType title attendeesCount uniqueShowingKey showingTimeStart showingTimeEnd createdAt updatedAt }
+    socialMediaPosts { id reportId platform externalId url caption postedAt likes comments shares saves views reach metricsAt createdAt updatedAt }
+    agentInsights { id reportId title body category author source createdAt updatedAt }
+  }`;
+
+const page = (include: string) => `query($status: ReportStatusFilter!, $limit: Int!, $offset: Int!) {
+  reports(status: $status, limit: $limit, offset: $offset) ${include} { __typename total limit offset items { ...AllReport } }
+} ${EVERY_FIELD}`;
+const one = (include: string) => `query($id: ID!) { report(id: $id) ${include} { ...AllReport } } ${EVERY_FIELD}`;
+
+/** Runs a query both ways; returns both bodies and the statements of the first. */
+async function bothWays(query: (include: string) => string, variables: Record<string, unknown>, auth = team.auth) {
+  const { result: fast, statements } = await countStatements(() => request(t.app).post("/graphql").set(auth).send({ query: query(""), variables }));
+  const slow = await request(t.app).post("/graphql").set(auth).send({ query: query("@include(if: true)"), variables });
+  return { fast: fast.body, slow: slow.body, statements: reads(statements) };
+}
+
+/** Equal values, and the same key order everywhere (JSON text compares both). */
+function expectSame(fast: unknown, slow: unknown) {
+  expect(fast).toEqual(slow);
+  expect(JSON.stringify(fast)).toBe(JSON.stringify(slow));
+}
+
+const contextOf = (of: TestTeam): Context => ({
+  viewer: { keyId: "test", keyPrefix: "prs_sk_live_test", teamId: of.teamId, permissions: TEAM_FULL_ACCESS, tier: "standard" },
+  rateLimit: null,
+});
+
+beforeAll(async () => {
+  t = await startTestApp();
+  team = await createTeam();
+  other = await createTeam();
+  reportIds = [];
+  const values = [
+    { address: `1 "Quoted" Way\\ \u00e9\u4e2d\ud83c\udfe0`, price: 350000.5, beds: 3, baths: 2.5, sqft: 1850, status: "published" as const, publishedAt: new Date("2026-01-02T03:04:05.006Z") },
+    { address: "2 Null Street", description: "line\nbreak\ttab \u0001 control", lotSize: 0.1 + 0.2, primaryColor: "#ABC" },
+    { address: "3 Big Numbers Rd", price: 123456789.125, sqft: 7, yearBuilt: 1600, customAgentEmail: "a@example.com", executiveSummary: "" },
+  ];
+  for (const [i, v] of values.entries()) {
+    const key = v.address.toLowerCase();
+    const report = await prisma.report.create({
+      data: {
+        ...v,
+        teamId: team.teamId,
+        addressKey: key,
+        searchKey: key,
+        listingAgent: "Agent",
+        createdBy: "Seed",
+        createdAt: new Date(Date.UTC(2026, 0, 10 + i, 0, 0, 0, i * 7)),
+        comparables: {
+          create: [
+            { address: "9 Comp Ave", price: 300000, sqft: 1500, adjustments: { pool: -10000, garage: 5000 }, saleDate: new Date("2025-12-31T23:59:59.999Z"), latitude: 39.7817, longitude: -89.6501, distanceMiles: 0.4 },
+            { address: "10 Comp Ave", price: 199999.99, sqft: 3, adjustments: { a: 1, b: 2.5 }, included: false, status: "active" },
+            { address: "11 Comp Ave", price: null, sqft: 0, adjustments: {} },
+            { address: "12 Comp Ave", price: 1, sqft: 1000, adjustments: [] },
+          ].map((c, j) => ({ ...c, createdAt: new Date(Date.UTC(2026, 1, 1, 0, 0, j)) })),
+        },
+        showings: {
+          create: [
+            { attendeeName: "Jordan", eventType: "open_house" as const, rating: 5, interested: true, showingDate: new Date("2026-05-01T14:00:00Z"), showingTimeStart: new Date("2026-05-01T14:00:00.123Z") },
+            { feedback: "Liked the \"kitchen\"", uniqueShowingKey: `crm-${i}` },
+          ],
+        },
+        socialMediaPosts: {
+          create: [
+            { platform: "instagram", externalId: "ig-1", likes: 9007199254740991n, reach: 0n, postedAt: new Date("2026-03-03T03:03:03.030Z") },
+            { platform: "x", externalId: "x-1", caption: "\u2028 separators \u2029" },
+          ],
+        },
+        agentInsights: { create: [{ author: "Dana", body: "Priced to sell", title: null, category: "pricing", source: "ai" }] },
+      },
+    });
+    reportIds.push(report.id);
+  }
+  // Another team's report: never in this team's answers.
+  await prisma.report.create({ data: { teamId: other.teamId, address: "Elsewhere", addressKey: "elsewhere", searchKey: "elsewhere", listingAgent: "A", createdBy: "B" } });
+});
+afterAll(() => t.close());
+
+describe("GraphQL", () => {
+  it("answers a page of reports with every field of every collection exactly as the resolvers do, in one statement", async () => {
+    for (const variables of [
+      { status: "all", limit: 50, offset: 0 },
+      { status: "published", limit: 50, offset: 0 },
+      { status: "draft", limit: 1, offset: 1 },
+    ]) {
+      const { fast, slow, statements } = await bothWays(page, variables);
+      expect(slow.errors).toBeUndefined();
+      expectSame(fast, slow);
+      expect(statements).toHaveLength(1);
+      expect(isOneStatementRead(statements[0])).toBe(true);
+    }
+    const { fast } = await bothWays(page, { status: "all", limit: 50, offset: 0 });
+    expect(fast.data.reports.total).toBe(3);
+    // (300,000 - 10,000 + 5,000) / 1,500 sq ft; no price; 1 / 1,000 rounds to 0.
+    expect(fast.data.reports.items[2].comparables.map((c: { pricePerSqft: number | null }) => c.pricePerSqft)).toEqual([196.67, 66667.83, null, 0]);
+  });
+
+  it("answers one report the same way, and leaves unknown ids, other teams' reports and bad arguments to the resolvers", async () => {
+    const { fast, slow, statements } = await bothWays(one, { id: reportIds[0] });
+    expectSame(fast, slow);
+    expect(fast.data.report.id).toBe(reportIds[0]);
+    expect(statements.filter(isOneStatementRead)).toHaveLength(1);
+    expect(statements).toHaveLength(1);
+
+    const otherReport = await prisma.report.findFirstOrThrow({ where: { teamId: other.teamId } });
+    for (const id of [otherReport.id, "00000000-0000-0000-0000-000000000000", "not-a-uuid"]) {
+      const both = await bothWays(one, { id });
+      expectSame(both.fast, both.slow);
+      expect(both.fast.errors[0].extensions.code).toBe("NOT_FOUND");
+    }
+    const bad = await bothWays(page, { status: "all", limit: 101, offset: 0 });
+    expectSame(bad.fast, bad.slow);
+    expect(bad.fast.errors[0].extensions.code).toBe("BAD_USER_INPUT");
+    expect(bad.statements.filter(isOneStatementRead)).toHaveLength(0);
+    const nested = await bothWays(() => `{ reports { items { comparables(offset: -1) { id } } } }`, {});
+    expect(nested.fast.errors[0].message).toMatch(/offset/);
+    expect(nested.statements.filter(isOneStatementRead)).toHaveLength(0);
+  });
+
+  it("answers with the resolvers' error when the key lacks a collection's permission", async () => {
+    const auth = await addKey(team.teamId, "reports:read,comparables:read");
+    const { fast, slow, statements } = await bothWays(page, { status: "all", limit: 50, offset: 0 }, auth);
+    expectSame(fast, slow);
+    expect(fast.errors[0].extensions.code).toBe("FORBIDDEN");
+    expect(statements.filter(isOneStatementRead)).toHaveLength(0);
+  });
+
+  it("keeps the query limits: an over-limit selection it could answer is refused before anything runs", async () => {
+    const wide = `{ reports(limit: 100) { items { a: comparables { id } b: comparables { id } c: showings { id } d: showings { id } e: agentInsights { id } f: agentInsights { id } } } }`;
+    const aliases = `{ report(id: "${reportIds[0]}") { ${Array.from({ length: 31 }, (_, i) => `a${i}: id`).join(" ")} } }`;
+    for (const query of [wide, aliases]) {
+      const { result, statements } = await countStatements(() => request(t.app).post("/graphql").set(team.auth).send({ query }));
+      expect(result.body.errors[0].extensions.code).toBe("QUERY_TOO_COMPLEX");
+      expect(reads(statements)).toHaveLength(0);
+    }
+  });
+
+  it("answers a small request while ten heavy pages are answered", async () => {
+    const heavy = { query: page(""), variables: { status: "all", limit: 50, offset: 0 } };
+    const finished: string[] = [];
+    const pages = Array.from({ length: 10 }, () =>
+      request(t.app)
+        .post("/graphql")
+        .set(team.auth)
+        .send(heavy)
+        .then((res) => {
+          expect(res.body.data.reports.items).toHaveLength(3);
+          finished.push("page");
+        }),
+    );
+    const small = request(t.app)
+      .post("/graphql")
+      .set(team.auth)
+      .send({ query: "{ __typename }" })
+      .then((res) => {
+        expect(res.body.data).toEqual({ __typename: "Query" });
+        finished.push("small");
+      });
+    await Promise.all([...pages, small]);
+    // Not queued behind every page: answered before the last of them.
+    expect(finished.indexOf("small")).toBeLessThan(finished.length - 1);
+  });
+});
+
+describe("REST", () => {
+  const detail = (include: string) => `query($id: ID!) { report(id: $id) ${include} { ...RestReportDetail } } ${DETAIL_FRAGMENT}`;
+
+  it("GET /v1/reports/{id} is the one-statement answer, equal to the resolvers' detail", async () => {
+    for (const id of reportIds) {
+      const { result, statements } = await countStatements(() => request(t.app).get(`/v1/reports/${id}`).set(team.auth));
+      expect(result.status).toBe(200);
+      expect(result.headers["content-type"]).toBe("application/json; charset=utf-8");
+      expect(reads(statements)).toHaveLength(1);
+      expect(isOneStatementRead(reads(statements)[0])).toBe(true);
+      // REST's document has more aliases than /graphql accepts: the resolvers' answer of it comes from the engine.
+      const slow = await execute({ schema, document: parse(detail("@include(if: true)")), variableValues: { id }, contextValue: contextOf(team) });
+      expect(slow.errors).toBeUndefined();
+      expectSame(result.body, { data: toReportDetail((slow.data as { report: ReportDetailResult }).report) });
+    }
+  });
+
+  it("leaves out the collections a key may not read, as before", async () => {
+    const auth = await addKey(team.teamId, "reports:read,showings:read");
+    const { result, statements } = await countStatements(() => request(t.app).get(`/v1/reports/${reportIds[0]}`).set(auth));
+    expect(result.status).toBe(200);
+    expect(Object.keys(result.body.data)).toContain("showing_events");
+    for (const hidden of ["comparable_properties", "social_media_posts", "agent_insights"]) expect(result.body.data).not.toHaveProperty(hidden);
+    expect(reads(statements).filter(isOneStatementRead)).toHaveLength(1);
+  });
+
+  it("GET /v1/reports is the one-statement answer, equal to the resolvers' page", async () => {
+    const { result, statements } = await countStatements(() => request(t.app).get("/v1/reports?limit=2&offset=1").set(team.auth));
+    expect(reads(statements)).toHaveLength(1);
+    const slow = await request(t.app)
+      .post("/graphql")
+      .set(team.auth)
+      .send({ query: `{ reports(limit: 2, offset: 1) @include(if: true) { data: items { ${SUMMARY_FIELDS} } total limit offset } }` });
+    expectSame(result.body, slow.body.data.reports);
+    expect(Object.keys(result.body)).toEqual(["data", "total", "limit", "offset"]);
+  });
+});
