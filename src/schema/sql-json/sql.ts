@@ -58,7 +58,7 @@ export function statementOf(plan: Plan, columns: Columns, included: (permission:
     const limit = arg(m.args.node, "limit", "int", id);
     const offset = arg(m.args.node, "offset", "int", id);
     const by = order(child, c, m.orderBy);
-    const rows = `(SELECT * FROM ${columns.table(child)} ${c} WHERE ${c}.${columns.column(child, m.foreignKey)} = ${a}.id ORDER BY ${by} LIMIT ${limit} OFFSET ${offset}) ${c}`;
+    const rows = `(SELECT * FROM ${columns.table(child)} ${c} WHERE ${c}.${columns.column(child, m.foreignKey)} = ${a}.${columns.column(model, "id")} ORDER BY ${by} LIMIT ${limit} OFFSET ${offset}) ${c}`;
     return jsonArray(object(m.object, c), by, rows);
   };
   const root = (r: Root): string => {
