@@ -82,8 +82,8 @@ export function assembleApp(authentication: RequestHandler, rateLimiter: RateLim
     landingPage: false,
     cors: false, // crossOrigin() answers for every route, /graphql included
     maskedErrors: { maskError: maskDatabaseFailures },
-    // The engine REST runs on too, and the query limits every client document is checked against.
-    // (and answers the one-statement read path's JSON text as it is).
+    // The engine REST runs on too, the query limits every client document is checked against, and the one-statement
+    // read path's JSON text answered as it is.
     plugins: [useCompiledExecution(), useQueryLimits(), useRawJsonResults()],
     logging: {
       debug: (...args) => logger.debug(args.map(String).join(" ")),

@@ -25,7 +25,7 @@ const reads = (statements: string[]) => statements.filter((sql) => !/api_keys|te
 /** Every field of Report and of its four collections (the computed ones included), with paging arguments. */
 const EVERY_FIELD = `
   fragment AllReport on Report {
-    __typename id address city state zip price beds baths sqft yearBuilt propertyType status isPublished isDraft publishedAt
+    __typename id j: address city state zip price beds baths sqft yearBuilt propertyType status isPublished isDraft publishedAt
     viewsCount savesCount showingsCount createdAt updatedAt description lotSize portalUrl portalPropertyId mlsId
     listingAgent createdBy customAgentName customAgentEmail primaryColor secondaryColor executiveSummary showComps
     showNeighborhood showSocial showShowings showAgentInsights
@@ -84,7 +84,7 @@ beforeAll(async () => {
           create: [
             { address: "9 Comp Ave", price: 300000, sqft: 1500, adjustments: { pool: -10000, garage: 5000 }, saleDate: new Date("2025-12-31T23:59:59.999Z"), latitude: 39.7817, longitude: -89.6501, distanceMiles: 0.4 },
             { address: "10 Comp Ave", price: 199999.99, sqft: 3, adjustments: { a: 1, b: 2.5 }, included: false, status: "active" },
-            { address: "11 Comp Ave", price: null, sqft: 0, adjustments: {} },
+            { address: "11 Comp Ave", price: null, sqft: 0, adjustments: {}, lotSize: 0.00005, baths: 1e-7 },
             { address: "12 Comp Ave", price: 1, sqft: 1000, adjustments: [] },
           ].map((c, j) => ({ ...c, createdAt: new Date(Date.UTC(2026, 1, 1, 0, 0, j)) })),
         },
@@ -211,10 +211,12 @@ describe("REST", () => {
       expect(slow.errors).toBeUndefined();
       const expected = { data: toReportDetail((slow.data as { report: ReportDetailResult }).report) };
       expectSame(result.body, expected);
-      // Byte for byte what res.json writes (compact JSON, numbers and strings spelled as JavaScript spells them), but
-      // for JSON-typed values, which keep PostgreSQL's spacing (`{"pool": -10000}`): the same value.
-      const withoutJsonValues = (text: string) => text.replace(/"adjustments":\{[^}]*\}/g, '"adjustments":…');
-      expect(withoutJsonValues(result.text)).toBe(withoutJsonValues(JSON.stringify(expected)));
+      // Byte for byte what res.json writes (compact JSON, strings escaped as JavaScript escapes them), but for the
+      // spellings of the same value that PostgreSQL chooses: JSON-typed values keep jsonb's spacing
+      // (`{"pool": -10000}`), numbers below 1e-4 its exponent form (5e-05 for 0.00005).
+      const respelled = (text: string) =>
+        text.replace(/"adjustments":\{[^}]*\}/g, '"adjustments":…').replace(/-?\d+(\.\d+)?e[-+]?\d+/g, (n) => JSON.stringify(Number(n)));
+      expect(respelled(result.text)).toBe(respelled(JSON.stringify(expected)));
     }
   });
 

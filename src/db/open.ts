@@ -30,8 +30,8 @@ export interface DatabaseOptions {
 
 /** A named, parameterised statement for the few hot paths that skip Prisma (see Database.query). */
 export interface Statement {
-  /** Prepared once per connection under this name (PostgreSQL). */
-  name: string;
+  /** Prepared once per connection under this name (PostgreSQL); absent: parsed and planned each time. */
+  name?: string;
   text: string;
 }
 

@@ -98,10 +98,10 @@ export interface Page<T = unknown> {
 /** A list's `limit` (default 50) and `offset` (default 0) query parameters, as the list field's variables. */
 export const pageVariables = (req: Request) => ({ limit: queryInt(req, "limit") ?? 50, offset: queryInt(req, "offset") ?? 0 });
 
-/** A page as every REST list answers it. */
 /** Answers JSON text made elsewhere (runJson), as res.json would answer the value. */
 export const sendJson = (res: Response, json: string): void => void res.type("json").send(json);
 
+/** A page as every REST list answers it. */
 export const pageBody = <T>({ items, total, limit, offset }: Page<T>) => ({ data: items, total, limit, offset });
 
 /**

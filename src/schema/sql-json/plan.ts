@@ -6,6 +6,7 @@
 import {
   getNamedType,
   GraphQLError,
+  isNonNullType,
   isObjectType,
   Kind,
   type DocumentNode,
@@ -35,12 +36,13 @@ export interface SqlJsonRoot {
 /** A collection field (limit/offset, the child model's rows whose `foreignKey` is the parent's id). */
 export interface SqlJsonCollection {
   kind: "collection";
-  foreignKey: string;
+  /** Child field → parent field: the child rows whose fields equal the parent's (e.g. reportId → id, teamId → teamId). */
+  join: ReadonlyArray<readonly [child: string, parent: string]>;
   orderBy: ReadonlyArray<Record<string, "asc" | "desc">>;
 }
 
 /** A request's values: the operation's variables and the key's team; argument values are worked out once. */
-export interface Request {
+export interface ReadRequest {
   variables: Record<string, unknown>;
   teamId: string;
   args: Map<FieldNode, Record<string, unknown>>;
@@ -58,7 +60,7 @@ export type Collection = {
   key: string;
   args: Args;
   permission?: Permission;
-  foreignKey: string;
+  join: SqlJsonCollection["join"];
   orderBy: SqlJsonCollection["orderBy"];
   object: ObjectPlan;
 };
@@ -78,6 +80,8 @@ export type PageMember =
 
 export interface Root {
   key: string;
+  /** The field's type allows null (a failure then nulls this root only, as in GraphQL). */
+  nullable: boolean;
   args: Args;
   permission?: Permission;
   spec: SqlJsonRoot;
@@ -187,7 +191,7 @@ export function planOperation(schema: GraphQLSchema, document: DocumentNode, ope
         if (!isObjectType(child) || !relation) return unsupported();
         const object = objectPlan(child, node.selectionSet);
         if (object.model !== relation.type) unsupported();
-        members.push({ kind: "collection", key, args: argsOf(field, node), permission, foreignKey: marker.foreignKey, orderBy: marker.orderBy, object });
+        members.push({ kind: "collection", key, args: argsOf(field, node), permission, join: marker.join, orderBy: marker.orderBy, object });
         continue;
       }
       if (permission !== undefined || node.selectionSet || field.args.length) unsupported();
@@ -212,7 +216,7 @@ export function planOperation(schema: GraphQLSchema, document: DocumentNode, ope
       if (!isObjectType(named)) return null;
       if (spec.kind === "one") {
         const object = objectPlan(named, node.selectionSet);
-        roots.push({ key, args, permission, spec, model: object.model, object });
+        roots.push({ key, nullable: !isNonNullType(field.type), args, permission, spec, model: object.model, object });
         continue;
       }
       if (!spec.orderBy || !node.selectionSet) return null;
@@ -232,7 +236,7 @@ export function planOperation(schema: GraphQLSchema, document: DocumentNode, ope
       }
       model ??= (getNamedType(named.getFields().items?.type ?? unsupported()) as GraphQLObjectType).extensions?.pothosPrismaModel as string | undefined;
       if (!model) return null;
-      roots.push({ key, args, permission, spec, model, page });
+      roots.push({ key, nullable: !isNonNullType(field.type), args, permission, spec, model, page });
     }
   } catch (err) {
     if (err instanceof Unsupported) return null;
@@ -245,7 +249,7 @@ export function planOperation(schema: GraphQLSchema, document: DocumentNode, ope
  * The argument values of every field node of the plan for this request, checked by the same rules as the resolvers
  * (each argument's `validate`). False when one does not coerce or is refused: the resolvers then answer (the error).
  */
-export function resolveArgs(plan: Plan, request: Request): boolean {
+export function resolveArgs(plan: Plan, request: ReadRequest): boolean {
   const variables = getVariableValues(plan.schema, plan.operation.variableDefinitions ?? [], request.variables);
   if (!variables.coerced) return false;
   for (const { field, node } of plan.argued) {

@@ -2,7 +2,8 @@
 // answer with the same rows: the key holds every permission the selection needs (REST may leave out collections it
 // may not read, as its detail does), the arguments pass the same rules, and every root found its row. Otherwise it
 // returns null and the resolvers run (and give the error). The query limits ran before execution, as for any
-// document, and the statement runs on the service's pool with its statement timeout.
+// document (/graphql checks each client document against them; REST's documents are fixed and checked by its tests),
+// and the statement runs on the service's pool with its statement timeout.
 import { createHash } from "node:crypto";
 import { GraphQLError, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from "graphql";
 import { can, type Permission } from "../../auth/permissions";
@@ -19,9 +20,28 @@ export interface SqlJsonEntry {
   plan: Plan;
   /** Permissions of the collections in the selection (each may be left out for REST). */
   optional: Permission[];
-  /** Statement per set of left-out permissions ("" = none), with its prepared-statement name. */
-  statements: Map<string, (Statement & { name: string }) | null>;
+  /** Statement per set of left-out permissions ("" = none), with its prepared-statement name if it has one. */
+  statements: Map<string, (Statement & { name?: string }) | null>;
 }
+
+/**
+ * Statements prepared on PostgreSQL's connections, by name: each stays on every pooled connection for its lifetime,
+ * so only the first MAX_PREPARED distinct statements get a name (REST's few and the documents clients send most
+ * early on); the others are planned each time. Clients sending ever new documents cannot grow the server's memory.
+ */
+const MAX_PREPARED = 200;
+const prepared = new Set<string>();
+
+function nameOf(text: string): string | undefined {
+  const name = `sqljson_${createHash("sha1").update(text).digest("hex").slice(0, 20)}`;
+  if (prepared.has(name)) return name;
+  if (prepared.size >= MAX_PREPARED) return undefined;
+  prepared.add(name);
+  return name;
+}
+
+/** SQLSTATE class 42 (syntax error or access rule violation): the statement itself is wrong, every time. */
+const isStatementFault = (err: unknown) => typeof (err as { code?: unknown })?.code === "string" && (err as { code: string }).code.startsWith("42");
 
 function collectionPermissions(object: ObjectPlan, into: Set<Permission>): Set<Permission> {
   for (const m of object.members) {
@@ -51,6 +71,16 @@ export interface SqlJsonOptions {
 
 /** The answer of the one-statement path, or null when the resolvers must answer. */
 export async function runSqlJson(entry: SqlJsonEntry, args: ExecutionArgs, options: SqlJsonOptions = {}): Promise<ExecutionResult | null> {
+  try {
+    return await answer(entry, args, options);
+  } catch (err) {
+    // This path's own fault (a bug, not the database): say so in the log and let the resolvers answer.
+    logger.error({ err }, "one-statement read failed; answered by the resolvers");
+    return null;
+  }
+}
+
+async function answer(entry: SqlJsonEntry, args: ExecutionArgs, options: SqlJsonOptions): Promise<ExecutionResult | null> {
   const viewer = (args.contextValue as Context | undefined)?.viewer;
   if (!viewer) return null;
   const { plan } = entry;
@@ -67,7 +97,7 @@ export async function runSqlJson(entry: SqlJsonEntry, args: ExecutionArgs, optio
   let statement = entry.statements.get(key);
   if (statement === undefined) {
     const made = statementOf(plan, columns, (p) => !forbidden.includes(p as Permission));
-    statement = made && { ...made, name: `sqljson_${createHash("sha1").update(made.text).digest("hex").slice(0, 20)}` };
+    statement = made && { ...made, name: nameOf(made.text) };
     entry.statements.set(key, statement);
   }
   if (!statement) return null;
@@ -76,11 +106,16 @@ export async function runSqlJson(entry: SqlJsonEntry, args: ExecutionArgs, optio
   try {
     [row] = await database.query<Record<string, string | null>>(statement, statement.params.map((value) => value(request)));
   } catch (err) {
-    // Unreachable or past its time budget: the same answer the resolvers' statement would have given (503/504).
-    if (databaseFailure(err)) return { data: null, errors: [new GraphQLError((err as Error).message, { originalError: err as Error, path: [plan.roots[0].key] })] };
-    // Anything else is this path's own fault: say so in the log and let the resolvers answer.
-    logger.error({ err, statement: statement.name }, "one-statement read failed; answered by the resolvers");
-    return null;
+    // Unreachable or past its time budget: the answer the resolvers would give (503/504) — each nullable root null
+    // with its error, the whole data null when a root may not be.
+    if (databaseFailure(err)) {
+      const errors = plan.roots.map((r) => new GraphQLError((err as Error).message, { originalError: err as Error, path: [r.key] }));
+      const data = plan.roots.every((r) => r.nullable) ? Object.fromEntries(plan.roots.map((r) => [r.key, null])) : null;
+      return { data, errors };
+    }
+    // A statement PostgreSQL refuses is refused every time: not tried again for this document.
+    if (isStatementFault(err)) entry.statements.set(key, null);
+    throw err;
   }
   const values = plan.roots.map((_, i) => row?.[`r${i}`] ?? null);
   // A root without its row (an unknown id): the resolvers give the error.

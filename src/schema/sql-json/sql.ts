@@ -1,16 +1,18 @@
 // The one-statement read path, part 2: a plan as one SQL statement whose every column is the JSON text of one root
 // field, built by PostgreSQL. Objects are row_to_json of a row whose columns are named by the response keys (in the
-// selection's order), lists are those texts joined with commas: compact JSON, the bytes JSON.stringify would write
-// (json_build_object and json_agg would add spaces and newlines, ~10 % of a page). The text is the same for every
+// selection's order), lists are those texts joined with commas: compact JSON like JSON.stringify's (json_build_object
+// and json_agg would add spaces and newlines, ~10 % of a page). The values are the resolvers'; a few are spelled
+// otherwise: numbers below 1e-4 (PostgreSQL writes 5e-05 where JavaScript writes 0.00005) and JSON-typed values
+// (jsonb's spacing and key order). The text is the same for every
 // request of a plan (a prepared statement on PostgreSQL); a request's values are parameters. Collections the key
 // may not read are left out of the text when the caller asks for that (REST).
 import type { Permission } from "../../auth/permissions";
-import type { Columns, Member, ObjectPlan, Plan, Request, Root } from "./plan";
+import type { Columns, Member, ObjectPlan, Plan, ReadRequest, Root } from "./plan";
 
 export interface Statement {
   text: string;
   /** Each parameter's value for a request. */
-  params: Array<(request: Request) => unknown>;
+  params: Array<(request: ReadRequest) => unknown>;
 }
 
 /** PostgreSQL cuts identifiers (the keys) at 63 bytes: a longer response key is not answered here. */
@@ -21,7 +23,8 @@ class TooLong extends Error {}
 /** `{ key: sql, … }` as one JSON object: row_to_json of a one-row select whose columns are named by the keys. */
 function jsonObject(pairs: Array<[key: string, sql: string]>): string {
   for (const [key] of pairs) if (Buffer.byteLength(key) > MAX_KEY_BYTES) throw new TooLong();
-  return `(SELECT row_to_json(j) FROM (SELECT ${pairs.map(([key, sql]) => `${sql} AS "${key}"`).join(", ")}) j)`;
+  // j$: no response key can be named so (GraphQL names have no $), so row_to_json reads the row, not a column.
+  return `(SELECT row_to_json(j$) FROM (SELECT ${pairs.map(([key, sql]) => `${sql} AS "${key}"`).join(", ")}) j$)`;
 }
 
 /** A JSON array of `element` (JSON per row of `from`), in `order`: '[]' when there is none. */
@@ -32,7 +35,7 @@ const jsonArray = (element: string, order: string, from: string) =>
 export function statementOf(plan: Plan, columns: Columns, included: (permission: Permission | undefined) => boolean): Statement | null {
   const params: Statement["params"] = [];
   const byKey = new Map<string, string>();
-  const param = (key: string, sqlType: string, value: (request: Request) => unknown) => {
+  const param = (key: string, sqlType: string, value: (request: ReadRequest) => unknown) => {
     let ref = byKey.get(key);
     if (!ref) {
       params.push(value);
@@ -58,7 +61,8 @@ export function statementOf(plan: Plan, columns: Columns, included: (permission:
     const limit = arg(m.args.node, "limit", "int", id);
     const offset = arg(m.args.node, "offset", "int", id);
     const by = order(child, c, m.orderBy);
-    const rows = `(SELECT * FROM ${columns.table(child)} ${c} WHERE ${c}.${columns.column(child, m.foreignKey)} = ${a}.${columns.column(model, "id")} ORDER BY ${by} LIMIT ${limit} OFFSET ${offset}) ${c}`;
+    const on = m.join.map(([childField, parentField]) => `${c}.${columns.column(child, childField)} = ${a}.${columns.column(model, parentField)}`).join(" AND ");
+    const rows = `(SELECT * FROM ${columns.table(child)} ${c} WHERE ${on} ORDER BY ${by} LIMIT ${limit} OFFSET ${offset}) ${c}`;
     return jsonArray(object(m.object, c), by, rows);
   };
   const root = (r: Root): string => {

@@ -75,7 +75,8 @@ export function pricePerSqft(comp: Pick<ComparableFigures, "price" | "adjustment
 }
 
 // The same two figures as SQL over a comparables row `c` (the one-statement read path, ../../sql-json): the
-// adjustments' numbers summed in the object's key order as adjustmentTotal does, price + that sum, then the rate.
+// adjustments' numbers summed (in jsonb's key order, which may differ from the object's; the stored adjustments
+// are whole dollars, whose sum is exact in any order), price + that sum, then the rate.
 const ADJUSTMENT_TOTAL_SQL = (c: string) =>
   `coalesce((SELECT sum(v.value::text::float8) FROM jsonb_each(CASE WHEN jsonb_typeof(${c}.adjustments) = 'object' THEN ${c}.adjustments ELSE '{}'::jsonb END) v WHERE jsonb_typeof(v.value) = 'number'), 0)`;
 export const ADJUSTED_PRICE_SQL = (c: string) => `(${c}.price + ${ADJUSTMENT_TOTAL_SQL(c)})`;
