@@ -25,8 +25,11 @@ import { fieldTableOf } from "../fields";
 /** How a root query field reads its rows (declared beside the field as `extensions: { sqlJson }`). */
 export interface SqlJsonRoot {
   kind: "one" | "page";
-  /** The rows' condition over the model's row `alias`; `p.arg(name, sqlType)` and `p.team` are parameters. */
-  where: (alias: string, p: { arg(name: string, sqlType: string): string; team: string }) => string;
+  /**
+   * The rows' condition over the model's row `alias`. Parameters: `p.team`; `p.arg(name, sqlType, value?)`, the
+   * argument `name`, or `value` of the arguments when given (e.g. null for "all").
+   */
+  where: (alias: string, p: { arg(name: string, sqlType: string, value?: (args: Record<string, unknown>) => unknown): string; team: string }) => string;
   /** Page order (Prisma orderBy form); a page without one is not planned. */
   orderBy?: ReadonlyArray<Record<string, "asc" | "desc">>;
   /** False when the resolver would answer these arguments otherwise than with the rows (e.g. an id that is no UUID). */

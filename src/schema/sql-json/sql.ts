@@ -46,7 +46,11 @@ export function statementOf(plan: Plan, columns: Columns, included: (permission:
   let aliases = 0;
   const alias = () => `t${aliases++}`;
   const team = param("team", "uuid", (r) => r.teamId);
-  const arg = (node: object, name: string, sqlType: string, id: string) => param(`${id}.${name}`, sqlType, (r) => r.args.get(node as never)?.[name]);
+  const arg = (node: object, name: string, sqlType: string, id: string, value?: (args: Record<string, unknown>) => unknown) =>
+    param(`${id}.${name}.${sqlType}`, sqlType, (r) => {
+      const args = r.args.get(node as never) ?? {};
+      return value ? value(args) : args[name];
+    });
   let nodes = 0;
   const order = (model: string, a: string, orderBy: ReadonlyArray<Record<string, "asc" | "desc">>) =>
     orderBy.flatMap((entry) => Object.entries(entry).map(([field, dir]) => `${a}.${columns.column(model, field)} ${dir.toUpperCase()}`)).join(", ");
@@ -68,7 +72,7 @@ export function statementOf(plan: Plan, columns: Columns, included: (permission:
   const root = (r: Root): string => {
     const id = `n${nodes++}`;
     const a = alias();
-    const where = r.spec.where(a, { arg: (name, sqlType) => arg(r.args.node, name, sqlType, id), team });
+    const where = r.spec.where(a, { arg: (name, sqlType, value) => arg(r.args.node, name, sqlType, id, value), team });
     const from = `${columns.table(r.model)} ${a}`;
     if (r.object) return `(SELECT ${object(r.object, a)} FROM ${from} WHERE ${where})`;
     const by = order(r.model, a, r.spec.orderBy!);

@@ -58,7 +58,11 @@ builder.queryFields((t) => ({
     extensions: {
       sqlJson: {
         kind: "page",
-        where: (r, p) => `${r}.team_id = ${p.team} AND (${p.arg("status", "text")} = 'all' OR ${r}.status::text = ${p.arg("status", "text")})`,
+        // status = the filter, or any when it is "all" (null): the (team, status, created_at) index serves both.
+        where: (r, p) => {
+          const status = p.arg("status", '"ReportStatus"', ({ status }) => (status === "all" ? null : status));
+          return `${r}.team_id = ${p.team} AND (${status} IS NULL OR ${r}.status = ${status})`;
+        },
         orderBy: REPORT_ORDER,
       } satisfies SqlJsonRoot,
     },
