@@ -10,4 +10,6 @@ module.exports = {
   setupFiles: ["<rootDir>/test/support/env.ts"],
   testTimeout: 60000,
   maxWorkers: 2,
+  // jest-runtime with V8's code cache for the modules it compiles (test/support/runtime.js).
+  runtime: "<rootDir>/test/support/runtime.js",
 };

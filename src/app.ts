@@ -70,15 +70,25 @@ export function assembleApp(authentication: RequestHandler, rateLimiter: RateLim
   app.disable("x-powered-by");
   app.set("trust proxy", config.TRUST_PROXY);
 
-  // Rendered once: the page is served as it is, and its content security policy allows its inline script by hash.
-  const graphiqlPage = renderGraphiQLPage();
+  // Rendered once, when first asked for: the page is served as it is, and its content security policy allows its
+  // inline script by hash.
+  let graphiql: { page: string; headers: RequestHandler; tag: string } | undefined;
+  const graphiqlPage = () => {
+    if (!graphiql) {
+      const page = renderGraphiQLPage();
+      // The page is 9 MB (3 MB compressed): browsers keep it and revalidate it by its ETag (304 until it changes).
+      const tag = `"${createHash("sha256").update(page).digest("base64url").slice(0, 27)}"`;
+      graphiql = { page, headers: graphiqlPolicy(page), tag };
+    }
+    return graphiql;
+  };
 
   const yoga = createYoga<{ req: Request; res: express.Response }>({
     schema,
     graphqlEndpoint: "/graphql",
     context: ({ res }) => res.locals.context,
     graphiql: GRAPHIQL_OPTIONS,
-    renderGraphiQL: () => graphiqlPage,
+    renderGraphiQL: () => graphiqlPage().page,
     landingPage: false,
     cors: false, // crossOrigin() answers for every route, /graphql included
     maskedErrors: { maskError: maskDatabaseFailures },
@@ -105,16 +115,14 @@ export function assembleApp(authentication: RequestHandler, rateLimiter: RateLim
   app.use("/docs", rejectMalformedUrl);
   app.use(docsRouter());
   app.use(dashboardRouter()); // the team dashboard's static files; its page calls /graphql with the key
-  const graphiqlHeaders = graphiqlPolicy(graphiqlPage);
-  // The page is 9 MB (3 MB compressed): browsers keep it and revalidate it by its ETag (304 until it changes).
-  const graphiqlTag = `"${createHash("sha256").update(graphiqlPage).digest("base64url").slice(0, 27)}"`;
   app.use((req, res, next) => {
     if (!isGraphiQLPage(req)) return next();
-    graphiqlHeaders(req, res, () => {
+    const { page, headers, tag } = graphiqlPage();
+    headers(req, res, () => {
       res.setHeader("Cache-Control", "no-cache");
-      res.setHeader("ETag", graphiqlTag);
-      if (req.headers["if-none-match"] === graphiqlTag) return void res.status(304).end();
-      res.type("html").send(graphiqlPage);
+      res.setHeader("ETag", tag);
+      if (req.headers["if-none-match"] === tag) return void res.status(304).end();
+      res.type("html").send(page);
     });
   });
   app.use(authentication);

@@ -1,6 +1,8 @@
 // The `prs` CLI as a user runs it: a real child process (bin/prs.js) on the suite's database (an on-disk PGlite
 // directory, or DATABASE_URL), and the keys it makes used over HTTP against a real server process. Every message of
 // the argument parser is checked in-process by test/unit/cli-args.test.ts; here, what the process does with them.
+// The argument checks run the installed bin (bin/prs.js, the sources through tsx); the commands on the database run
+// the service compiled by the global setup (test/support/process-js.ts), which starts in a fraction of the time.
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { childEnv, cli, runCli, sharedDatabase, startServer, tempDir, type ServerProcess } from "./support/server";
@@ -16,7 +18,7 @@ describe("prs arguments", () => {
     [["--help"], "Usage: prs <command>"],
     [["key", "create", "--help"], "Usage: prs key create"],
   ])("prs %j prints help on stdout and exits 0, without opening the database", async (args, usage) => {
-    const result = await runCli(args, env);
+    const result = await runCli(args, env, { bin: true });
     expect(result.code).toBe(0);
     expect(result.stdout.startsWith(usage)).toBe(true);
     expect(result.stderr).toBe("");
@@ -29,7 +31,7 @@ describe("prs arguments", () => {
     [["team", "create", "--name", "X", "--admin", "Y", "--colour", "red"], "Unknown option '--colour'", "Usage: prs team create"],
     [["key", "create", "--team", "5b0e8c1e-8d1f-4a59-9d7e-1f9f6c1b2a10", "--name", "k", "--expires", "2001-01-01"], "prs: --expires must be in the future", "Usage: prs key create"],
   ])("prs %j fails with exit code 2 and says why, without opening the database", async (args, message, usage) => {
-    const result = await runCli(args, env);
+    const result = await runCli(args, env, { bin: true });
     expect(result.code).toBe(2);
     const [first, synopsis, ...rest] = result.stderr.trimEnd().split("\n");
     expect(first).toContain(message);

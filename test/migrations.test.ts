@@ -22,10 +22,16 @@ async function checkMigrated(db: Database) {
   expect(indexes.map((i) => i.indexname)).toContain("reports_search_key_trgm_idx");
 }
 
-// One empty database (initdb is the expensive part) for both tests, in order: fresh migration, then tampering.
+/**
+ * A new, empty PGlite database: started from the global setup's dump of one just made by initdb (no migration
+ * applied), as initdb itself takes seconds.
+ */
+const emptyPglite = () => openDatabase({ dataDir: "memory://", templateFile: process.env.PGLITE_EMPTY_TEMPLATE });
+
+// One empty database for both tests, in order: fresh migration, then tampering.
 describe("on PGlite", () => {
   let db: Database;
-  beforeAll(() => void (db = openDatabase({ dataDir: "memory://" })));
+  beforeAll(() => void (db = emptyPglite()));
   afterAll(() => db.close());
 
   it("applies every migration once, records it like `prisma migrate deploy`, and is idempotent", async () => {
@@ -85,7 +91,7 @@ describe("src/db", () => {
 // Kept after the lazy-open test: run before it, that test's PGlite (opened from a data directory) failed its first
 // query with "The encoded data was not valid for encoding utf-8" (PGlite 0.4; not investigated further).
 it("moves existing collection rows into their report's team and gives them the new defaults (tenant_collections)", async () => {
-  const db = openDatabase({ dataDir: "memory://" });
+  const db = emptyPglite();
   const dir = mkdtempSync(path.join(os.tmpdir(), "prs-migrations-"));
   try {
     const all = await readMigrations();

@@ -2,7 +2,6 @@
 // interactive reference at /docs (swagger-ui-dist, served from the package: no CDN).
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteConfig } from "@asteasolutions/zod-to-openapi";
 import express, { Router } from "express";
-import { absolutePath } from "swagger-ui-dist";
 import { z } from "zod";
 import { sendError } from "../http/errors";
 import { IDEMPOTENCY_HEADER, IN_PROGRESS_MESSAGE, REPLAYED_HEADER, REUSED_MESSAGE } from "../http/idempotency";
@@ -516,6 +515,12 @@ export const API_VERSION = "1.0.1";
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const SWAGGER_UI_VERSION = (require("swagger-ui-dist/package.json") as { version: string }).version;
 const ASSETS = `/docs/assets/${SWAGGER_UI_VERSION}`;
+/**
+ * The package's directory. Its own absolute-path module, not the package's main one: that one also evaluates the
+ * browser bundle (about 0.3 s of CPU in every process that builds the app) only to export it.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const swaggerUiDir = require("swagger-ui-dist/absolute-path.js") as () => string;
 
 const DOCS_PAGE = `<!doctype html>
 <html lang="en">
@@ -540,7 +545,7 @@ export function docsRouter(): Router {
   router.get("/v1/openapi.json", (_req, res) => void res.json(openApiDocument()));
   router.get("/docs", (_req, res) => void res.type("html").send(DOCS_PAGE));
   router.get("/docs/init.js", (_req, res) => void res.type("js").send(DOCS_INIT));
-  router.use(ASSETS, express.static(absolutePath(), { index: false, immutable: true, maxAge: "365d" }));
+  router.use(ASSETS, express.static(swaggerUiDir(), { index: false, immutable: true, maxAge: "365d" }));
   router.use("/docs/assets", (req, res) => sendError(res, 404, `Not found: ${req.method} ${req.originalUrl}`));
   return router;
 }

@@ -1,13 +1,34 @@
 // Once per test run: a migrated PGlite dump that each test file's database starts from (skips initdb), or, with
-// DATABASE_URL, the migrations applied to that PostgreSQL database.
+// DATABASE_URL, the migrations applied to that PostgreSQL database; and the service compiled to JavaScript for the
+// server and CLI processes the tests start (test/support/process-js.ts).
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { withPgConnection, writePgliteTemplate } from "../../src/db/connections";
+import { newPglite, withPgConnection, writePgliteTemplate } from "../../src/db/connections";
 import { migrate, readMigrations } from "../../src/db/migrate";
+import { buildProcessJs } from "./process-js";
+
+/**
+ * A dump of an empty PGlite database (initdb only, no migration), for the tests of the migrations themselves
+ * (test/migrations.test.ts): initdb takes seconds, and its result depends on the PGlite release alone.
+ */
+async function emptyPgliteTemplate(): Promise<string> {
+  const release = createHash("sha256").update(readFileSync(path.join(__dirname, "../../node_modules/@electric-sql/pglite/package.json"))).digest("hex").slice(0, 16);
+  const file = path.join(os.tmpdir(), `prs-pglite-empty-${release}.tar`);
+  if (!existsSync(file)) {
+    const pglite = newPglite("memory://");
+    const dump = await pglite.dumpDataDir("none");
+    writeFileSync(`${file}.${process.pid}`, Buffer.from(await dump.arrayBuffer()));
+    await pglite.close();
+    renameSync(`${file}.${process.pid}`, file);
+  }
+  return file;
+}
 
 export default async function globalSetup(): Promise<void> {
+  process.env.PRS_PROCESS_JS = await buildProcessJs();
+  process.env.PGLITE_EMPTY_TEMPLATE = await emptyPgliteTemplate();
   if (process.env.DATABASE_URL) {
     await withPgConnection(process.env.DATABASE_URL, migrate);
     return;

@@ -55,10 +55,25 @@ export interface CliResult {
  */
 const NODE_FLAGS = ["--liftoff-only"];
 
-/** Runs `prs <args>` as the installed bin does (bin/prs.js). */
-export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+/**
+ * The service compiled to JavaScript by the global setup (test/support/process-js.ts), or undefined (then the
+ * sources run through tsx, as bin/prs.js and `npm start` do).
+ */
+const PROCESS_JS = process.env.PRS_PROCESS_JS;
+
+/** The command line of a process running `module` of src/ ("server.ts", "cli/prs.ts"). */
+function serviceModule(module: string): string[] {
+  return PROCESS_JS ? [path.join(PROCESS_JS, "src", module.replace(/\.ts$/, ".js"))] : ["--require", "tsx/cjs", path.join("src", module)];
+}
+
+/**
+ * Runs `prs <args>`: the compiled CLI, or with `bin: true` the installed bin itself (bin/prs.js: the sources through
+ * tsx's require hook).
+ */
+export function runCli(args: string[], env: NodeJS.ProcessEnv, options: { bin?: boolean } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...NODE_FLAGS, path.join(ROOT, "bin/prs.js"), ...args], { cwd: ROOT, env: withTemplate(env) });
+    const command = options.bin ? [path.join(ROOT, "bin/prs.js")] : serviceModule("cli/prs.ts");
+    const child = spawn(process.execPath, [...NODE_FLAGS, ...command, ...args], { cwd: ROOT, env: withTemplate(env) });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -90,12 +105,13 @@ export interface ServerProcess {
 }
 
 /**
- * Starts src/server.ts on a free port and resolves once it logs "listening". One Node process with tsx's require
- * hook (as bin/prs.js runs the CLI), not the `tsx` command: that one is a second process which relays signals and
- * SIGKILLs the server when it does not acknowledge a SIGTERM within 30 ms (a busy machine), losing the graceful stop.
+ * Starts src/server.ts on a free port and resolves once it logs "listening". One Node process (compiled, or with
+ * tsx's require hook as bin/prs.js runs the CLI), not the `tsx` command: that one is a second process which relays
+ * signals and SIGKILLs the server when it does not acknowledge a SIGTERM within 30 ms (a busy machine), losing the
+ * graceful stop.
  */
 export function startServer(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, [...NODE_FLAGS, "--require", "tsx/cjs", "src/server.ts"], { cwd: ROOT, env: { ...withTemplate(env), PORT: "0", HOST: "127.0.0.1" } });
+  const child: ChildProcess = spawn(process.execPath, [...NODE_FLAGS, ...serviceModule("server.ts")], { cwd: ROOT, env: { ...withTemplate(env), PORT: "0", HOST: "127.0.0.1" } });
   let output = "";
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   return new Promise((resolve, reject) => {
@@ -132,7 +148,7 @@ export function startServer(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
 
 /** Starts src/server.ts on `port` and resolves with its exit code and output once it exits (a start that must fail). */
 export function startServerExpectingExit(env: NodeJS.ProcessEnv, port: number): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [...NODE_FLAGS, "--require", "tsx/cjs", "src/server.ts"], { cwd: ROOT, env: { ...withTemplate(env), PORT: String(port), HOST: "127.0.0.1" } });
+  const child = spawn(process.execPath, [...NODE_FLAGS, ...serviceModule("server.ts")], { cwd: ROOT, env: { ...withTemplate(env), PORT: String(port), HOST: "127.0.0.1" } });
   let output = "";
   child.stdout.on("data", (d) => (output += d));
   child.stderr.on("data", (d) => (output += d));

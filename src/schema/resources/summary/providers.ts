@@ -1,7 +1,7 @@
 // Who writes a summary (AI_PROVIDER): the offline template, or any OpenAI-compatible Chat Completions endpoint through
 // the official `openai` client (its baseURL, per-attempt timeout and retries). A provider failure is an ApiError:
 // 502 `AI provider failed: <reason>`, 504 when it did not answer in time.
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { config } from "../../../config";
 import { ApiError } from "../../errors";
 import type { SummaryInputs } from "./inputs";
@@ -41,14 +41,21 @@ export function systemPrompt(tone: SummaryTone, length: SummaryLength): string {
   ].join("\n");
 }
 
+/**
+ * The client class, loaded on first use: the `openai` package takes about 0.1 s of CPU to load, and a process that
+ * writes summaries from the template (the default) never needs it.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const openAiClient = (): typeof OpenAI => (require("openai") as { default: typeof OpenAI }).default;
+
 const failed = (reason: string, status = 502) =>
   new ApiError(() => `AI provider failed: ${reason}`, status, status === 504 ? "AI_PROVIDER_TIMEOUT" : "AI_PROVIDER_FAILED");
 
 /** A provider error in a sentence, with nothing of the request (no key) in it. */
 function providerError(err: unknown, timeoutMs: number): ApiError {
-  if (err instanceof OpenAI.APIConnectionTimeoutError) return failed(`no answer within ${timeoutMs} ms`, 504);
-  if (err instanceof OpenAI.APIConnectionError) return failed(`could not connect to the provider${err.cause instanceof Error ? ` (${err.cause.message})` : ""}`);
-  if (err instanceof OpenAI.APIError) {
+  if (err instanceof openAiClient().APIConnectionTimeoutError) return failed(`no answer within ${timeoutMs} ms`, 504);
+  if (err instanceof openAiClient().APIConnectionError) return failed(`could not connect to the provider${err.cause instanceof Error ? ` (${err.cause.message})` : ""}`);
+  if (err instanceof openAiClient().APIError) {
     const detail = (err.error as { message?: unknown } | undefined)?.message;
     return failed(`HTTP ${err.status ?? "error"}${typeof detail === "string" && detail ? `: ${detail.slice(0, 200)}` : ""}`);
   }
@@ -67,7 +74,7 @@ const fetchForClient: typeof fetch = (input, init) =>
   });
 
 export function openAiProvider(options: { baseURL?: string; apiKey?: string; model: string; timeoutMs: number }): SummaryProvider {
-  const client = new OpenAI({
+  const client = new (openAiClient())({
     baseURL: options.baseURL,
     // A local server (llama.cpp, Ollama) needs no key; the client insists on one.
     apiKey: options.apiKey ?? "not-needed",
