@@ -3,6 +3,8 @@
 // omit one, and a fuzzer needs bad percent-escapes and bodies without a type to reach the server as written.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Express } from "express";
+import { createAppServer } from "../../src/http/server";
 
 export interface Sent {
   method: string;
@@ -32,9 +34,12 @@ export class Client {
     private readonly port: number,
   ) {}
 
-  /** Listens on an ephemeral port of 127.0.0.1, as `app.listen` does in src/server.ts. */
-  static async listen(app: http.RequestListener): Promise<Client> {
-    const server = http.createServer(app);
+  /**
+   * Listens on an ephemeral port of 127.0.0.1 with the server src/server.ts runs (createAppServer: Node's own
+   * refusals, e.g. a 431 for a head over 16 KB, answer with the JSON error envelope too).
+   */
+  static async listen(app: Express): Promise<Client> {
+    const { server } = createAppServer(app);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     return new Client(server, (server.address() as AddressInfo).port);
   }
