@@ -1,7 +1,7 @@
 // Issue 12, findings 3, 4 and 5: each input that answered 500 (or was stored leniently) now answers a 400 naming the
 // field, in both interfaces, and what is stored can always be read back; racing writes answer 404, never 500.
 import request from "supertest";
-import { createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { createTeam, errorOf, startTestApp, type TestApp, type TestTeam } from "./support/app";
 
 let t: TestApp;
 let team: TestTeam;
@@ -24,7 +24,6 @@ function api() {
   };
 }
 const gql = (query: string, variables: Record<string, unknown> = {}) => request(t.app).post("/graphql").set(team.auth).send({ query, variables });
-const errorOf = (res: request.Response) => ({ status: res.status, message: res.body.error?.message });
 
 describe("REST bodies", () => {
   it.each([

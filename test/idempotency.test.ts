@@ -8,7 +8,7 @@ import { createApiKey } from "../src/auth/api-keys";
 import { buildApp } from "../src/app";
 import { prisma } from "../src/db";
 import { pruneExpiredIdempotencyKeys } from "../src/http/idempotency";
-import { createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { createTeam, errorOf, startTestApp, type TestApp, type TestTeam } from "./support/app";
 import { doc, expectDocumented } from "./support/openapi";
 import { childEnv, cliTeamAndKey, startServer, type ServerProcess } from "./support/server";
 
@@ -28,7 +28,6 @@ const post = (path: string, body: unknown, key?: string, auth = team.auth) => {
 };
 const reportsAt = (address: string, teamId = team.teamId) => prisma.report.count({ where: { teamId, address } });
 const rowsOf = (key: string) => prisma.idempotencyKey.findMany({ where: { key } });
-const errorOf = (res: request.Response) => ({ status: res.status, message: res.body.error?.message });
 const replayed = (res: request.Response) => res.headers["idempotent-replayed"];
 
 const REUSED = { status: 422, message: "Idempotency-Key reused with a different request" };

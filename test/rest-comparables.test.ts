@@ -2,7 +2,7 @@
 // checked against the OpenAPI document, and the same operations in GraphQL.
 import request from "supertest";
 import { prisma } from "../src/db";
-import { addKey, createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { addKey, createTeam, errorOf, startTestApp, type TestApp, type TestTeam } from "./support/app";
 import { restClient } from "./support/openapi";
 
 let t: TestApp;
@@ -16,7 +16,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const errorOf = (res: { status: number; body: any }) => ({ status: res.status, message: res.body.error?.message });
 const newReport = async (body: Record<string, unknown> = {}) => {
   const res = await api.post("/v1/reports", { address: "1 Subject St", ...body });
   expect(res.status).toBe(201);

@@ -1,7 +1,7 @@
 // Agent insights (DECISIONS "Agent insights") against the real stack: REST routes with every response checked
 // against the OpenAPI document, and the same operations in GraphQL.
 import request from "supertest";
-import { addKey, createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { addKey, createTeam, errorOf, startTestApp, type TestApp, type TestTeam } from "./support/app";
 import { restClient } from "./support/openapi";
 
 let t: TestApp;
@@ -17,7 +17,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const errorOf = (res: { status: number; body: any }) => ({ status: res.status, message: res.body.error?.message });
 const addInsight = async (body: Record<string, unknown>, report = reportId) => {
   const res = await api.post(`/v1/reports/${report}/insights`, { body: "Strong demand", ...body });
   expect(res.status).toBe(201);

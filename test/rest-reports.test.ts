@@ -1,7 +1,7 @@
 // REST /v1/reports against the real stack: every rule of spec.md and DECISIONS for reports, with each response
 // checked against the OpenAPI document.
 import { prisma } from "../src/db";
-import { createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { createTeam, errorOf, startTestApp, type TestApp, type TestTeam } from "./support/app";
 import request from "supertest";
 import { expectDocumented, restClient } from "./support/openapi";
 
@@ -21,7 +21,6 @@ const create = async (body: Record<string, unknown>, client = api) => {
   expect(res.status).toBe(201);
   return res.body.data as Record<string, any>;
 };
-const errorOf = (res: { status: number; body: any }) => ({ status: res.status, message: res.body.error?.message });
 
 describe("POST /v1/reports", () => {
   it("creates a draft with 201, the create fields and the team's defaults", async () => {

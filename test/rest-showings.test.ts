@@ -1,6 +1,6 @@
 // REST /v1/showings against the real stack: every rule of spec.md and DECISIONS for showings, with each response
 // checked against the OpenAPI document.
-import { createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { createTeam, errorOf, startTestApp, type TestApp, type TestTeam } from "./support/app";
 import { restClient } from "./support/openapi";
 
 let t: TestApp;
@@ -16,7 +16,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const errorOf = (res: { status: number; body: any }) => ({ status: res.status, message: res.body.error?.message });
 const create = async (body: Record<string, unknown>) => {
   const res = await api.post("/v1/showings", { report_id: reportId, ...body });
   expect(res.status).toBe(201);

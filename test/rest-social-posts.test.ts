@@ -1,7 +1,7 @@
 // Social media posts and the engagement import (DECISIONS "Social media posts and engagement import") against the
 // real stack: JSON and CSV imports, upsert rules, per-record errors, atomic imports, lists, engagement, permissions.
 import request from "supertest";
-import { addKey, countStatements, createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { addKey, countStatements, createTeam, errorOf, startTestApp, type TestApp, type TestTeam } from "./support/app";
 import { restClient } from "./support/openapi";
 
 let t: TestApp;
@@ -15,7 +15,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const errorOf = (res: { status: number; body: any }) => ({ status: res.status, message: res.body.error?.message });
 const newReport = async () => (await api.post("/v1/reports", { address: "1 Social St" })).body.data.id as string;
 const importJson = (reportId: string, posts: unknown[], query = "") => api.post(`/v1/reports/${reportId}/social-posts/import${query}`, { posts });
 const importCsv = (reportId: string, csv: string, query = "") =>

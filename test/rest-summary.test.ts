@@ -3,7 +3,7 @@
 // GraphQL, written from the report's facts, valuation, showings, engagement and insights.
 import request from "supertest";
 import { inputNumbers, ungroundedNumbers, wordCount } from "../src/schema/resources/summary/screen";
-import { addKey, createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { addKey, createTeam, errorOf, startTestApp, type TestApp, type TestTeam } from "./support/app";
 import { restClient } from "./support/openapi";
 
 let t: TestApp;
@@ -41,7 +41,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const errorOf = (res: { status: number; body: any }) => ({ status: res.status, message: res.body.error?.message });
 const summarize = (body?: Record<string, unknown>, report = reportId) => api.post(`/v1/reports/${report}/summary`, body);
 
 describe("POST /v1/reports/{reportId}/summary", () => {
