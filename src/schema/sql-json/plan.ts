@@ -36,7 +36,7 @@ export interface SqlJsonRoot {
   accepts?: (args: Record<string, unknown>) => boolean;
 }
 
-/** A collection field (limit/offset, the child model's rows whose `foreignKey` is the parent's id). */
+/** A collection field (limit/offset): the child model's rows whose `join` fields equal the parent's, in `orderBy`. */
 export interface SqlJsonCollection {
   kind: "collection";
   /** Child field → parent field: the child rows whose fields equal the parent's (e.g. reportId → id, teamId → teamId). */
