@@ -12,7 +12,6 @@ import {
   toReportDetail,
   type ReportBody,
   type ReportDetailResult,
-  type ReportSummaryBody,
 } from "./shapes";
 
 // The page under the REST body's names and in its order (data, total, limit, offset): the result is the body.

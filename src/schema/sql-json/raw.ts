@@ -1,7 +1,8 @@
 // The one-statement read path, part 3: its answer is JSON text built by PostgreSQL, passed on without being parsed.
 // RawData stands for an operation's `data` in an ExecutionResult: /graphql writes its text into the response
-// (useRawJsonResults), REST routes take a root field's text (rawField); anything else reading it as an object gets
-// the parsed value (toJSON), so no consumer can see a wrong answer.
+// (useRawJsonResults), REST routes take a root field's text (rawField) or the parsed value (rawDataOf(…).toJSON(),
+// as `run` does). Code reading `data` as an object must go through rawDataOf: `data.report` is not there. Yoga's other
+// result processors (SSE, multipart) serialise it with JSON.stringify, which gets the parsed value (toJSON).
 import type { ExecutionResult } from "graphql";
 import type { Plugin } from "graphql-yoga";
 
