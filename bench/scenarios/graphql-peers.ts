@@ -17,16 +17,41 @@ const PAGE = 50;
 const TARGET = `≥ ${MIN_VS_POSTGRAPHILE.toFixed(2)}× PostGraphile, ≥ ${MIN_VS_REFERENCE.toFixed(2)}× reference (PostgreSQL)`;
 
 type Json = Record<string, unknown>;
-const post = async (port: number, path: string, body: unknown, headers: Record<string, string> = {}) => {
-  const res = await fetch(`http://127.0.0.1:${port}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+interface Answer {
+  status: number;
+  bytes: number;
+  json: Json;
+}
+const send = async (port: number, path: string, init: RequestInit = {}): Promise<Answer> => {
+  const res = await fetch(`http://127.0.0.1:${port}${path}`, init);
   const text = await res.text();
   return { status: res.status, bytes: Buffer.byteLength(text), json: JSON.parse(text) as Json };
 };
-const get = async (port: number, path: string, headers: Record<string, string> = {}) => {
-  const res = await fetch(`http://127.0.0.1:${port}${path}`, { headers });
-  const text = await res.text();
-  return { status: res.status, bytes: Buffer.byteLength(text), json: JSON.parse(text) as Json };
-};
+const post = (port: number, path: string, body: unknown, headers: Record<string, string> = {}) =>
+  send(port, path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+const get = (port: number, path: string, headers: Record<string, string> = {}) => send(port, path, { headers });
+
+/**
+ * Notes whether the other two sides answered what the service did — PostGraphile the same reports and items
+ * (`peerSame`, its own shape), the reference the same JSON — and returns whether the checks so far (`ok`: the
+ * service's own answer) and both of these hold.
+ */
+function sidesAgree(
+  notes: string[],
+  words: { peer: string; reference: string; same: string },
+  ok: boolean,
+  mine: Answer,
+  peer: Answer,
+  peerSame: boolean,
+  reference: Answer,
+): boolean {
+  const referenceSame = isDeepStrictEqual(mine.json, reference.json);
+  if (!peerSame) notes.push(`PostGraphile's ${words.peer} differs from the service's (status ${peer.status})`);
+  if (!referenceSame) notes.push(`the reference's ${words.reference} differs from the service's (status ${reference.status})`);
+  const agree = ok && peerSame && referenceSame;
+  if (agree) notes.push(`same ${words.same} on all sides; bodies ${mine.bytes} / ${peer.bytes} / ${reference.bytes} bytes (the reference's equal to the service's as JSON)`);
+  return agree;
+}
 
 const COLLECTIONS = ["comparables", "showings", "socialMediaPosts", "agentInsights"] as const;
 type Item = Json & { id: string };
@@ -86,15 +111,8 @@ export async function nestedPage(ctx: ScenarioContext): Promise<ScenarioResult> 
   const peer = await post(ctx.peers.postgraphile, "/graphql", peerBody);
   const reference = await post(ctx.peers.reference, "/graphql", { query: NESTED_QUERY, variables: { limit: PAGE } });
   const peerItems = (((peer.json.data as Json | undefined)?.reports as { items?: Json[] } | undefined)?.items ?? []).map(unwrap);
-  if (!isDeepStrictEqual(items.map(shape), peerItems.map(shape))) {
-    ok = false;
-    notes.push(`PostGraphile's page differs from the service's (status ${peer.status})`);
-  }
-  if (!isDeepStrictEqual(mine.json, reference.json)) {
-    ok = false;
-    notes.push(`the reference's page differs from the service's (status ${reference.status})`);
-  }
-  if (ok) notes.push(`same reports and items on all sides; bodies ${mine.bytes} / ${peer.bytes} / ${reference.bytes} bytes (the reference's equal to the service's as JSON)`);
+  const peerSame = isDeepStrictEqual(items.map(shape), peerItems.map(shape));
+  ok = sidesAgree(notes, { peer: "page", reference: "page", same: "reports and items" }, ok, mine, peer, peerSame, reference);
   const c = await compareMany(
     [
       service,
@@ -134,15 +152,8 @@ export async function reportDetail(ctx: ScenarioContext): Promise<ScenarioResult
     agentInsights: (rest.agent_insights as Item[]).map((i) => i.id),
   };
   const peerReport = unwrap(((peer.json.data as Json | undefined)?.report as Json | undefined) ?? {});
-  if (!isDeepStrictEqual(restShape, shape(peerReport))) {
-    ok = false;
-    notes.push(`PostGraphile's report differs from the service's (status ${peer.status})`);
-  }
-  if (!isDeepStrictEqual(mine.json, reference.json)) {
-    ok = false;
-    notes.push(`the reference's body differs from the service's (status ${reference.status})`);
-  }
-  if (ok) notes.push(`same report and items on all sides; bodies ${mine.bytes} / ${peer.bytes} / ${reference.bytes} bytes (the reference's equal to the service's as JSON)`);
+  const peerSame = isDeepStrictEqual(restShape, shape(peerReport));
+  ok = sidesAgree(notes, { peer: "report", reference: "body", same: "report and items" }, ok, mine, peer, peerSame, reference);
   const peerId = cycle(reportIds);
   const refId = cycle(reportIds);
   const c = await compareMany(
