@@ -76,29 +76,18 @@ async function main(): Promise<number> {
         log("2: throughput of the counted requests");
         await statementLoad(ctx, counted);
       }
-      if (wanted(3)) {
-        log("3: address search");
-        results.push(await addressSearch(ctx));
-      }
-      if (wanted(4)) {
-        log("4: auth + rate limits on vs off");
-        results.push(await authCost(ctx));
-      }
-      if (wanted(5)) {
-        log("5: sustained writes");
-        results.push(await sustainedWrites(ctx));
-      }
-      if (wanted(7)) {
-        log("7: report writes with webhooks on vs off");
-        results.push(await webhookWrites(ctx));
-      }
-      if (wanted(8)) {
-        log("8: nested GraphQL page vs PostGraphile vs one statement");
-        results.push(await nestedPage(ctx));
-      }
-      if (wanted(9)) {
-        log("9: report detail vs PostGraphile vs one statement");
-        results.push(await reportDetail(ctx));
+      const measured: Array<[id: number, what: string, run: (c: ScenarioContext) => Promise<ScenarioResult>]> = [
+        [3, "address search", addressSearch],
+        [4, "auth + rate limits on vs off", authCost],
+        [5, "sustained writes", sustainedWrites],
+        [7, "report writes with webhooks on vs off", webhookWrites],
+        [8, "nested GraphQL page vs PostGraphile vs one statement", nestedPage],
+        [9, "report detail vs PostGraphile vs one statement", reportDetail],
+      ];
+      for (const [id, what, run] of measured) {
+        if (!wanted(id)) continue;
+        log(`${id}: ${what}`);
+        results.push(await run(ctx));
       }
       const imports = results.find((r) => r.id === 6);
       if (imports) {
