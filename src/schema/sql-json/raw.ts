@@ -55,10 +55,11 @@ function regularMediaType(request: Request): string | undefined {
 export function useRawJsonResults(): Plugin {
   return {
     onResultProcess({ request, result, setResultProcessor }) {
-      if (Array.isArray(result) || !(result as ExecutionResult).data || !rawDataOf(result as ExecutionResult)) return;
+      const raw = Array.isArray(result) ? undefined : rawDataOf(result as ExecutionResult);
+      if (!raw) return;
       const mediaType = regularMediaType(request);
       if (!mediaType) return;
-      const body = `{"data":${rawDataOf(result as ExecutionResult)!.text}}`;
+      const body = `{"data":${raw.text}}`;
       setResultProcessor((_result, fetchAPI) => new fetchAPI.Response(body, { status: 200, headers: { "Content-Type": `${mediaType}; charset=utf-8` } }), mediaType);
     },
   };
