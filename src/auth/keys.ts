@@ -1,5 +1,5 @@
 // API key format and hashing (DECISIONS: prs_sk_live_ + 32 alphanumerics; only a SHA-256 is stored).
-import { createHash, randomInt } from "node:crypto";
+import { hash, randomInt } from "node:crypto";
 
 export const KEY_PREFIX = "prs_sk_live_";
 const KEY_PATTERN = /^prs_sk_live_[A-Za-z0-9]{32}$/;
@@ -12,6 +12,6 @@ export function generateApiKey(): string {
 }
 
 export const isWellFormedKey = (key: string): boolean => KEY_PATTERN.test(key);
-export const hashApiKey = (key: string): string => createHash("sha256").update(key).digest("hex");
+export const hashApiKey = (key: string): string => hash("sha256", key, "hex");
 /** The part of a key that may be shown again: `prs_sk_live_` and 4 more characters. */
 export const keyDisplayPrefix = (key: string): string => key.slice(0, 16);

@@ -14,11 +14,20 @@ export const nextMonthStart = (now = new Date()): Date => new Date(Date.UTC(now.
 
 export const hourStart = (now = new Date()): Date => new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000);
 
+// The current hour's and month's names in the buffers, made again only when the hour changes.
+let named = { hour: NaN, hourName: "", monthName: "" };
+function namesOf(now: Date) {
+  const hour = Math.floor(now.getTime() / 3_600_000);
+  if (hour !== named.hour) named = { hour, hourName: hourStart(now).toISOString(), monthName: monthStart(now).toISOString() };
+  return named;
+}
+
 /** Counts one authenticated call of `keyId` (of team `teamId`). */
 export function countCall(teamId: string, keyId: string, now = new Date()): void {
-  const key = `${teamId}|${monthStart(now).toISOString()}`;
+  const { hourName, monthName } = namesOf(now);
+  const key = `${teamId}|${monthName}`;
   pending.set(key, (pending.get(key) ?? 0) + 1);
-  const hour = `${keyId}|${hourStart(now).toISOString()}`;
+  const hour = `${keyId}|${hourName}`;
   pendingHours.set(hour, (pendingHours.get(hour) ?? 0) + 1);
   scheduleFlush();
 }

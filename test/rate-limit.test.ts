@@ -1,0 +1,45 @@
+// The shared hourly budget in Redis (src/auth/rate-limit.ts): busy keys take their points in blocks, and whatever
+// the blocks, the processes together never let more requests through than the limit. Two limiters on one Redis
+// stand for two processes. Needs REDIS_URL (.ci/run's second pass sets it).
+import { randomUUID } from "node:crypto";
+import { createRateLimiter, type RateLimiter } from "../src/auth/rate-limit";
+
+const redisUrl = process.env.REDIS_URL;
+if (!redisUrl) console.warn("test/rate-limit.test.ts skipped: it needs REDIS_URL (Redis) set, as .ci/run's second pass does.");
+
+(redisUrl ? describe : describe.skip)("a key's budget shared through Redis", () => {
+  let a: RateLimiter;
+  let b: RateLimiter;
+  beforeEach(async () => {
+    const keyPrefix = `prs:test:${randomUUID()}`;
+    [a, b] = [createRateLimiter({ redisUrl, keyPrefix }), createRateLimiter({ redisUrl, keyPrefix })];
+    await Promise.all([a.ready(), b.ready()]);
+  });
+  afterEach(async () => {
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it("lets at most the limit through across processes, each request with a place of its own, however they overlap", async () => {
+    const limit = 2000; // blocks of up to 20 points
+    const hits = Array.from({ length: 2400 }, (_, i) => (i % 3 ? a : b).hit("key:busy", undefined, limit));
+    const counts = (await Promise.all(hits)).map((r) => r.count);
+    expect(new Set(counts).size).toBe(counts.length);
+    const through = counts.filter((c) => c <= limit).length;
+    expect(through).toBeLessThanOrEqual(limit);
+    // Points one process took and did not use are lost to the other: at most a block each.
+    expect(through).toBeGreaterThanOrEqual(limit - 2 * 20);
+  });
+
+  it("counts one process's requests exactly, in blocks or not: consecutive counts, and a peek without unused points", async () => {
+    const seen: number[] = [];
+    for (let i = 0; i < 40; i++) seen.push((await a.hit("key:steady", undefined, 5000)).count);
+    expect(seen).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect((await a.peek("key:steady")).count).toBe(40);
+  });
+
+  it("takes one point at a time for a key whose limit is under 100: alternating processes see every count", async () => {
+    const seen: number[] = [];
+    for (let i = 0; i < 12; i++) seen.push((await (i % 2 ? b : a).hit("key:small", undefined, 60)).count);
+    expect(seen).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+  });
+});
