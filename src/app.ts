@@ -21,6 +21,7 @@ import { accessLog, crossOrigin } from "./http/requests";
 import { logger } from "./logger";
 import { docsRouter, restRouter } from "./rest";
 import { API_VERSION } from "./rest/openapi";
+import { readsReports } from "./rest/reports";
 import { schema } from "./schema";
 import { useCompiledExecution } from "./schema/engine";
 import { useQueryLimits } from "./schema/limits";
@@ -58,7 +59,7 @@ const maskDatabaseFailures: typeof maskError = (error, message, isDev) => {
 };
 
 export function buildApp({ rateLimiter }: AppDependencies): Express {
-  return assembleApp(authenticate(rateLimiter), rateLimiter);
+  return assembleApp(authenticate(rateLimiter, { checkedByStatement: readsReports }), rateLimiter);
 }
 
 /**

@@ -1,4 +1,5 @@
 // The per-request context shared by REST and GraphQL. The auth middleware fills `viewer` and `rateLimit`.
+import type { KeyRow } from "./auth/key-lookup";
 import type { Permissions } from "./auth/permissions";
 import type { RateLimiter } from "./auth/rate-limit";
 
@@ -26,4 +27,38 @@ export interface Context {
   requestId?: string;
   /** The rate limiter's counts, to answer other keys' remaining hourly quota (absent: not known). */
   rateLimiter?: Pick<RateLimiter, "peek">;
+  /** Present while the key is still to be confirmed (see KeyCheck). */
+  keyCheck?: KeyCheck;
+}
+
+/** A refusal of the auth step: 401 for a key that is not valid, 429 past a budget. */
+export interface Refusal {
+  status: 401 | 429;
+  message: string;
+}
+
+/**
+ * A request answered with the key row this process read last, not read again for it (auth/middleware.ts): the
+ * statement answering it compares that row with the stored one (src/schema/sql-json/run.ts), and anything else
+ * confirms it by reading it before touching data (src/schema/engine.ts). A request whose key changed is answered
+ * again from `recheck` (src/rest/route.ts).
+ */
+export interface KeyCheck {
+  keyHash: string;
+  row: KeyRow;
+  /** Not confirmed yet. */
+  readonly pending: boolean;
+  /** The row was found unchanged (by a statement that compared it): the call is counted. */
+  confirmed(): void;
+  /** Reads the key: true when unchanged (then confirmed), false when the request must be answered again. */
+  confirm(): Promise<boolean>;
+  /** Reads the key and answers for it as the auth step does: the request's context now, or its refusal. */
+  recheck(): Promise<Context | Refusal>;
+}
+
+/** Thrown where a request's key turned out changed since the row its context was made of (see KeyCheck). */
+export class KeyChanged extends Error {
+  constructor() {
+    super("the API key changed since this process last read it");
+  }
 }

@@ -3,6 +3,7 @@
 // order, permissions and team scoping — and stay under the query limits. Each comparison runs the same selection
 // twice: as it is (the one-statement path) and with `@include(if: true)` on the root field, which that path does
 // not take (the resolvers answer).
+import { createHash } from "node:crypto";
 import request from "supertest";
 import { prisma } from "../src/db";
 import { parse } from "graphql";
@@ -11,7 +12,7 @@ import type { Context } from "../src/context";
 import { DETAIL_FRAGMENT, SUMMARY_FIELDS, toReportDetail, type ReportDetailResult } from "../src/rest/shapes";
 import { schema } from "../src/schema";
 import { execute } from "../src/schema/engine";
-import { addKey, countStatements, createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { addKey, countStatements, createTeam, errorOf, startTestApp, type TestApp, type TestTeam } from "./support/app";
 
 let t: TestApp;
 let team: TestTeam;
@@ -19,8 +20,10 @@ let other: TestTeam;
 let reportIds: string[];
 
 const isOneStatementRead = (sql: string) => sql.startsWith("SELECT (") && sql.includes("row_to_json");
+/** Counting a call: usage and last_used_at, written in the background. */
+const counting = (sql: string) => /team_usage|api_key_hourly_usage|^UPDATE .*api_keys/s.test(sql);
 /** Statements of the request's own reading (not the key lookup, usage counting or last_used_at). */
-const reads = (statements: string[]) => statements.filter((sql) => !/api_keys|team_usage|api_key_hourly_usage/.test(sql));
+const reads = (statements: string[]) => statements.filter((sql) => !counting(sql) && !/FROM api_keys WHERE key_hash = ANY/.test(sql));
 
 /** Every field of Report and of its four collections (the computed ones included), with paging arguments. */
 const EVERY_FIELD = `
@@ -227,6 +230,34 @@ describe("REST", () => {
     expect(Object.keys(result.body.data)).toContain("showing_events");
     for (const hidden of ["comparable_properties", "social_media_posts", "agent_insights"]) expect(result.body.data).not.toHaveProperty(hidden);
     expect(reads(statements).filter(isOneStatementRead)).toHaveLength(1);
+  });
+
+  it("answers a key this process has seen with one statement in all, its check included, and sees it change at once", async () => {
+    const auth = await addKey(team.teamId, "reports:read,comparables:read");
+    const path = `/v1/reports/${reportIds[0]}`;
+    expect((await request(t.app).get(path).set(auth)).status).toBe(200);
+    const whole = (statements: string[]) => statements.filter((sql) => !counting(sql));
+    const seen = await countStatements(() => request(t.app).get(path).set(auth));
+    expect(seen.result.status).toBe(200);
+    expect(whole(seen.statements)).toHaveLength(1);
+    expect(Object.keys(seen.result.body.data)).toContain("comparable_properties");
+    // Changed in the database behind the service's back: the next request answers for the key as it is now.
+    const hash = createHash("sha256").update(auth.Authorization.slice(7)).digest("hex");
+    await prisma.$executeRaw`UPDATE api_keys SET permissions = '{"reports": ["read"]}' WHERE key_hash = ${hash}`;
+    const narrowed = await request(t.app).get(path).set(auth);
+    expect(narrowed.status).toBe(200);
+    expect(narrowed.body.data).not.toHaveProperty("comparable_properties");
+    expect((await request(t.app).get("/v1/reports?limit=1").set(auth)).body.data).toHaveLength(1);
+    await prisma.$executeRaw`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE key_hash = ${hash}`;
+    expect(errorOf(await request(t.app).get(path).set(auth))).toEqual({ status: 401, message: "Invalid API key" });
+    await prisma.$executeRaw`UPDATE api_keys SET expires_at = NULL, permissions = '{"showings": ["read"]}' WHERE key_hash = ${hash}`;
+    expect(errorOf(await request(t.app).get(path).set(auth))).toEqual({ status: 403, message: "Permission denied: reports:read" });
+    await prisma.$executeRaw`UPDATE api_keys SET permissions = '{"reports": ["read"]}' WHERE key_hash = ${hash}`;
+    expect((await request(t.app).get(path).set(auth)).status).toBe(200);
+    await prisma.$executeRaw`UPDATE api_keys SET revoked_at = now() WHERE key_hash = ${hash}`;
+    for (const p of [path, "/v1/reports", "/v1/reports/not-an-id", "/v1/reports?limit=nope"]) {
+      expect(errorOf(await request(t.app).get(p).set(auth))).toEqual({ status: 401, message: "Invalid API key" });
+    }
   });
 
   it("GET /v1/reports is the one-statement answer, equal to the resolvers' page", async () => {

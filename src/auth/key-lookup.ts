@@ -1,8 +1,10 @@
 // Finds an API key by its hash, once per request. On PostgreSQL every request reads the row, so a revocation made
-// by any process takes effect on the next request everywhere; the lookups of requests that arrive together are
-// sent as one statement (a round trip costs more than the lookup). On the embedded database this process is the
-// only writer: rows are cached, and the api_keys trigger (migration *_api_key_change_notify) drops an entry as the
-// change commits, before the revoking call returns.
+// by any process (or straight in the database) takes effect on the next request everywhere: by a statement of its
+// own — the lookups of requests that arrive together are sent as one (a round trip costs more than the lookup) — or,
+// for REST's report reads with a key this process has seen, inside the statement that answers the request
+// (`keyRowHolds`; auth/middleware.ts). On the embedded database this process is the only writer: rows are cached,
+// and the api_keys trigger (migration *_api_key_change_notify) drops an entry as the change commits, before the
+// revoking call returns.
 import DataLoader from "dataloader";
 import { LRUCache } from "lru-cache";
 import { database } from "../db";
@@ -72,6 +74,31 @@ export function keyLookup(db: Database): FindKey {
     return row;
   };
 }
+
+/**
+ * A condition, for a statement that answers a request made with a key row this process read earlier: true when the
+ * stored row still says the same (the request's viewer and limit are made of it) and the key is valid now.
+ * `$first`… are its parameters, `keyRowParams`' values.
+ */
+export const keyRowHolds = (first: number): string =>
+  `EXISTS (SELECT 1 FROM api_keys WHERE key_hash = $${first} AND id = $${first + 1}::uuid AND team_id = $${first + 2}::uuid ` +
+  `AND permissions = $${first + 3}::jsonb AND rate_limit_tier = $${first + 4} AND revoked_at IS NULL ` +
+  `AND expires_at IS NOT DISTINCT FROM $${first + 5}::timestamptz AND (expires_at IS NULL OR expires_at > now()))`;
+
+const paramsOfRow = new WeakMap<KeyRow, unknown[]>(); // made once per row read
+
+export function keyRowParams(keyHash: string, row: KeyRow): unknown[] {
+  let params = paramsOfRow.get(row);
+  if (!params) {
+    const expiresAt = row.expires_at === null ? null : new Date(row.expires_at).toISOString();
+    params = [keyHash, row.id, row.team_id, JSON.stringify(row.permissions), row.rate_limit_tier, expiresAt];
+    paramsOfRow.set(row, params);
+  }
+  return params;
+}
+
+/** Whether reading a key costs a statement of its own (PostgreSQL; the embedded database's rows are cached). */
+export const keyReadsCostAStatement = (): boolean => !database.listenToOwnWrites;
 
 let shared: FindKey | undefined;
 /** The lookup of the service's database (created on first use, so importing this opens nothing). */

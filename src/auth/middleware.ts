@@ -1,14 +1,18 @@
 // Express middleware that authenticates the API key, applies the rate limit and counts usage, then hands the
 // request context to REST or GraphQL. Runs once per HTTP request, so one request costs one point on either.
+// A request the statement answering it can check the key for (REST's report reads) is not held up by a lookup of
+// its own when this process has seen the key: it runs with the row read last, the statement compares that row with
+// the stored one, and a request whose key changed is answered again for the key as it is (context.ts, KeyCheck).
+// A round trip costs more than the lookup itself (BENCHMARKS.md, scenario 4).
 import type { NextFunction, Request, Response } from "express";
 import { LRUCache } from "lru-cache";
 import { config } from "../config";
-import type { Context } from "../context";
+import type { Context, KeyCheck, Refusal } from "../context";
 import { prisma } from "../db";
 import { sendError } from "../http/errors";
 import { hashApiKey, isWellFormedKey, keyDisplayPrefix } from "./keys";
-import { findKey } from "./key-lookup";
-import { applyLimit, type RateLimiter, type RateLimitResult } from "./rate-limit";
+import { findKey, keyReadsCostAStatement, type KeyRow } from "./key-lookup";
+import { applyLimit, type RateLimiter, type RateLimitResult, type WindowCount } from "./rate-limit";
 import { tierLimit } from "./tiers";
 import { countCall } from "./usage";
 
@@ -27,11 +31,11 @@ const LAST_USED_EVERY_MS = 60_000;
 const REMEMBERED_KEYS = 10_000;
 const lastUsedWrites = new LRUCache<string, number>({ max: REMEMBERED_KEYS }); // keyId → when this process last wrote last_used_at
 /**
- * Hashes that were valid keys when this process last saw them. Only their count starts together with the lookup
- * (one round trip instead of two); any other hash is looked up first, so an unknown key never gets a counter of its
- * own (in memory or in Redis): it is counted for its client address only.
+ * Keys this process found valid, by hash, with the row it read last. Only their count starts together with the
+ * lookup (one round trip instead of two); any other hash is looked up first, so an unknown key never gets a counter
+ * of its own (in memory or in Redis): it is counted for its client address only.
  */
-const knownKeys = new LRUCache<string, true>({ max: REMEMBERED_KEYS });
+const knownKeys = new LRUCache<string, KeyRow>({ max: REMEMBERED_KEYS });
 
 declare module "express-serve-static-core" {
   interface Locals {
@@ -65,46 +69,129 @@ function touchLastUsed(keyId: string, now: number): void {
 
 const RATE_LIMITED = "Rate limit exceeded. Please try again later.";
 
-export function authenticate(limiter: RateLimiter) {
+/** Counts an authenticated call (usage, last_used_at). */
+function counted(key: KeyRow, now: number): void {
+  countCall(key.team_id, key.id);
+  touchLastUsed(key.id, now);
+}
+
+const isValid = (key: KeyRow | undefined, now: number): key is KeyRow =>
+  Boolean(key && !key.revoked_at && !(key.expires_at && new Date(key.expires_at).getTime() <= now));
+
+/** The same key row (what a request's viewer and limit are made of). */
+const sameRow = (a: KeyRow, b: KeyRow): boolean =>
+  a.id === b.id &&
+  a.team_id === b.team_id &&
+  a.rate_limit_tier === b.rate_limit_tier &&
+  JSON.stringify(a.permissions) === JSON.stringify(b.permissions) &&
+  String(a.expires_at && new Date(a.expires_at).getTime()) === String(b.expires_at && new Date(b.expires_at).getTime());
+
+/** The check of a request answered with the key row this process read last (context.ts, KeyCheck). */
+function keyCheck(keyHash: string, row: KeyRow, recheck: KeyCheck["recheck"]): KeyCheck {
+  let pending = true;
+  const confirmed = () => {
+    if (!pending) return;
+    pending = false;
+    counted(row, Date.now());
+  };
+  return {
+    keyHash,
+    row,
+    get pending() {
+      return pending;
+    },
+    confirmed,
+    async confirm() {
+      const now = Date.now();
+      const stored = await findKey(keyHash);
+      if (!isValid(stored, now) || !sameRow(stored, row)) return false;
+      confirmed();
+      return true;
+    },
+    recheck,
+  };
+}
+
+export interface AuthOptions {
+  /**
+   * Requests whose key may be read by the statement that answers them (REST's report reads, answered by one statement
+   * that also checks the key: src/schema/sql-json). Only when reading a key costs a statement of its own.
+   */
+  checkedByStatement?: (req: Request) => boolean;
+}
+
+export function authenticate(limiter: RateLimiter, options: AuthOptions = {}) {
+  const checkedByStatement = options.checkedByStatement ?? (() => false);
+  const deferrable = (req: Request) => keyReadsCostAStatement() && checkedByStatement(req);
+
+  /** The request's context for `key` (valid), or the refusal when its budget is spent; sets the rate-limit headers. */
+  function admit(req: Request, res: Response, token: string, key: KeyRow, count: WindowCount): Context | Refusal {
+    const tier = key.rate_limit_tier;
+    const result = applyLimit(count, tierLimit(tier));
+    setRateLimitHeaders(res, result);
+    if (result.exceeded) return { status: 429, message: RATE_LIMITED };
+    return {
+      viewer: { keyId: key.id, keyPrefix: keyDisplayPrefix(token), teamId: key.team_id, permissions: key.permissions, tier },
+      rateLimit: { tier, limit: result.limit, remaining: result.remaining, resetsAt: result.resetsAt },
+      requestId: req.id === undefined ? undefined : String(req.id),
+      rateLimiter: limiter,
+    };
+  }
+
+  /** A caller whose key is not valid: limited per client address, so guessing keys is throttled. */
+  async function refuseKey(req: Request, res: Response, keyHash: string | null): Promise<Refusal> {
+    if (keyHash) knownKeys.delete(keyHash);
+    // A request presenting no key (a browser tab, a health probe, a forgotten header) guesses nothing: it is
+    // answered 401 without spending that budget, so it never turns the next wrong key's 401 into a 429.
+    const ip = `ip:${req.ip}`;
+    const presented = req.headers.authorization !== undefined;
+    const anonymous = presented
+      ? applyLimit(await limiter.hit(ip), config.RATE_LIMIT_ANONYMOUS)
+      : { ...applyLimit(await limiter.peek(ip), config.RATE_LIMIT_ANONYMOUS), exceeded: false };
+    setRateLimitHeaders(res, anonymous);
+    return anonymous.exceeded ? { status: 429, message: RATE_LIMITED } : { status: 401, message: "Invalid API key" };
+  }
+
+  /** Reads the key and answers for it: the context, or the refusal (its headers set). `count`: already counted. */
+  async function checked(req: Request, res: Response, token: string | null, keyHash: string | null, count?: WindowCount): Promise<Context | Refusal> {
+    // The key (see key-lookup.ts for when it is read) and, for a key known valid, its rate-limit count in parallel.
+    const known = keyHash ? knownKeys.get(keyHash) : undefined;
+    const [key, earlyCount] =
+      count || !known
+        ? [keyHash ? await findKey(keyHash) : undefined, count]
+        : await Promise.all([findKey(keyHash!), limiter.hit(`key:${keyHash}`, undefined, tierLimit(known.rate_limit_tier))]);
+    const now = Date.now();
+    if (!isValid(key, now)) return refuseKey(req, res, keyHash);
+    knownKeys.set(keyHash!, key);
+    const context = admit(req, res, token!, key, earlyCount ?? (await limiter.hit(`key:${keyHash}`, undefined, tierLimit(key.rate_limit_tier))));
+    if (!("status" in context)) counted(key, now);
+    return context;
+  }
+
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
       const token = bearerToken(req.headers.authorization);
       const keyHash = token ? hashApiKey(token) : null;
-      // The key (see key-lookup.ts for when it is read) and, for a key known valid, its rate-limit count in parallel.
-      const [key, earlyCount] =
-        keyHash && knownKeys.has(keyHash)
-          ? await Promise.all([findKey(keyHash), limiter.hit(`key:${keyHash}`)])
-          : [keyHash ? await findKey(keyHash) : undefined, null];
-      const now = Date.now();
-      if (!key || key.revoked_at || (key.expires_at && new Date(key.expires_at).getTime() <= now)) {
-        if (keyHash) knownKeys.delete(keyHash);
-        // Callers presenting a key that is not valid are limited per client address, so guessing keys is throttled.
-        // A request presenting none (a browser tab, a health probe, a forgotten header) guesses nothing: it is
-        // answered 401 without spending that budget, so it never turns the next wrong key's 401 into a 429.
-        const ip = `ip:${req.ip}`;
-        const presented = req.headers.authorization !== undefined;
-        const anonymous = presented
-          ? applyLimit(await limiter.hit(ip), config.RATE_LIMIT_ANONYMOUS)
-          : { ...applyLimit(await limiter.peek(ip), config.RATE_LIMIT_ANONYMOUS), exceeded: false };
-        setRateLimitHeaders(res, anonymous);
-        if (anonymous.exceeded) return refuse(req, res, 429, RATE_LIMITED);
-        return refuse(req, res, 401, "Invalid API key");
+      const known = keyHash ? knownKeys.get(keyHash) : undefined;
+      // A key this process found valid, on a request whose statement checks it: answered with the row seen last,
+      // which the statement compares with the stored one (and else the request is answered again, see KeyCheck).
+      if (known && isValid(known, Date.now()) && deferrable(req)) {
+        const count = await limiter.hit(`key:${keyHash}`, undefined, tierLimit(known.rate_limit_tier));
+        const context = admit(req, res, token!, known, count);
+        if (!("status" in context)) {
+          context.keyCheck = keyCheck(keyHash!, known, () => checked(req, res, token, keyHash, count));
+          res.locals.context = context;
+          return next();
+        }
+        // Past its budget by the row seen last: read the key, so a key revoked meanwhile still gets its 401.
+        const answer = await checked(req, res, token, keyHash, count);
+        if ("status" in answer) return refuse(req, res, answer.status, answer.message);
+        res.locals.context = answer;
+        return next();
       }
-      knownKeys.set(keyHash!, true);
-      const keyCount = earlyCount ?? (await limiter.hit(`key:${keyHash}`));
-      const tier = key.rate_limit_tier;
-      const result = applyLimit(keyCount, tierLimit(tier));
-      setRateLimitHeaders(res, result);
-      if (result.exceeded) return refuse(req, res, 429, RATE_LIMITED);
-
-      countCall(key.team_id, key.id);
-      touchLastUsed(key.id, now);
-      res.locals.context = {
-        viewer: { keyId: key.id, keyPrefix: keyDisplayPrefix(token!), teamId: key.team_id, permissions: key.permissions, tier },
-        rateLimit: { tier, limit: result.limit, remaining: result.remaining, resetsAt: result.resetsAt },
-        requestId: req.id === undefined ? undefined : String(req.id),
-        rateLimiter: limiter,
-      };
+      const answer = await checked(req, res, token, keyHash);
+      if ("status" in answer) return refuse(req, res, answer.status, answer.message);
+      res.locals.context = answer;
       next();
     } catch (err) {
       next(err);

@@ -1,5 +1,5 @@
 // /v1/reports: list, address search (three forms), create, get, update, delete.
-import { Router } from "express";
+import { Router, type Request } from "express";
 import type { Context } from "../context";
 import { reportFields } from "../schema/resources/report/fields";
 import { operation, run, runJson } from "./graphql";
@@ -29,6 +29,9 @@ const UPDATE = operation(`mutation RestUpdateReport($id: ID!, $input: UpdateRepo
 const DELETE = operation(`mutation RestDeleteReport($id: ID!) { deleteReport(id: $id) }`);
 
 const detailOptions = { allowForbiddenNested: true };
+
+/** Reads of reports answered by one statement, which can check the request's key too (auth/middleware.ts). */
+export const readsReports = (req: Request): boolean => req.method === "GET" && /^\/v1\/reports(?:\/[\w-]+)?\/?$/.test(req.path);
 
 /** The best match for an address, as the detail. */
 async function searchByAddress(address: string, context: Context) {

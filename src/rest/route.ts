@@ -1,15 +1,36 @@
 // Glue shared by every REST route: the request context, error envelope and method-not-allowed answers.
 import type { NextFunction, Request, Response, Router } from "express";
+import { KeyChanged } from "../context";
 import { sendError } from "../http/errors";
 import { RestError } from "./graphql";
 
 type Handler = (req: Request, res: Response) => Promise<void>;
 
+async function answer(fn: Handler, req: Request, res: Response): Promise<void> {
+  try {
+    await fn(req, res);
+  } catch (err) {
+    // Answered before its key row was confirmed (context.ts, KeyCheck): because the key changed, or an error came
+    // first. The key is read, and the request answered for the key as it is now: refused, or run again.
+    const keyCheck = res.locals.context?.keyCheck;
+    if (keyCheck?.pending) {
+      const now = await keyCheck.recheck();
+      if ("status" in now) return sendError(res, now.status, now.message);
+      if (err instanceof KeyChanged) {
+        res.locals.context = now;
+        return answer(fn, req, res);
+      }
+    }
+    if (err instanceof RestError) return sendError(res, err.status, err.message);
+    throw err;
+  }
+}
+
 /** Wraps a route handler: RestErrors become the error envelope; anything else goes to the error handler. */
 export const handle =
   (fn: Handler) =>
   (req: Request, res: Response, next: NextFunction): void => {
-    fn(req, res).catch((err: unknown) => (err instanceof RestError ? sendError(res, err.status, err.message) : next(err)));
+    answer(fn, req, res).catch(next);
   };
 
 /** Answers 405 with an Allow header for methods a path does not serve. */

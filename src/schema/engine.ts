@@ -7,6 +7,7 @@ import { useEngine, type Plugin } from "@envelop/core";
 import { execute as graphqlExecute, print, type DocumentNode, type ExecutionArgs, type ExecutionResult } from "graphql";
 import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
 import { LRUCache } from "lru-cache";
+import { KeyChanged, type Context } from "../context";
 import { logger } from "../logger";
 import { schema } from "./index";
 import { variableError } from "./input-errors";
@@ -63,6 +64,9 @@ export async function execute(args: ExecutionArgs, options?: SqlJsonOptions): Pr
     const answer = await runSqlJson(entry.sql, args, options);
     if (answer) return answer;
   }
+  // A key row still to be confirmed (context.ts, KeyCheck) is read before any resolver touches data.
+  const keyCheck = (args.contextValue as Context | undefined)?.keyCheck;
+  if (keyCheck?.pending && !(await keyCheck.confirm())) throw new KeyChanged();
   const variables = args.variableValues ?? {};
   const result = await entry.query.query(args.rootValue, args.contextValue, variables);
   // Variable values refused before execution: say which field and why, in our words (input-errors.ts).

@@ -7,7 +7,8 @@
 import { createHash } from "node:crypto";
 import { GraphQLError, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from "graphql";
 import { can, type Permission } from "../../auth/permissions";
-import type { Context } from "../../context";
+import { keyRowHolds, keyRowParams } from "../../auth/key-lookup";
+import { KeyChanged, type Context } from "../../context";
 import { database } from "../../db";
 import { databaseFailure } from "../../db/errors";
 import { logger } from "../../logger";
@@ -74,14 +75,19 @@ export async function runSqlJson(entry: SqlJsonEntry, args: ExecutionArgs, optio
   try {
     return await answer(entry, args, options);
   } catch (err) {
+    if (err instanceof KeyChanged) throw err;
     // This path's own fault (a bug, not the database): say so in the log and let the resolvers answer.
     logger.error({ err }, "one-statement read failed; answered by the resolvers");
     return null;
   }
 }
 
+/** The column in which a statement answering with an unconfirmed key row says whether the row still holds. */
+const KEY_HOLDS = "k$";
+
 async function answer(entry: SqlJsonEntry, args: ExecutionArgs, options: SqlJsonOptions): Promise<ExecutionResult | null> {
-  const viewer = (args.contextValue as Context | undefined)?.viewer;
+  const context = args.contextValue as Context | undefined;
+  const viewer = context?.viewer;
   if (!viewer) return null;
   const { plan } = entry;
   const allowed = (p: Permission | undefined) => p === undefined || can(viewer.permissions, p);
@@ -93,18 +99,23 @@ async function answer(entry: SqlJsonEntry, args: ExecutionArgs, options: SqlJson
   if (!resolveArgs(plan, request)) return null;
   if (!plan.roots.every((r) => !r.spec.accepts || r.spec.accepts(request.args.get(r.args.node) ?? {}))) return null;
 
-  const key = forbidden.join(",");
+  // A key row to confirm (context.ts, KeyCheck) is compared by the statement itself: one more column.
+  const keyCheck = context.keyCheck?.pending ? context.keyCheck : undefined;
+  const key = `${forbidden.join(",")}${keyCheck ? "|key" : ""}`;
   let statement = entry.statements.get(key);
   if (statement === undefined) {
     const made = statementOf(plan, columns, (p) => !forbidden.includes(p as Permission));
+    if (made && keyCheck) made.text += `, ${keyRowHolds(made.params.length + 1)} AS "${KEY_HOLDS}"`;
     statement = made && { ...made, name: nameOf(made.text) };
     entry.statements.set(key, statement);
   }
   if (!statement) return null;
 
-  let row: Record<string, string | null> | undefined;
+  let row: Record<string, string | boolean | null> | undefined;
   try {
-    [row] = await database.query<Record<string, string | null>>(statement, statement.params.map((value) => value(request)));
+    const values = statement.params.map((value) => value(request));
+    if (keyCheck) values.push(...keyRowParams(keyCheck.keyHash, keyCheck.row));
+    [row] = await database.query<Record<string, string | boolean | null>>(statement, values);
   } catch (err) {
     // Unreachable or past its time budget: the answer the resolvers would give (503/504) — each nullable root null
     // with its error, the whole data null when a root may not be.
@@ -117,7 +128,11 @@ async function answer(entry: SqlJsonEntry, args: ExecutionArgs, options: SqlJson
     if (isStatementFault(err)) entry.statements.set(key, null);
     throw err;
   }
-  const values = plan.roots.map((_, i) => row?.[`r${i}`] ?? null);
+  if (keyCheck) {
+    if (row?.[KEY_HOLDS] !== true) throw new KeyChanged();
+    keyCheck.confirmed();
+  }
+  const values = plan.roots.map((_, i) => (row?.[`r${i}`] as string | null | undefined) ?? null);
   // A root without its row (an unknown id): the resolvers give the error.
   if (values.some((v) => v === null)) return null;
   return { data: new RawData(plan.roots.map((r, i) => [r.key, values[i]!] as const)) as unknown as Record<string, unknown> };
