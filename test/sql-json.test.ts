@@ -8,6 +8,7 @@ import request from "supertest";
 import { prisma } from "../src/db";
 import { parse } from "graphql";
 import { TEAM_FULL_ACCESS } from "../src/auth/permissions";
+import { tierLimit } from "../src/auth/tiers";
 import type { Context } from "../src/context";
 import { DETAIL_FRAGMENT, SUMMARY_FIELDS, toReportDetail, type ReportDetailResult } from "../src/rest/shapes";
 import { schema } from "../src/schema";
@@ -254,6 +255,8 @@ describe("REST", () => {
     expect(errorOf(await request(t.app).get(path).set(auth))).toEqual({ status: 403, message: "Permission denied: reports:read" });
     await prisma.$executeRaw`UPDATE api_keys SET permissions = '{"reports": ["read"]}' WHERE key_hash = ${hash}`;
     expect((await request(t.app).get(path).set(auth)).status).toBe(200);
+    await prisma.$executeRaw`UPDATE api_keys SET rate_limit_tier = 'free' WHERE key_hash = ${hash}`;
+    expect((await request(t.app).get(path).set(auth)).headers["x-ratelimit-limit"]).toBe(String(tierLimit("free")));
     await prisma.$executeRaw`UPDATE api_keys SET revoked_at = now() WHERE key_hash = ${hash}`;
     for (const p of [path, "/v1/reports", "/v1/reports/not-an-id", "/v1/reports?limit=nope"]) {
       expect(errorOf(await request(t.app).get(p).set(auth))).toEqual({ status: 401, message: "Invalid API key" });

@@ -79,12 +79,7 @@ const isValid = (key: KeyRow | undefined, now: number): key is KeyRow =>
   Boolean(key && !key.revoked_at && !(key.expires_at && new Date(key.expires_at).getTime() <= now));
 
 /** The same key row (what a request's viewer and limit are made of). */
-const sameRow = (a: KeyRow, b: KeyRow): boolean =>
-  a.id === b.id &&
-  a.team_id === b.team_id &&
-  a.rate_limit_tier === b.rate_limit_tier &&
-  JSON.stringify(a.permissions) === JSON.stringify(b.permissions) &&
-  String(a.expires_at && new Date(a.expires_at).getTime()) === String(b.expires_at && new Date(b.expires_at).getTime());
+const sameRow = (a: KeyRow, b: KeyRow): boolean => a.digest === b.digest;
 
 /** The check of a request answered with the key row this process read last (context.ts, KeyCheck). */
 function keyCheck(keyHash: string, row: KeyRow, recheck: KeyCheck["recheck"]): KeyCheck {
