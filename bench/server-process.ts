@@ -15,6 +15,7 @@ export interface ServerOptions {
 
 export interface RunningServer {
   ports: ServerPorts;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -44,6 +45,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   return {
     ports,
+    pid: child.pid!,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
