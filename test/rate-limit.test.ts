@@ -37,9 +37,31 @@ if (!redisUrl) console.warn("test/rate-limit.test.ts skipped: it needs REDIS_URL
     expect((await a.peek("key:steady")).count).toBe(40);
   });
 
-  it("takes one point at a time for a key whose limit is under 100: alternating processes see every count", async () => {
+  it("takes one point at a time for a key whose limit is under 200: alternating processes see every count", async () => {
     const seen: number[] = [];
     for (let i = 0; i < 12; i++) seen.push((await (i % 2 ? b : a).hit("key:small", undefined, 60)).count);
     expect(seen).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+  });
+
+  it("keeps a new hour's block when a request of the old hour comes late: the new hour's counts go on without a gap", async () => {
+    const hourStart = (Math.floor(Date.now() / 3_600_000) + 1) * 3_600_000;
+    const [before, after] = [hourStart - 500, hourStart + 500];
+    const counts = async (now: number, n: number) => {
+      const seen: number[] = [];
+      for (let i = 0; i < n; i++) seen.push((await a.hit("key:turn", now, 5000)).count);
+      return seen;
+    };
+    expect(await counts(before, 10)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(await counts(after, 10)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect((await a.hit("key:turn", before, 5000)).count).toBeGreaterThan(10);
+    expect(await counts(after, 10)).toEqual([11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
+    expect((await a.peek("key:turn", after)).count).toBe(20);
+  });
+
+  it("counts requests arriving together past the limit, one point each, all refused", async () => {
+    const limit = 300;
+    for (let i = 0; i < limit; i++) await a.hit("key:over", undefined, limit);
+    const counts = (await Promise.all(Array.from({ length: 50 }, () => a.hit("key:over", undefined, limit)))).map((r) => r.count);
+    expect(counts.sort((x, y) => x - y)).toEqual(Array.from({ length: 50 }, (_, i) => limit + 1 + i));
   });
 });

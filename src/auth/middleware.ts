@@ -53,6 +53,7 @@ function setRateLimitHeaders(res: Response, r: RateLimitResult): void {
   res.setHeader("X-RateLimit-Remaining", String(r.remaining));
   res.setHeader("X-RateLimit-Reset", String(r.resetsAt));
   if (r.exceeded) res.setHeader("Retry-After", String(Math.max(1, r.resetsAt - Math.floor(Date.now() / 1000))));
+  else res.removeHeader("Retry-After"); // set by an earlier answer for the same request (a key read again)
 }
 
 /** Keeps last_used_at within a minute of the truth with at most one write per key per minute per process. */

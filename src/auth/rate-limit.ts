@@ -5,11 +5,12 @@
 // make way first, so no number of distinct callers can grow the process without bound.
 //
 // With Redis, a busy key's points are taken in blocks (leases): a process that used up its last block within a
-// second takes the next one twice as large (up to 1 % of the key's limit, at most 64 points), and answers the
-// requests of a block without a round trip. Each point has one place in the shared count, and a request is let
-// through only when its point's place is within the limit, so the processes together never let more than the limit
-// through; what a block costs is that points a process took but did not use are gone for the others (at most 1 %
-// of the budget per process, and none for keys under 100 requests an hour, whose blocks are always one point).
+// second takes the next one twice as large, or as large as the requests waiting for it (up to 1 % of the key's
+// limit, at most 64 points), and answers the requests of a block without a round trip. Each point has one place in
+// the shared count, and a request is let through only when its point's place is within the limit, so the processes
+// together never let more than the limit through; what a block costs is that points a process took but did not use are gone for the others (at most 1 %
+// of the limit the key had when the block was taken, per process; none for keys under 200 requests an hour, whose
+// blocks are always one point). One point is counted without a block, in parallel with the others.
 // Counts and X-RateLimit-Remaining stay exact for the requests of one process.
 import { Redis } from "ioredis";
 import { LRUCache } from "lru-cache";
@@ -73,34 +74,39 @@ function memoryCounter(max: number) {
 
 /** A block of one window's points taken from the shared store by this process. */
 interface Lease {
-  windowKey: string;
+  /** The clock hour of the block (hours since the epoch). */
+  window: number;
   /** The shared count once the block was taken: its points are the places end - size + 1 … end. */
   end: number;
   /** Points of the block not used yet (the last ones). */
   left: number;
   size: number;
   takenAt: number;
-  /** The block being taken now, which requests arriving meanwhile wait for. */
-  taking: Promise<void> | null;
+  /** The highest shared count this process saw in the window. */
+  lastCount: number;
+  /** The block being taken now (resolves false when Redis could not be reached), and how many requests wait for it. */
+  taking: Promise<boolean> | null;
+  waiting: number;
 }
 
 const MAX_LEASE = 64;
-/** A block lasting under a second is followed by one twice as large; the first one, or after a pause, is one point. */
+/** A block lasting under a second is followed by a larger one; the first one, or after a pause, is one point. */
 const LEASE_GROWS_WITHIN_MS = 1000;
 
-function nextLeaseSize(previous: Lease, windowKey: string, limit: number | undefined, now: number): number {
+function nextLeaseSize(lease: Lease, window: number, limit: number | undefined, now: number): number {
   const cap = limit === undefined ? 1 : Math.min(MAX_LEASE, Math.max(1, Math.floor(limit / 100)));
-  const busy = previous.windowKey === windowKey && now - previous.takenAt < LEASE_GROWS_WITHIN_MS;
-  // Past the limit every request is refused anyway: no block, so the count a refused client sees stays exact.
-  if (!busy || (limit !== undefined && previous.end >= limit)) return 1;
-  return Math.min(cap, previous.size * 2);
+  const busy = lease.window === window && now - lease.takenAt < LEASE_GROWS_WITHIN_MS;
+  // Past the limit (as this process last saw the count) every request is refused anyway: one point at a time, so
+  // the count a refused client sees stays exact.
+  if (!busy || cap === 1 || (limit !== undefined && lease.lastCount >= limit)) return 1;
+  return Math.min(cap, Math.max(lease.size * 2, lease.waiting + 1));
 }
 
 /** The clock hour of `now`: its counter name for `key`, when it ends (Unix seconds), and the seconds left. */
 function clockHour(key: string, now: number) {
   const window = Math.floor(now / 1000 / HOUR);
   const resetsAt = (window + 1) * HOUR;
-  return { windowKey: `${key}:${window}`, resetsAt, secondsLeft: Math.max(1, resetsAt - Math.floor(now / 1000)) };
+  return { window, windowKey: `${key}:${window}`, resetsAt, secondsLeft: Math.max(1, resetsAt - Math.floor(now / 1000)) };
 }
 
 export function createRateLimiter(options: { redisUrl?: string; keyPrefix?: string }): RateLimiter {
@@ -138,44 +144,57 @@ export function createRateLimiter(options: { redisUrl?: string; keyPrefix?: stri
   const redisLimiter = limiter;
   const leases = new LRUCache<string, Lease>({ max: MEMORY_COUNTERS });
 
-  /** Takes a block of `size` points of `windowKey` for `key` from Redis (false: Redis could not be reached). */
-  async function take(lease: Lease, windowKey: string, size: number, secondsLeft: number, now: number): Promise<boolean> {
-    let consumed: number;
+  /** Counts `points` of `windowKey` in Redis: the shared count after them, or null when Redis could not be reached. */
+  async function consume(windowKey: string, points: number, secondsLeft: number): Promise<number | null> {
     try {
-      consumed = (await redisLimiter!.consume(windowKey, size, { customDuration: secondsLeft })).consumedPoints;
+      return (await redisLimiter!.consume(windowKey, points, { customDuration: secondsLeft })).consumedPoints;
     } catch (err) {
-      if (!(err instanceof RateLimiterRes)) return false;
-      consumed = err.consumedPoints;
+      return err instanceof RateLimiterRes ? err.consumedPoints : null;
     }
-    Object.assign(lease, { windowKey, end: consumed, left: size, size, takenAt: now });
+  }
+
+  /** Takes a block of `size` points of the window for `lease`'s key (false: Redis could not be reached). */
+  async function take(lease: Lease, at: ReturnType<typeof clockHour>, size: number, now: number): Promise<boolean> {
+    const end = await consume(at.windowKey, size, at.secondsLeft);
+    if (end === null) return false;
+    // A block of a later hour taken meanwhile stays (this one's points are lost, as when a block is not used up).
+    if (lease.window <= at.window) Object.assign(lease, { window: at.window, end, left: size, size, takenAt: now, lastCount: end });
     return true;
   }
 
   return {
     async hit(key, now = Date.now(), limit) {
       if (connecting) await connecting;
-      const { windowKey, resetsAt, secondsLeft } = clockHour(key, now);
+      const at = clockHour(key, now);
+      const { window, windowKey, resetsAt, secondsLeft } = at;
       if (!limiter) return { count: here.hit(windowKey, secondsLeft), resetsAt };
-      let lease = leases.get(key);
-      if (!lease) leases.set(key, (lease = { windowKey, end: 0, left: 0, size: 0, takenAt: 0, taking: null }));
+      // One point of its own, counted in this process when Redis cannot be reached (rather than refuse service).
+      const onePoint = async (): Promise<WindowCount> => ({ count: (await consume(windowKey, 1, secondsLeft)) ?? here.hit(windowKey, secondsLeft), resetsAt });
+      const lease = leases.get(key) ?? { window, end: 0, left: 0, size: 0, takenAt: 0, lastCount: 0, taking: null, waiting: 0 };
+      leases.set(key, lease);
       for (;;) {
-        if (lease.windowKey === windowKey && lease.left > 0) {
+        if (lease.window === window && lease.left > 0) {
           lease.left--;
           return { count: lease.end - lease.left, resetsAt };
         }
+        // The hour turned while this request waited: the later hour's block is not replaced.
+        if (lease.window > window) return onePoint();
         if (lease.taking) {
-          await lease.taking;
+          lease.waiting++;
+          const answered = await lease.taking;
+          lease.waiting--;
+          if (!answered) return { count: here.hit(windowKey, secondsLeft), resetsAt };
           continue;
         }
-        let taken = false;
-        const size = nextLeaseSize(lease, windowKey, limit, now);
-        lease.taking = take(lease, windowKey, size, secondsLeft, now).then((ok) => {
-          taken = ok;
-          lease.taking = null;
-        });
-        await lease.taking;
-        // Redis is unreachable: count in this process rather than refuse service.
-        if (!taken) return { count: here.hit(windowKey, secondsLeft), resetsAt };
+        const size = nextLeaseSize(lease, window, limit, now);
+        if (size === 1) {
+          // No block: nothing to wait for (requests arriving together are counted in parallel, in one write).
+          Object.assign(lease, { window, left: 0, size: 1, takenAt: now, lastCount: lease.window === window ? lease.lastCount : 0 });
+          const counted = await onePoint();
+          if (lease.window === window) lease.lastCount = Math.max(lease.lastCount, counted.count);
+          return counted;
+        }
+        lease.taking = take(lease, at, size, now).finally(() => (lease.taking = null));
       }
     },
     async peek(key, now = Date.now()) {
@@ -184,7 +203,7 @@ export function createRateLimiter(options: { redisUrl?: string; keyPrefix?: stri
       if (!limiter) return { count: here.peek(windowKey), resetsAt };
       const res = await limiter.get(windowKey).catch(() => null);
       const lease = leases.get(key);
-      const unused = lease?.windowKey === windowKey ? lease.left : 0;
+      const unused = lease && lease.window === clockHour(key, now).window ? lease.left : 0;
       return { count: res ? res.consumedPoints - unused : here.peek(windowKey), resetsAt };
     },
     ready: () => connecting ?? Promise.resolve(),

@@ -1,6 +1,7 @@
 // Glue shared by every REST route: the request context, error envelope and method-not-allowed answers.
 import type { NextFunction, Request, Response, Router } from "express";
 import { KeyChanged } from "../context";
+import { isDatabaseUnavailable } from "../db/errors";
 import { sendError } from "../http/errors";
 import { RestError } from "./graphql";
 
@@ -12,10 +13,14 @@ async function answer(fn: Handler, req: Request, res: Response): Promise<void> {
   } catch (err) {
     // Answered before its key row was confirmed (context.ts, KeyCheck): because the key changed, or an error came
     // first. The key is read, and the request answered for the key as it is now: refused, or run again.
+    // (A database that cannot be reached answers 503 either way: not asked again.)
     const keyCheck = res.locals.context?.keyCheck;
-    if (keyCheck?.pending) {
+    if (keyCheck?.pending && !isDatabaseUnavailable(err)) {
       const now = await keyCheck.recheck();
-      if ("status" in now) return sendError(res, now.status, now.message);
+      if ("status" in now) {
+        delete (res.locals as { context?: unknown }).context; // the access log names no key for a refused one
+        return sendError(res, now.status, now.message);
+      }
       if (err instanceof KeyChanged) {
         res.locals.context = now;
         return answer(fn, req, res);
