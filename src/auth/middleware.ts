@@ -79,9 +79,6 @@ function counted(key: KeyRow, now: number): void {
 const isValid = (key: KeyRow | undefined, now: number): key is KeyRow =>
   Boolean(key && !key.revoked_at && !(key.expires_at && new Date(key.expires_at).getTime() <= now));
 
-/** The same key row (what a request's viewer and limit are made of). */
-const sameRow = (a: KeyRow, b: KeyRow): boolean => a.digest === b.digest;
-
 /** The check of a request answered with the key row this process read last (context.ts, KeyCheck). */
 function keyCheck(keyHash: string, row: KeyRow, recheck: KeyCheck["recheck"]): KeyCheck {
   let pending = true;
@@ -100,7 +97,8 @@ function keyCheck(keyHash: string, row: KeyRow, recheck: KeyCheck["recheck"]): K
     async confirm() {
       const now = Date.now();
       const stored = await findKey(keyHash);
-      if (!isValid(stored, now) || !sameRow(stored, row)) return false;
+      // The same digest: the same viewer and limit (key-lookup.ts).
+      if (!isValid(stored, now) || stored.digest !== row.digest) return false;
       confirmed();
       return true;
     },
@@ -119,6 +117,8 @@ export interface AuthOptions {
 export function authenticate(limiter: RateLimiter, options: AuthOptions = {}) {
   const checkedByStatement = options.checkedByStatement ?? (() => false);
   const deferrable = (req: Request) => keyReadsCostAStatement() && checkedByStatement(req);
+  /** Counts a request of a key in its hourly budget (the row gives the limit the count may be taken in blocks for). */
+  const countKey = (keyHash: string, row: KeyRow) => limiter.hit(`key:${keyHash}`, undefined, tierLimit(row.rate_limit_tier));
 
   /** The request's context for `key` (valid), or the refusal when its budget is spent; sets the rate-limit headers. */
   function admit(req: Request, res: Response, token: string, key: KeyRow, count: WindowCount): Context | Refusal {
@@ -155,12 +155,25 @@ export function authenticate(limiter: RateLimiter, options: AuthOptions = {}) {
     const [key, earlyCount] =
       count || !known
         ? [keyHash ? await findKey(keyHash) : undefined, count]
-        : await Promise.all([findKey(keyHash!), limiter.hit(`key:${keyHash}`, undefined, tierLimit(known.rate_limit_tier))]);
+        : await Promise.all([findKey(keyHash!), countKey(keyHash!, known)]);
     const now = Date.now();
     if (!isValid(key, now)) return refuseKey(req, res, keyHash);
     knownKeys.set(keyHash!, key);
-    const context = admit(req, res, token!, key, earlyCount ?? (await limiter.hit(`key:${keyHash}`, undefined, tierLimit(key.rate_limit_tier))));
+    const context = admit(req, res, token!, key, earlyCount ?? (await countKey(keyHash!, key)));
     if (!("status" in context)) counted(key, now);
+    return context;
+  }
+
+  /**
+   * A key this process found valid, on a request whose statement checks it: answered with the row seen last, which
+   * the statement compares with the stored one (and else the request is answered again, see KeyCheck).
+   */
+  async function deferred(req: Request, res: Response, token: string, keyHash: string, known: KeyRow): Promise<Context | Refusal> {
+    const count = await countKey(keyHash, known);
+    const context = admit(req, res, token, known, count);
+    // Past its budget by the row seen last: read the key, so a key revoked meanwhile still gets its 401.
+    if ("status" in context) return checked(req, res, token, keyHash, count);
+    context.keyCheck = keyCheck(keyHash, known, () => checked(req, res, token, keyHash, count));
     return context;
   }
 
@@ -169,23 +182,10 @@ export function authenticate(limiter: RateLimiter, options: AuthOptions = {}) {
       const token = bearerToken(req.headers.authorization);
       const keyHash = token ? hashApiKey(token) : null;
       const known = keyHash ? knownKeys.get(keyHash) : undefined;
-      // A key this process found valid, on a request whose statement checks it: answered with the row seen last,
-      // which the statement compares with the stored one (and else the request is answered again, see KeyCheck).
-      if (known && isValid(known, Date.now()) && deferrable(req)) {
-        const count = await limiter.hit(`key:${keyHash}`, undefined, tierLimit(known.rate_limit_tier));
-        const context = admit(req, res, token!, known, count);
-        if (!("status" in context)) {
-          context.keyCheck = keyCheck(keyHash!, known, () => checked(req, res, token, keyHash, count));
-          res.locals.context = context;
-          return next();
-        }
-        // Past its budget by the row seen last: read the key, so a key revoked meanwhile still gets its 401.
-        const answer = await checked(req, res, token, keyHash, count);
-        if ("status" in answer) return refuse(req, res, answer.status, answer.message);
-        res.locals.context = answer;
-        return next();
-      }
-      const answer = await checked(req, res, token, keyHash);
+      const answer =
+        known && isValid(known, Date.now()) && deferrable(req)
+          ? await deferred(req, res, token!, keyHash!, known)
+          : await checked(req, res, token, keyHash);
       if ("status" in answer) return refuse(req, res, answer.status, answer.message);
       res.locals.context = answer;
       next();

@@ -167,9 +167,13 @@ export function createRateLimiter(options: { redisUrl?: string; keyPrefix?: stri
       if (connecting) await connecting;
       const at = clockHour(key, now);
       const { window, windowKey, resetsAt, secondsLeft } = at;
-      if (!limiter) return { count: here.hit(windowKey, secondsLeft), resetsAt };
-      // One point of its own, counted in this process when Redis cannot be reached (rather than refuse service).
-      const onePoint = async (): Promise<WindowCount> => ({ count: (await consume(windowKey, 1, secondsLeft)) ?? here.hit(windowKey, secondsLeft), resetsAt });
+      // Counted in this process: without Redis, or when it cannot be reached (rather than refuse service).
+      const countedHere = (): WindowCount => ({ count: here.hit(windowKey, secondsLeft), resetsAt });
+      if (!limiter) return countedHere();
+      const onePoint = async (): Promise<WindowCount> => {
+        const count = await consume(windowKey, 1, secondsLeft);
+        return count === null ? countedHere() : { count, resetsAt };
+      };
       const lease = leases.get(key) ?? { window, end: 0, left: 0, size: 0, takenAt: 0, lastCount: 0, taking: null, waiting: 0 };
       leases.set(key, lease);
       for (;;) {
@@ -183,7 +187,7 @@ export function createRateLimiter(options: { redisUrl?: string; keyPrefix?: stri
           lease.waiting++;
           const answered = await lease.taking;
           lease.waiting--;
-          if (!answered) return { count: here.hit(windowKey, secondsLeft), resetsAt };
+          if (!answered) return countedHere();
           continue;
         }
         const size = nextLeaseSize(lease, window, limit, now);
