@@ -1,15 +1,42 @@
 /** Jest: TypeScript through ts-jest (transpile only; `npm test` type-checks with tsc first). */
-module.exports = {
+
+// Two tiers of one suite, both on the real stack.
+// - fast (`npm test`): the unit tests and every test that runs the service in the test's own process (supertest over
+//   the Express app, its own PGlite): the loop a developer runs after each change.
+// - system (`npm run test:system`): tests that start real server and CLI processes, stop or kill them, drive
+//   Chromium, apply the migrations to fresh databases, send ten thousand requests, or fuzz every route.
+// CI runs both, on both databases (.ci/run); `npm run test:all` runs both here.
+const SYSTEM = [
+  "browser",
+  "dashboard",
+  "cli",
+  "server-process",
+  "robustness-stop",
+  "robustness-keys",
+  "robustness-database",
+  "webhooks-crash",
+  "multiprocess",
+  "migrations",
+  "fuzz/fuzz",
+].map((name) => `<rootDir>/test/${name}.test.ts`);
+
+const project = {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
-  testMatch: ["**/*.test.ts"],
   transform: { "^.+\\.ts$": ["ts-jest", { diagnostics: false }] },
   // The generated Prisma client imports its siblings as ./x.js (TypeScript's NodeNext style).
   moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
-  globalSetup: "<rootDir>/test/support/global-setup.ts",
   setupFiles: ["<rootDir>/test/support/env.ts"],
-  testTimeout: 60000,
-  maxWorkers: 2,
   // jest-runtime with V8's code cache for the modules it compiles (test/support/runtime.js).
   runtime: "<rootDir>/test/support/runtime.js",
+};
+
+module.exports = {
+  projects: [
+    { ...project, displayName: "fast", testMatch: ["<rootDir>/test/**/*.test.ts"], testPathIgnorePatterns: SYSTEM.map((file) => file.replace("<rootDir>", "").replaceAll(".", "\\.") + "$") },
+    { ...project, displayName: "system", testMatch: SYSTEM },
+  ],
+  globalSetup: "<rootDir>/test/support/global-setup.ts",
+  testTimeout: 60000,
+  maxWorkers: 2,
 };

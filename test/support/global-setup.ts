@@ -5,8 +5,8 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { newPglite, withPgConnection, writePgliteTemplate } from "../../src/db/connections";
-import { migrate, readMigrations } from "../../src/db/migrate";
+import { newPglite, pgliteTemplateFile, withPgConnection } from "../../src/db/connections";
+import { migrate } from "../../src/db/migrate";
 import { buildProcessJs } from "./process-js";
 
 /**
@@ -33,9 +33,5 @@ export default async function globalSetup(): Promise<void> {
     await withPgConnection(process.env.DATABASE_URL, migrate);
     return;
   }
-  const migrations = await readMigrations();
-  const hash = createHash("sha256").update(migrations.map((m) => m.checksum).join()).digest("hex").slice(0, 16);
-  const file = path.join(os.tmpdir(), `prs-pglite-template-${hash}.tar`);
-  if (!existsSync(file)) await writePgliteTemplate(file);
-  process.env.PGLITE_TEMPLATE = file;
+  process.env.PGLITE_TEMPLATE = await pgliteTemplateFile();
 }
