@@ -18,20 +18,21 @@ export interface KeyRow {
   rate_limit_tier: string;
   revoked_at: Date | null;
   expires_at: Date | string | null;
-  /** A digest of what a request is answered with (ROW_DIGEST): equal digests, same viewer and limit. */
-  digest: string;
+  /**
+   * The row's version: PostgreSQL's `xmin`, the transaction that wrote it, new with every UPDATE (the optimistic
+   * concurrency token of PostgreSQL drivers). The same version, the same viewer, limit and validity. A write that
+   * changes none of them (last_used_at) makes a process's next request read the key again, unless it wrote it
+   * itself (`touchKey` answers the new version).
+   */
+  version: string;
 }
 
-/** Of the columns a request's viewer, limit and validity are made of (revoked_at is checked on its own). */
-const ROW_DIGEST =
-  "encode(sha256(convert_to(id::text || team_id::text || permissions::text || rate_limit_tier || coalesce(extract(epoch from expires_at)::text, ''), 'UTF8')), 'hex')";
+const KEY_COLUMNS = "id, team_id, permissions, rate_limit_tier, revoked_at, expires_at, xmin::text AS version";
 
 // Goes to the driver directly: a tenth of a Prisma call's CPU (see BENCHMARKS.md).
 const FIND_KEYS: Statement = {
   name: "prs_find_api_keys",
-  text:
-    `SELECT key_hash, id, team_id, permissions, rate_limit_tier, revoked_at, expires_at, ${ROW_DIGEST} AS digest FROM api_keys ` +
-    "WHERE key_hash = ANY($1::text[])",
+  text: `SELECT key_hash, ${KEY_COLUMNS} FROM api_keys WHERE key_hash = ANY($1::text[])`,
 };
 const CHANGED_CHANNEL = "prs_api_key_changed"; // payload: a key_hash, or '' for all
 const MAX_CACHED = 10_000; // unknown hashes are never cached, so only real keys count towards this
@@ -87,13 +88,27 @@ export function keyLookup(db: Database): FindKey {
  * `$first`… are its parameters, `keyRowParams`' values.
  */
 export const keyRowHolds = (first: number): string =>
-  `EXISTS (SELECT 1 FROM api_keys WHERE key_hash = $${first} AND ${ROW_DIGEST} = $${first + 1} AND revoked_at IS NULL ` +
+  `EXISTS (SELECT 1 FROM api_keys WHERE key_hash = $${first} AND xmin = $${first + 1}::xid AND revoked_at IS NULL ` +
   `AND (expires_at IS NULL OR expires_at > now()))`;
 
-export const keyRowParams = (keyHash: string, row: KeyRow): unknown[] => [keyHash, row.digest];
+export const keyRowParams = (keyHash: string, row: KeyRow): unknown[] => [keyHash, row.version];
 
 /** Whether reading a key costs a statement of its own (PostgreSQL; the embedded database's rows are cached). */
 export const keyReadsCostAStatement = (): boolean => !database.listenToOwnWrites;
+
+const TOUCH_KEY: Statement = {
+  name: "prs_touch_api_key",
+  text: `UPDATE api_keys SET last_used_at = $2 WHERE key_hash = $1 AND (last_used_at IS NULL OR last_used_at < $3) RETURNING ${KEY_COLUMNS}`,
+};
+
+/**
+ * Sets a key's last_used_at to `at` unless it is already after `after`, and answers the row as written (a new
+ * version), or undefined when another write came first or the key is gone.
+ */
+export async function touchKey(keyHash: string, at: Date, after: Date): Promise<KeyRow | undefined> {
+  const [row] = await database.query<KeyRow>(TOUCH_KEY, [keyHash, at, after]);
+  return row;
+}
 
 let shared: FindKey | undefined;
 /** The lookup of the service's database (created on first use, so importing this opens nothing). */

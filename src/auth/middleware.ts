@@ -8,10 +8,9 @@ import type { NextFunction, Request, Response } from "express";
 import { LRUCache } from "lru-cache";
 import { config } from "../config";
 import type { Context, KeyCheck, Refusal } from "../context";
-import { prisma } from "../db";
 import { sendError } from "../http/errors";
 import { hashApiKey, isWellFormedKey, keyDisplayPrefix } from "./keys";
-import { findKey, keyReadsCostAStatement, type KeyRow } from "./key-lookup";
+import { findKey, keyReadsCostAStatement, touchKey, type KeyRow } from "./key-lookup";
 import { applyLimit, type RateLimiter, type RateLimitResult, type WindowCount } from "./rate-limit";
 import { tierLimit } from "./tiers";
 import { countCall } from "./usage";
@@ -56,24 +55,28 @@ function setRateLimitHeaders(res: Response, r: RateLimitResult): void {
   else res.removeHeader("Retry-After"); // set by an earlier answer for the same request (a key read again)
 }
 
-/** Keeps last_used_at within a minute of the truth with at most one write per key per minute per process. */
-function touchLastUsed(keyId: string, now: number): void {
-  if (now - (lastUsedWrites.get(keyId) ?? 0) < LAST_USED_EVERY_MS) return;
+/**
+ * Keeps last_used_at within a minute of the truth with at most one write per key per minute per process. The write
+ * makes a new version of the key's row: the one it answers becomes the row this process knows, so the next request
+ * is still checked by its own statement. Undefined when no write is due; never rejects.
+ */
+function touchLastUsed(keyHash: string, keyId: string, now: number): Promise<void> | undefined {
+  if (now - (lastUsedWrites.get(keyId) ?? 0) < LAST_USED_EVERY_MS) return undefined;
   lastUsedWrites.set(keyId, now);
-  void prisma.apiKey
-    .updateMany({
-      where: { id: keyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now - LAST_USED_EVERY_MS) } }] },
-      data: { lastUsedAt: new Date(now) },
-    })
-    .catch(() => lastUsedWrites.delete(keyId));
+  return touchKey(keyHash, new Date(now), new Date(now - LAST_USED_EVERY_MS)).then(
+    (row) => {
+      if (row && knownKeys.has(keyHash)) knownKeys.set(keyHash, row);
+    },
+    () => void lastUsedWrites.delete(keyId),
+  );
 }
 
 const RATE_LIMITED = "Rate limit exceeded. Please try again later.";
 
-/** Counts an authenticated call (usage, last_used_at). */
-function counted(key: KeyRow, now: number): void {
+/** Counts an authenticated call (usage, last_used_at); a promise while last_used_at is being written. */
+function counted(keyHash: string, key: KeyRow, now: number): Promise<void> | undefined {
   countCall(key.team_id, key.id);
-  touchLastUsed(key.id, now);
+  return touchLastUsed(keyHash, key.id, now);
 }
 
 const isValid = (key: KeyRow | undefined, now: number): key is KeyRow =>
@@ -85,7 +88,7 @@ function keyCheck(keyHash: string, row: KeyRow, recheck: KeyCheck["recheck"]): K
   const confirmed = () => {
     if (!pending) return;
     pending = false;
-    counted(row, Date.now());
+    void counted(keyHash, row, Date.now());
   };
   return {
     keyHash,
@@ -97,8 +100,8 @@ function keyCheck(keyHash: string, row: KeyRow, recheck: KeyCheck["recheck"]): K
     async confirm() {
       const now = Date.now();
       const stored = await findKey(keyHash);
-      // The same digest: the same viewer and limit (key-lookup.ts).
-      if (!isValid(stored, now) || stored.digest !== row.digest) return false;
+      // The same version of the row: the same viewer and limit (key-lookup.ts).
+      if (!isValid(stored, now) || stored.version !== row.version) return false;
       confirmed();
       return true;
     },
@@ -160,7 +163,8 @@ export function authenticate(limiter: RateLimiter, options: AuthOptions = {}) {
     if (!isValid(key, now)) return refuseKey(req, res, keyHash);
     knownKeys.set(keyHash!, key);
     const context = admit(req, res, token!, key, earlyCount ?? (await countKey(keyHash!, key)));
-    if (!("status" in context)) counted(key, now);
+    // Waits for a last_used_at write (once a minute): the key's next request then runs with the version it made.
+    if (!("status" in context)) await counted(keyHash!, key, now);
     return context;
   }
 
