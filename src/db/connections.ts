@@ -36,25 +36,34 @@ export async function withPgConnection<T>(url: string, fn: (conn: SqlConnection)
 }
 
 /**
- * A dump of a migrated, empty PGlite database (see DatabaseOptions.templateFile), written once per set of migrations
- * into the temp directory and reused after (the tests and benchmarks start each database from it; initdb takes
- * seconds). The service uses the `postgres` database only: initdb's `template0` and `template1` are dropped, a third
- * less to unpack at each start.
+ * A PGlite data-directory dump cached in the temp directory as `prs-pglite-<name>-<version>.tar`: made once, by
+ * `prepare` on a new in-memory database, and reused after (initdb alone takes seconds). Written aside and renamed,
+ * so processes starting together never read half a file.
+ */
+export async function cachedPgliteDump(name: string, version: string, prepare: (pglite: PGlite) => Promise<void>): Promise<string> {
+  const file = path.join(os.tmpdir(), `prs-pglite-${name}-${version}.tar`);
+  if (existsSync(file)) return file;
+  const pglite = newPglite("memory://");
+  await prepare(pglite);
+  const dump = await pglite.dumpDataDir("none");
+  await pglite.close();
+  writeFileSync(`${file}.${process.pid}`, Buffer.from(await dump.arrayBuffer()));
+  renameSync(`${file}.${process.pid}`, file);
+  return file;
+}
+
+/**
+ * A dump of a migrated, empty PGlite database (see DatabaseOptions.templateFile), one per set of migrations: the
+ * tests and benchmarks start each database from it. The service uses the `postgres` database only: initdb's
+ * `template0` and `template1` are dropped, a third less to unpack at each start.
  */
 export async function pgliteTemplateFile(): Promise<string> {
   const migrations = await readMigrations();
   const hash = createHash("sha256").update(migrations.map((m) => m.checksum).join()).digest("hex").slice(0, 16);
-  const file = path.join(os.tmpdir(), `prs-pglite-template-2-${hash}.tar`);
-  if (existsSync(file)) return file;
-  const pglite = newPglite("memory://");
-  await migrate(pgliteConnection(pglite));
-  await pglite.exec("UPDATE pg_database SET datistemplate = false WHERE datname IN ('template0', 'template1')");
-  // One statement a call: several would run as one transaction, which DROP DATABASE refuses.
-  for (const sql of ["DROP DATABASE template0", "DROP DATABASE template1", "CHECKPOINT"]) await pglite.exec(sql);
-  const dump = await pglite.dumpDataDir("none");
-  await pglite.close();
-  // Written aside and renamed: processes starting together never read half a file.
-  writeFileSync(`${file}.${process.pid}`, Buffer.from(await dump.arrayBuffer()));
-  renameSync(`${file}.${process.pid}`, file);
-  return file;
+  return cachedPgliteDump("template-2", hash, async (pglite) => {
+    await migrate(pgliteConnection(pglite));
+    await pglite.exec("UPDATE pg_database SET datistemplate = false WHERE datname IN ('template0', 'template1')");
+    // One statement a call: several would run as one transaction, which DROP DATABASE refuses.
+    for (const sql of ["DROP DATABASE template0", "DROP DATABASE template1", "CHECKPOINT"]) await pglite.exec(sql);
+  });
 }

@@ -2,10 +2,9 @@
 // DATABASE_URL, the migrations applied to that PostgreSQL database; and the service compiled to JavaScript for the
 // server and CLI processes the tests start (test/support/process-js.ts).
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { newPglite, pgliteTemplateFile, withPgConnection } from "../../src/db/connections";
+import { cachedPgliteDump, pgliteTemplateFile, withPgConnection } from "../../src/db/connections";
 import { migrate } from "../../src/db/migrate";
 import { buildProcessJs } from "./process-js";
 
@@ -15,15 +14,7 @@ import { buildProcessJs } from "./process-js";
  */
 async function emptyPgliteTemplate(): Promise<string> {
   const release = createHash("sha256").update(readFileSync(path.join(__dirname, "../../node_modules/@electric-sql/pglite/package.json"))).digest("hex").slice(0, 16);
-  const file = path.join(os.tmpdir(), `prs-pglite-empty-${release}.tar`);
-  if (!existsSync(file)) {
-    const pglite = newPglite("memory://");
-    const dump = await pglite.dumpDataDir("none");
-    writeFileSync(`${file}.${process.pid}`, Buffer.from(await dump.arrayBuffer()));
-    await pglite.close();
-    renameSync(`${file}.${process.pid}`, file);
-  }
-  return file;
+  return cachedPgliteDump("empty", release, async () => undefined);
 }
 
 export default async function globalSetup(): Promise<void> {
