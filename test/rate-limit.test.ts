@@ -37,6 +37,19 @@ if (!redisUrl) console.warn("test/rate-limit.test.ts skipped: it needs REDIS_URL
     expect((await a.peek("key:steady")).count).toBe(40);
   });
 
+  it("hands out the points of a block this process holds without a wait, and none it does not hold", async () => {
+    expect(a.hitHeld("key:held")).toBeUndefined(); // no block yet: the request must wait for hit()
+    const seen: number[] = [];
+    for (let i = 0; i < 8; i++) seen.push((await a.hit("key:held", undefined, 5000)).count); // blocks of 1, 2, 4 and 8 points
+    expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    // The 8-point block taken by the 8th hit holds 7 more: counted in order, then none is left.
+    for (let i = 9; i <= 15; i++) expect(a.hitHeld("key:held")?.count).toBe(i);
+    expect(a.hitHeld("key:held")).toBeUndefined();
+    expect(b.hitHeld("key:held")).toBeUndefined(); // the other process holds nothing of it
+    expect((await b.hit("key:held", undefined, 5000)).count).toBe(16);
+    expect((await a.peek("key:held")).count).toBe(16);
+  });
+
   it("takes one point at a time for a key whose limit is under 200: alternating processes see every count", async () => {
     const seen: number[] = [];
     for (let i = 0; i < 12; i++) seen.push((await (i % 2 ? b : a).hit("key:small", undefined, 60)).count);

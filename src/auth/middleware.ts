@@ -42,6 +42,9 @@ declare module "express-serve-static-core" {
   }
 }
 
+/** The rate limiter's name for a key's hourly budget. */
+const rateKey = (keyHash: string): string => `key:${keyHash}`;
+
 function bearerToken(header: string | undefined): string | null {
   const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
   return match && isWellFormedKey(match[1]) ? match[1] : null;
@@ -83,30 +86,28 @@ const isValid = (key: KeyRow | undefined, now: number): key is KeyRow =>
   Boolean(key && !key.revoked_at && !(key.expires_at && new Date(key.expires_at).getTime() <= now));
 
 /** The check of a request answered with the key row this process read last (context.ts, KeyCheck). */
-function keyCheck(keyHash: string, row: KeyRow, recheck: KeyCheck["recheck"]): KeyCheck {
-  let pending = true;
-  const confirmed = () => {
-    if (!pending) return;
-    pending = false;
-    void counted(keyHash, row, Date.now());
-  };
-  return {
-    keyHash,
-    row,
-    get pending() {
-      return pending;
-    },
-    confirmed,
-    async confirm() {
-      const now = Date.now();
-      const stored = await findKey(keyHash);
-      // The same version of the row: the same viewer and limit (key-lookup.ts).
-      if (!isValid(stored, now) || stored.version !== row.version) return false;
-      confirmed();
-      return true;
-    },
-    recheck,
-  };
+class StatementKeyCheck implements KeyCheck {
+  pending = true;
+  constructor(
+    readonly keyHash: string,
+    readonly row: KeyRow,
+    readonly recheck: KeyCheck["recheck"],
+  ) {}
+
+  confirmed(): void {
+    if (!this.pending) return;
+    this.pending = false;
+    void counted(this.keyHash, this.row, Date.now());
+  }
+
+  async confirm(): Promise<boolean> {
+    const now = Date.now();
+    const stored = await findKey(this.keyHash);
+    // The same version of the row: the same viewer and limit (key-lookup.ts).
+    if (!isValid(stored, now) || stored.version !== this.row.version) return false;
+    this.confirmed();
+    return true;
+  }
 }
 
 export interface AuthOptions {
@@ -121,7 +122,7 @@ export function authenticate(limiter: RateLimiter, options: AuthOptions = {}) {
   const checkedByStatement = options.checkedByStatement ?? (() => false);
   const deferrable = (req: Request) => keyReadsCostAStatement() && checkedByStatement(req);
   /** Counts a request of a key in its hourly budget (the row gives the limit the count may be taken in blocks for). */
-  const countKey = (keyHash: string, row: KeyRow) => limiter.hit(`key:${keyHash}`, undefined, tierLimit(row.rate_limit_tier));
+  const countKey = (keyHash: string, row: KeyRow) => limiter.hit(rateKey(keyHash), undefined, tierLimit(row.rate_limit_tier));
 
   /** The request's context for `key` (valid), or the refusal when its budget is spent; sets the rate-limit headers. */
   function admit(req: Request, res: Response, token: string, key: KeyRow, count: WindowCount): Context | Refusal {
@@ -172,27 +173,39 @@ export function authenticate(limiter: RateLimiter, options: AuthOptions = {}) {
    * A key this process found valid, on a request whose statement checks it: answered with the row seen last, which
    * the statement compares with the stored one (and else the request is answered again, see KeyCheck).
    */
-  async function deferred(req: Request, res: Response, token: string, keyHash: string, known: KeyRow): Promise<Context | Refusal> {
-    const count = await countKey(keyHash, known);
+  function deferred(req: Request, res: Response, token: string, keyHash: string, known: KeyRow, count: WindowCount): Context | Promise<Context | Refusal> {
     const context = admit(req, res, token, known, count);
     // Past its budget by the row seen last: read the key, so a key revoked meanwhile still gets its 401.
     if ("status" in context) return checked(req, res, token, keyHash, count);
-    context.keyCheck = keyCheck(keyHash, known, () => checked(req, res, token, keyHash, count));
+    context.keyCheck = new StatementKeyCheck(keyHash, known, () => checked(req, res, token, keyHash, count));
     return context;
   }
 
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+  /**
+   * The request's context or its refusal. At once (no promise, no round trip) for a key this process knows on a
+   * request its statement checks, while this process holds a point of the key's block (rate-limit.ts).
+   */
+  function answer(req: Request, res: Response): Context | Refusal | Promise<Context | Refusal> {
+    const token = bearerToken(req.headers.authorization);
+    const keyHash = token ? hashApiKey(token) : null;
+    const known = keyHash ? knownKeys.get(keyHash) : undefined;
+    if (!known || !isValid(known, Date.now()) || !deferrable(req)) return checked(req, res, token, keyHash);
+    const held = limiter.hitHeld(rateKey(keyHash!));
+    if (held) return deferred(req, res, token!, keyHash!, known, held);
+    return countKey(keyHash!, known).then((count) => deferred(req, res, token!, keyHash!, known, count));
+  }
+
+  function proceed(req: Request, res: Response, next: NextFunction, answered: Context | Refusal): void {
+    if ("status" in answered) return refuse(req, res, answered.status, answered.message);
+    res.locals.context = answered;
+    next();
+  }
+
+  return (req: Request, res: Response, next: NextFunction): void => {
     try {
-      const token = bearerToken(req.headers.authorization);
-      const keyHash = token ? hashApiKey(token) : null;
-      const known = keyHash ? knownKeys.get(keyHash) : undefined;
-      const answer =
-        known && isValid(known, Date.now()) && deferrable(req)
-          ? await deferred(req, res, token!, keyHash!, known)
-          : await checked(req, res, token, keyHash);
-      if ("status" in answer) return refuse(req, res, answer.status, answer.message);
-      res.locals.context = answer;
-      next();
+      const answered = answer(req, res);
+      if (answered instanceof Promise) answered.then((a) => proceed(req, res, next, a)).catch(next);
+      else proceed(req, res, next, answered);
     } catch (err) {
       next(err);
     }

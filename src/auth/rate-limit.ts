@@ -42,6 +42,11 @@ export interface RateLimiter {
    * lets a busy key's points be taken from the shared store in blocks (see above); without it each point is.
    */
   hit(key: string, now?: number, limit?: number): Promise<WindowCount>;
+  /**
+   * Counts one request for `key` when that takes no wait: from the block of points this process holds for it in the
+   * current hour (or in process memory without Redis). Undefined when `hit` must count it.
+   */
+  hitHeld(key: string, now?: number): WindowCount | undefined;
   /** The count of `key` in the current clock hour, without counting (points this process took but has not used left out). */
   peek(key: string, now?: number): Promise<WindowCount>;
   /** Resolves once the shared store is connected (or given up on for now); at once for the memory store. */
@@ -102,9 +107,12 @@ function nextLeaseSize(lease: Lease, window: number, limit: number | undefined, 
   return Math.min(cap, Math.max(lease.size * 2, lease.waiting + 1));
 }
 
+const windowOf = (now: number): number => Math.floor(now / 1000 / HOUR);
+
+type ClockHour = ReturnType<typeof clockHour>;
 /** The clock hour of `now`: its counter name for `key`, when it ends (Unix seconds), and the seconds left. */
 function clockHour(key: string, now: number) {
-  const window = Math.floor(now / 1000 / HOUR);
+  const window = windowOf(now);
   const resetsAt = (window + 1) * HOUR;
   return { window, windowKey: `${key}:${window}`, resetsAt, secondsLeft: Math.max(1, resetsAt - Math.floor(now / 1000)) };
 }
@@ -162,44 +170,56 @@ export function createRateLimiter(options: { redisUrl?: string; keyPrefix?: stri
     return true;
   }
 
+  /** Counted in this process: without Redis, or when it cannot be reached (rather than refuse service). */
+  const countedHere = (at: ClockHour): WindowCount => ({ count: here.hit(at.windowKey, at.secondsLeft), resetsAt: at.resetsAt });
+
+  /** One point counted in Redis on its own (in this process when Redis cannot be reached). */
+  async function onePoint(at: ClockHour): Promise<WindowCount> {
+    const count = await consume(at.windowKey, 1, at.secondsLeft);
+    return count === null ? countedHere(at) : { count, resetsAt: at.resetsAt };
+  }
+
+  /** A point of `lease`'s block, when it is of `window` and has one left. */
+  function fromBlock(lease: Lease | undefined, window: number): WindowCount | undefined {
+    if (!lease || lease.window !== window || lease.left === 0) return undefined;
+    lease.left--;
+    return { count: lease.end - lease.left, resetsAt: (window + 1) * HOUR };
+  }
+
   return {
     async hit(key, now = Date.now(), limit) {
       if (connecting) await connecting;
       const at = clockHour(key, now);
-      const { window, windowKey, resetsAt, secondsLeft } = at;
-      // Counted in this process: without Redis, or when it cannot be reached (rather than refuse service).
-      const countedHere = (): WindowCount => ({ count: here.hit(windowKey, secondsLeft), resetsAt });
-      if (!limiter) return countedHere();
-      const onePoint = async (): Promise<WindowCount> => {
-        const count = await consume(windowKey, 1, secondsLeft);
-        return count === null ? countedHere() : { count, resetsAt };
-      };
+      const { window } = at;
+      if (!limiter) return countedHere(at);
       const lease = leases.get(key) ?? { window, end: 0, left: 0, size: 0, takenAt: 0, lastCount: 0, taking: null, waiting: 0 };
       leases.set(key, lease);
       for (;;) {
-        if (lease.window === window && lease.left > 0) {
-          lease.left--;
-          return { count: lease.end - lease.left, resetsAt };
-        }
+        const held = fromBlock(lease, window);
+        if (held) return held;
         // The hour turned while this request waited: the later hour's block is not replaced.
-        if (lease.window > window) return onePoint();
+        if (lease.window > window) return onePoint(at);
         if (lease.taking) {
           lease.waiting++;
           const answered = await lease.taking;
           lease.waiting--;
-          if (!answered) return countedHere();
+          if (!answered) return countedHere(at);
           continue;
         }
         const size = nextLeaseSize(lease, window, limit, now);
         if (size === 1) {
           // No block: nothing to wait for (requests arriving together are counted in parallel, in one write).
           Object.assign(lease, { window, left: 0, size: 1, takenAt: now, lastCount: lease.window === window ? lease.lastCount : 0 });
-          const counted = await onePoint();
+          const counted = await onePoint(at);
           if (lease.window === window) lease.lastCount = Math.max(lease.lastCount, counted.count);
           return counted;
         }
         lease.taking = take(lease, at, size, now).finally(() => (lease.taking = null));
       }
+    },
+    hitHeld(key, now = Date.now()) {
+      if (connecting) return undefined;
+      return limiter ? fromBlock(leases.get(key), windowOf(now)) : countedHere(clockHour(key, now));
     },
     async peek(key, now = Date.now()) {
       if (connecting) await connecting;
