@@ -17,8 +17,8 @@ import { seed as seedDatabase, seedSmall } from "./seed";
 import { startServer } from "./server-process";
 import type { SqlConnection } from "./sql";
 
-const FULL: Plan = { connections: 10, rounds: 11, seconds: 1.5, warmupSeconds: 2, searchConnections: 4, writeSeconds: 20, writeConnections: 5, largeTeamReports: 100_000 };
-const QUICK: Plan = { connections: 10, rounds: 3, seconds: 1, warmupSeconds: 0.5, searchConnections: 4, writeSeconds: 3, writeConnections: 5, largeTeamReports: 10_000 };
+const FULL: Plan = { connections: 10, rounds: 11, seconds: 1.5, warmupSeconds: 2, searchConnections: 4, writeSeconds: 20, writeConnections: 5, largeTeamReports: 100_000, closeRounds: 25 };
+const QUICK: Plan = { connections: 10, rounds: 3, seconds: 1, warmupSeconds: 0.5, searchConnections: 4, writeSeconds: 3, writeConnections: 5, largeTeamReports: 10_000, closeRounds: 3 };
 
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 

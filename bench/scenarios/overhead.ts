@@ -58,7 +58,7 @@ export async function authCost({ seed, ports, plan }: ScenarioContext): Promise<
   const c = await compare(
     { name: "auth + rate limit on", target: reportGet(ports.stack, key, reportIds) },
     { name: "auth + rate limit off", target: reportGet(ports.noauth, key, reportIds) },
-    plan,
+    { ...plan, rounds: plan.closeRounds },
     "rps",
   );
   return {

@@ -9,6 +9,11 @@ export interface Plan extends RoundPlan {
   writeSeconds: number;
   writeConnections: number;
   largeTeamReports: number;
+  /**
+   * Rounds of a comparison whose target leaves a margin smaller than the spread of its rounds (scenario 4: a 10 %
+   * margin, rounds spread 0.75–1.12 on this machine), so its median is steadier from run to run.
+   */
+  closeRounds: number;
 }
 
 export interface ScenarioContext {
