@@ -21,7 +21,7 @@ const SYSTEM = [
 ].map((name) => `<rootDir>/test/${name}.test.ts`);
 
 const project = {
-  testEnvironment: "node",
+  testEnvironment: "<rootDir>/test/support/environment.js",
   roots: ["<rootDir>/test"],
   transform: { "^.+\\.ts$": ["ts-jest", { diagnostics: false }] },
   // The generated Prisma client imports its siblings as ./x.js (TypeScript's NodeNext style).
@@ -39,4 +39,9 @@ module.exports = {
   globalSetup: "<rootDir>/test/support/global-setup.ts",
   testTimeout: 60000,
   maxWorkers: 2,
+  // Node 24 keeps every finished test file's context alive (a heap snapshot shows them held through a V8 function
+  // template's cache), and with it the file's embedded database: a worker grew ~230 MB a file, to 3–4 GB, and could
+  // not exit within Jest's 500 ms. Jest replaces a worker whose heap is past this after a file; on Node 20, which
+  // lets them go (test/support/environment.js collects after each file), workers stay under it.
+  workerIdleMemoryLimit: "400MB",
 };

@@ -33,15 +33,6 @@ function read(key) {
 }
 
 class CachingRuntime extends Runtime {
-  constructor(...args) {
-    super(...args);
-    // A runtime per test file: first collect what the worker's earlier files left (`--expose-gc`, package.json).
-    // Left to V8, a worker still held 2–3.7 GB (each file's PGlite memory, freed late) after its last file, and
-    // returning that to the system took longer than the 500 ms Jest gives a worker to exit: Jest killed it and
-    // warned that "a worker process has failed to exit gracefully".
-    if (typeof globalThis.gc === "function") globalThis.gc();
-  }
-
   createScriptFromCode(scriptSource, filename) {
     // A script compiled from a cache loses Jest's dynamic-import hook (Node 20: "A dynamic import callback was not
     // specified"), so a module that may call import() is compiled from source as before.
