@@ -108,12 +108,14 @@ function nextLeaseSize(lease: Lease, window: number, limit: number | undefined, 
 }
 
 const windowOf = (now: number): number => Math.floor(now / 1000 / HOUR);
+/** When clock hour `window` ends, in Unix seconds. */
+const windowEnd = (window: number): number => (window + 1) * HOUR;
 
 type ClockHour = ReturnType<typeof clockHour>;
 /** The clock hour of `now`: its counter name for `key`, when it ends (Unix seconds), and the seconds left. */
 function clockHour(key: string, now: number) {
   const window = windowOf(now);
-  const resetsAt = (window + 1) * HOUR;
+  const resetsAt = windowEnd(window);
   return { window, windowKey: `${key}:${window}`, resetsAt, secondsLeft: Math.max(1, resetsAt - Math.floor(now / 1000)) };
 }
 
@@ -183,7 +185,7 @@ export function createRateLimiter(options: { redisUrl?: string; keyPrefix?: stri
   function fromBlock(lease: Lease | undefined, window: number): WindowCount | undefined {
     if (!lease || lease.window !== window || lease.left === 0) return undefined;
     lease.left--;
-    return { count: lease.end - lease.left, resetsAt: (window + 1) * HOUR };
+    return { count: lease.end - lease.left, resetsAt: windowEnd(window) };
   }
 
   return {
