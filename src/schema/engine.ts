@@ -4,7 +4,15 @@
 // the same object for the same text) with a bounded cache by text behind it, so clients sending many different
 // documents cannot grow memory without bound.
 import { useEngine, type Plugin } from "@envelop/core";
-import { execute as graphqlExecute, print, type DocumentNode, type ExecutionArgs, type ExecutionResult } from "graphql";
+import {
+  execute as graphqlExecute,
+  getOperationAST,
+  print,
+  valueFromASTUntyped,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+} from "graphql";
 import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
 import { LRUCache } from "lru-cache";
 import { KeyChanged, type Context } from "../context";
@@ -17,6 +25,23 @@ interface Compiled {
   query: CompiledQuery | { errors: ExecutionResult["errors"] };
   /** The one-statement read path's plan (./sql-json), when it can answer the document. */
   sql: SqlJsonEntry | null;
+  /** The operation's variables that have a default: name and the default as a client would send it. */
+  defaults: Array<[name: string, value: unknown]>;
+}
+
+function defaultsOf(document: DocumentNode, operationName: string | undefined): Compiled["defaults"] {
+  const definitions = getOperationAST(document, operationName)?.variableDefinitions ?? [];
+  return definitions.flatMap((d) => (d.defaultValue ? [[d.variable.name.value, valueFromASTUntyped(d.defaultValue)] as [string, unknown]] : []));
+}
+
+/**
+ * The request's variables with each one it leaves out that has a default given that default, as GraphQL's rules
+ * say. graphql-jit's own variable parsing forgets the default of a non-null variable (`$id: ID! = "…"`) where
+ * graphql-js (and so the one-statement path) applies it: both paths read these values, so they agree.
+ */
+function withDefaults(variables: Record<string, unknown>, defaults: Compiled["defaults"]): Record<string, unknown> {
+  const missing = defaults.filter(([name]) => !Object.prototype.hasOwnProperty.call(variables, name));
+  return missing.length ? { ...variables, ...Object.fromEntries(missing) } : variables;
 }
 
 function sqlJsonOf(document: DocumentNode, operationName: string | undefined): SqlJsonEntry | null {
@@ -44,7 +69,7 @@ function compiled(document: DocumentNode, operationName: string | null | undefin
     // About 3 % of a report detail's CPU (BENCHMARKS.md, scenario 1).
     const result = compileQuery(schema, document, operationName ?? undefined, { disableLeafSerialization: true });
     const query = isCompiledQuery(result) ? result : { errors: result.errors };
-    entry = { query, sql: "query" in query ? sqlJsonOf(document, operationName ?? undefined) : null };
+    entry = { query, sql: "query" in query ? sqlJsonOf(document, operationName ?? undefined) : null, defaults: defaultsOf(document, operationName ?? undefined) };
     byText.set(key, entry);
   }
   if (!forDocument) byDocument.set(document, (forDocument = new Map()));
@@ -60,14 +85,14 @@ export async function execute(args: ExecutionArgs, options?: SqlJsonOptions): Pr
   if (args.schema !== schema) return graphqlExecute(args);
   const entry = compiled(args.document, args.operationName);
   if (!("query" in entry.query)) return { errors: entry.query.errors };
+  const variables = withDefaults(args.variableValues ?? {}, entry.defaults);
   if (entry.sql) {
-    const answer = await runSqlJson(entry.sql, args, options);
+    const answer = await runSqlJson(entry.sql, { ...args, variableValues: variables }, options);
     if (answer) return answer;
   }
   // A key row still to be confirmed (context.ts, KeyCheck) is read before any resolver touches data.
   const keyCheck = (args.contextValue as Context | undefined)?.keyCheck;
   if (keyCheck?.pending && !(await keyCheck.confirm())) throw new KeyChanged();
-  const variables = args.variableValues ?? {};
   const result = await entry.query.query(args.rootValue, args.contextValue, variables);
   // Variable values refused before execution: say which field and why, in our words (input-errors.ts).
   if (result.errors?.length && !result.data && result.errors.every((e) => !e.path)) {
