@@ -87,7 +87,7 @@ export async function execute(args: ExecutionArgs, options?: SqlJsonOptions): Pr
   if (!("query" in entry.query)) return { errors: entry.query.errors };
   const variables = withDefaults(args.variableValues ?? {}, entry.defaults);
   if (entry.sql) {
-    const answer = await runSqlJson(entry.sql, { ...args, variableValues: variables }, options);
+    const answer = await runSqlJson(entry.sql, variables === args.variableValues ? args : { ...args, variableValues: variables }, options);
     if (answer) return answer;
   }
   // A key row still to be confirmed (context.ts, KeyCheck) is read before any resolver touches data.
