@@ -16,6 +16,7 @@ const SYSTEM = [
   "robustness-database",
   "webhooks-crash",
   "multiprocess",
+  "cluster",
   "migrations",
   "fuzz/fuzz",
 ].map((name) => `<rootDir>/test/${name}.test.ts`);

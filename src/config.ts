@@ -1,4 +1,5 @@
 // Every setting the service reads from the environment, validated once at start-up.
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { z } from "zod";
 
@@ -8,6 +9,11 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
   DATABASE_URL: z.string().url().optional(),
+  // PostgreSQL itself, not a pooler in front of it, for the migrations (default: DATABASE_URL; unused without it).
+  DATABASE_DIRECT_URL: z.string().url().optional(),
+  // Prepare the hot paths' statements once per connection: faster on a direct connection, broken behind a
+  // transaction pooler such as PgBouncer (README "Behind a connection pooler"). Off by default.
+  DATABASE_PREPARED_STATEMENTS: z.stringbool().default(false),
   // The default is data/pglite in the project folder, wherever a command runs from (`cd src && npx prs …` uses the
   // same database as `npm start`); a relative path given here is relative to the working directory, as usual.
   PGLITE_DATA_DIR: z.string().default(path.resolve(__dirname, "..", "data", "pglite")),
@@ -23,10 +29,19 @@ const envSchema = z.object({
   RATE_LIMIT_PRO: tierLimit.default(5000),
   RATE_LIMIT_ENTERPRISE: tierLimit.default(20000),
   RATE_LIMIT_ANONYMOUS: tierLimit.default(60),
+  // Active (not revoked, not expired) API keys a team may hold; creating one more answers 400 "Key limit reached".
+  MAX_KEYS_PER_TEAM: z.coerce.number().int().positive().default(100),
+  // Server processes on this machine (src/cluster.ts): 1 serves in this process; more fork that many workers behind
+  // one port, which needs PostgreSQL and Redis (shared by processes as by machines). "auto": one per core.
+  WEB_CONCURRENCY: z
+    .string()
+    .default("1")
+    .transform((v) => (v.trim() === "auto" ? availableParallelism() : Number(v)))
+    .pipe(z.number({ error: 'must be a whole number of processes or "auto"' }).int().min(1).max(64)),
   USAGE_FLUSH_MS: z.coerce.number().int().positive().default(2000),
   DATABASE_POOL_SIZE: z.coerce.number().int().positive().default(10),
-  // Time budget of one database statement (PostgreSQL statement_timeout; lock waits included): past it the
-  // statement is cancelled and the request answers 504. PGlite cannot cancel a running statement (see open.ts).
+  // Time budget of one database statement (lock waits included): past it the client cancels the statement and the
+  // request answers 504. PGlite cannot cancel a running statement (see db/open.ts).
   DB_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   // Graceful stop: how long requests in flight may take to finish after SIGTERM/SIGINT.
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
@@ -82,6 +97,8 @@ function combined(c: Config): string[] {
   const problems: string[] = [];
   if (c.AI_PROVIDER === "openai" && !c.AI_BASE_URL && !c.AI_API_KEY)
     problems.push("AI_API_KEY: required when AI_PROVIDER=openai calls the OpenAI API (set AI_BASE_URL for a local server without a key)");
+  if (c.WEB_CONCURRENCY > 1 && (!c.DATABASE_URL || !c.REDIS_URL))
+    problems.push("WEB_CONCURRENCY: several processes need DATABASE_URL (PostgreSQL; the embedded database serves one process) and REDIS_URL (one rate-limit budget for all of them)");
   return problems;
 }
 

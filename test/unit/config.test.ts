@@ -1,5 +1,6 @@
 // The service's configuration from the environment: defaults, coercion, and a refusal naming every bad setting.
 import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { CONFIG_VARIABLES, loadConfig } from "../../src/config";
 
@@ -22,6 +23,7 @@ describe("loadConfig", () => {
       RATE_LIMIT_PRO: 5000,
       RATE_LIMIT_ENTERPRISE: 20000,
       RATE_LIMIT_ANONYMOUS: 60,
+      MAX_KEYS_PER_TEAM: 100,
       USAGE_FLUSH_MS: 2000,
       DATABASE_POOL_SIZE: 10,
       DB_TIMEOUT_MS: 10000,
@@ -37,6 +39,7 @@ describe("loadConfig", () => {
       WEBHOOK_TIMEOUT_MS: 15000,
       WEBHOOK_CONCURRENCY: 8,
       WEBHOOK_POLL_MS: 1000,
+      WEB_CONCURRENCY: 1,
     });
   });
 
@@ -78,6 +81,12 @@ describe("loadConfig", () => {
     expect(config.PORT).toBe(3000);
   });
 
+  it("reads the cap on a team's active keys as a positive whole number", () => {
+    expect(loadConfig({ MAX_KEYS_PER_TEAM: "5" }).MAX_KEYS_PER_TEAM).toBe(5);
+    expect(() => loadConfig({ MAX_KEYS_PER_TEAM: "0" })).toThrow(/MAX_KEYS_PER_TEAM: /);
+    expect(() => loadConfig({ MAX_KEYS_PER_TEAM: "lots" })).toThrow(/MAX_KEYS_PER_TEAM: /);
+  });
+
   it.each([
     ["true", true],
     ["false", false],
@@ -97,6 +106,16 @@ describe("loadConfig", () => {
       message = (err as Error).message;
     }
     for (const name of ["PORT", "RATE_LIMIT_PRO", "LOG_LEVEL", "DATABASE_URL", "USAGE_FLUSH_MS"]) expect(message).toContain(`${name}: `);
+  });
+
+  it("runs several processes only on PostgreSQL with Redis, and auto means one per core", () => {
+    const shared = { DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/prs", REDIS_URL: "redis://127.0.0.1:6379" };
+    expect(loadConfig({ ...shared, WEB_CONCURRENCY: "2" }).WEB_CONCURRENCY).toBe(2);
+    expect(loadConfig({ ...shared, WEB_CONCURRENCY: "auto" }).WEB_CONCURRENCY).toBe(availableParallelism());
+    expect(() => loadConfig({ WEB_CONCURRENCY: "2" })).toThrow(/WEB_CONCURRENCY: several processes need DATABASE_URL/);
+    expect(() => loadConfig({ DATABASE_URL: shared.DATABASE_URL, WEB_CONCURRENCY: "2" })).toThrow(/REDIS_URL/);
+    expect(() => loadConfig({ WEB_CONCURRENCY: "two" })).toThrow(/WEB_CONCURRENCY: must be a whole number of processes or "auto"/);
+    expect(() => loadConfig({ WEB_CONCURRENCY: "0" })).toThrow(/WEB_CONCURRENCY/);
   });
 
   it("refuses a flag that is not a boolean word", () => {
