@@ -12,6 +12,8 @@ declare module "autocannon" {
     url: string;
     connections?: number;
     duration?: number;
+    /** Requests per second across all connections (an open-loop offered load). */
+    overallRate?: number;
     headers?: Record<string, string>;
     requests?: (RequestParams & { setupRequest?: (req: RequestParams) => RequestParams; onResponse?: (status: number, body: string) => void })[];
   }
