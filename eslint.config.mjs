@@ -1,0 +1,31 @@
+// ESLint (flat config): JavaScript's and typescript-eslint's recommended rules over the service, its tests, the
+// benchmarks, the scripts and the dashboard. Run by `npm test` (scripts/lint-if-stale.mjs) and `npm run lint`.
+// A rule is switched off here only with the reason beside it; an `eslint-disable` comment in the code names the rule
+// it silences and says why on the same line.
+import js from "@eslint/js";
+import globals from "globals";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["node_modules/", "dist/", "dashboard/dist/", "src/generated/", "dashboard/src/graphql-env.d.ts", "bench/peers/postgraphile/node_modules/", "artifacts/", "coverage/"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    linterOptions: { reportUnusedDisableDirectives: "error" },
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      // `_`-prefixed parameters and destructured leftovers are deliberate (a callback's unused arguments, omitting a
+      // field from a rest object).
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true }],
+    },
+  },
+  {
+    files: ["**/*.js", "**/*.cjs"],
+    languageOptions: { sourceType: "commonjs" },
+    rules: { "@typescript-eslint/no-require-imports": "off" }, // CommonJS files require by design
+  },
+  {
+    files: ["dashboard/src/**"],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+);
