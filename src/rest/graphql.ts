@@ -10,6 +10,7 @@ import { execute } from "../schema/engine";
 import { rawDataOf, rawField } from "../schema/sql-json/raw";
 import { ApiError, pathNaming, type NameOf } from "../schema/errors";
 import { restNames } from "../schema/fields";
+import { nonArrayForList } from "./lists";
 import { comparableFields } from "../schema/resources/comparable/fields";
 import { insightFields } from "../schema/resources/insight/fields";
 import { reportFields } from "../schema/resources/report/fields";
@@ -68,6 +69,9 @@ const isForbiddenNested = (error: GraphQLError) => error.extensions?.status === 
 
 /** Runs the operation; throws its first error as a RestError. */
 async function executed(op: Operation, variables: Record<string, unknown>, context: Context, options: RunOptions): Promise<ExecutionResult> {
+  // A single value where a list goes: GraphQL would take it as a list of one, REST does not (./lists.ts).
+  const notList = nonArrayForList(schema, op.document, variables);
+  if (notList) throw toRestError(notList, op, options.nameOf ?? restNameOf(options.spelled), context);
   const args = { schema, document: op.document, contextValue: context, variableValues: variables };
   // The one-statement read path leaves out what the key may not read where the route allows that (its detail).
   const result = await execute(args, { omitForbidden: options.allowForbiddenNested });
