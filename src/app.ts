@@ -8,6 +8,7 @@ import { GraphQLError } from "graphql";
 import { createYoga, maskError } from "graphql-yoga";
 import { authenticate } from "./auth/middleware";
 import type { RateLimiter } from "./auth/rate-limit";
+import { useRequestCost } from "./auth/request-cost";
 import { config } from "./config";
 import { databaseFailure } from "./db/errors";
 import { countRequests } from "./http/activity";
@@ -19,6 +20,10 @@ import { healthRouter } from "./http/health";
 import { docsPolicy, graphiqlPolicy, securityHeaders } from "./http/security";
 import { accessLog, crossOrigin } from "./http/requests";
 import { logger } from "./logger";
+import { metricsEnabled, metricsOnMainPort } from "./observability/metrics";
+import { requestMetrics, useGraphQLPhaseMetrics } from "./observability/series";
+import { useExecutionSpans } from "./observability/spans";
+import { tracing } from "./observability/tracing";
 import { docsRouter, restRouter } from "./rest";
 import { API_VERSION } from "./rest/openapi";
 import { readsReports } from "./rest/reports";
@@ -58,6 +63,9 @@ const maskDatabaseFailures: typeof maskError = (error, message, isDev) => {
   return new GraphQLError(failure.message, { extensions: { code, status: failure.status, http: { status: failure.status, headers } } });
 };
 
+/** GraphQL's phase durations (metrics on) and a span around each execution (traces on). */
+const observed = () => [...(metricsEnabled ? [useGraphQLPhaseMetrics()] : []), ...(tracing ? [useExecutionSpans()] : [])];
+
 export function buildApp({ rateLimiter }: AppDependencies): Express {
   return assembleApp(authenticate(rateLimiter, { checkedByStatement: readsReports }), rateLimiter);
 }
@@ -93,9 +101,10 @@ export function assembleApp(authentication: RequestHandler, rateLimiter: RateLim
     landingPage: false,
     cors: false, // crossOrigin() answers for every route, /graphql included
     maskedErrors: { maskError: maskDatabaseFailures },
-    // The engine REST runs on too, the query limits every client document is checked against, and the one-statement
-    // read path's JSON text answered as it is.
-    plugins: [useCompiledExecution(), useQueryLimits(), useRawJsonResults()],
+    // The engine REST runs on too, the query limits every client document is checked against, the points a mutation
+    // request pays for each root field beyond its first (after the limits: a refused document pays nothing more), and
+    // the one-statement read path's JSON text answered as it is.
+    plugins: [useCompiledExecution(), useQueryLimits(), useRequestCost(), useRawJsonResults(), ...observed()],
     logging: {
       debug: (...args) => logger.debug(args.map(String).join(" ")),
       info: (...args) => logger.info(args.map(String).join(" ")),
@@ -104,11 +113,14 @@ export function assembleApp(authentication: RequestHandler, rateLimiter: RateLim
     },
   });
 
+  if (metricsEnabled) app.use(requestMetrics()); // every request, by route template and status
   app.use(countRequests()); // background work (webhook deliveries) gives way while requests are answered
   app.use(accessLog()); // X-Request-Id and one log line per request
   app.use(compression()); // gzip/brotli for clients that accept it (JSON, the GraphiQL and docs pages)
   app.use(crossOrigin(config.CORS_ORIGINS)); // CORS headers; preflights answered here, without a key
   app.use(securityHeaders());
+  const metrics = metricsOnMainPort(); // /metrics for METRICS_TOKEN bearers, unless it has a port of its own
+  if (metrics) app.use(metrics);
   app.get("/", (_req, res) => void res.json(INDEX));
   // Liveness and readiness: no key, no rate-limit count.
   app.use(healthRouter(rateLimiter));

@@ -26,7 +26,9 @@ export interface Context {
   /** The request's X-Request-Id, for log lines written below the HTTP layer. */
   requestId?: string;
   /** The rate limiter's counts, to answer other keys' remaining hourly quota (absent: not known). */
-  rateLimiter?: Pick<RateLimiter, "peek">;
+  rateLimiter?: Pick<RateLimiter, "peek" | "hitWithin">;
+  /** The rate limiter's name for the key's hourly budget: a request costing more than one point takes the rest there. */
+  rateKey?: string;
   /** Present while the key is still to be confirmed (see KeyCheck). */
   keyCheck?: KeyCheck;
 }

@@ -78,3 +78,57 @@ if (!redisUrl) console.warn("test/rate-limit.test.ts skipped: it needs REDIS_URL
     expect(counts.sort((x, y) => x - y)).toEqual(Array.from({ length: 50 }, (_, i) => limit + 1 + i));
   });
 });
+
+(redisUrl ? describe : describe.skip)("a request costing several points (hitWithin) in the shared budget", () => {
+  let a: RateLimiter;
+  let b: RateLimiter;
+  beforeEach(async () => {
+    const keyPrefix = `prs:test:${randomUUID()}`;
+    [a, b] = [createRateLimiter({ redisUrl, keyPrefix }), createRateLimiter({ redisUrl, keyPrefix })];
+    await Promise.all([a.ready(), b.ready()]);
+  });
+  afterEach(async () => {
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it("takes all of a request's points or none: with blocks held and single points counted together, never past the limit", async () => {
+    const limit = 2000; // blocks of up to 20 points
+    const requests = Array.from({ length: 1500 }, (_, i): Promise<number> => {
+      const limiter = i % 3 ? a : b;
+      if (i % 10) return limiter.hit("key:mixed", undefined, limit).then((r) => (r.count <= limit ? 1 : 0));
+      const points = i % 20 ? 5 : 29; // within a block, and more than any block holds
+      return limiter.hitWithin("key:mixed", points, limit).then((r) => (r.taken ? (expect(r.count).toBeLessThanOrEqual(limit), points) : 0));
+    });
+    const through = (await Promise.all(requests)).reduce((sum, points) => sum + points, 0);
+    expect(through).toBeLessThanOrEqual(limit);
+    expect(through).toBeGreaterThanOrEqual(limit - 2 * 20 - 29);
+  });
+
+  it("takes the points from the block this process holds when it has them, in order with single points", async () => {
+    for (let i = 0; i < 8; i++) await a.hit("key:block", undefined, 5000); // blocks of 1, 2, 4 and 8: 7 points held
+    expect(await a.hitWithin("key:block", 5, 5000)).toEqual({ count: 13, resetsAt: expect.any(Number), taken: true });
+    expect(a.hitHeld("key:block")?.count).toBe(14);
+    expect(await a.hitWithin("key:block", 2, 5000)).toMatchObject({ count: 17, taken: true }); // past the block: in Redis
+    expect((await b.peek("key:block")).count).toBe(17);
+  });
+
+  it("gives back the points of a request the rest of the hour cannot pay for: the count is as before, and what is left stays usable", async () => {
+    for (let i = 0; i < 90; i++) await a.hit("key:rest", undefined, 100);
+    expect(await a.hitWithin("key:rest", 11, 100)).toMatchObject({ count: 90, taken: false });
+    expect(await b.hitWithin("key:rest", 11, 100)).toMatchObject({ count: 90, taken: false });
+    expect((await b.peek("key:rest")).count).toBe(90);
+    expect(await b.hitWithin("key:rest", 10, 100)).toMatchObject({ count: 100, taken: true });
+    expect((await a.hit("key:rest", undefined, 100)).count).toBe(101);
+  });
+});
+
+describe("a request costing several points counted in this process (no Redis)", () => {
+  it("takes all of them or none", async () => {
+    const limiter = createRateLimiter({});
+    await limiter.hit("key:here", undefined, 10);
+    expect(await limiter.hitWithin("key:here", 10, 10)).toMatchObject({ count: 1, taken: false });
+    expect(await limiter.hitWithin("key:here", 9, 10)).toMatchObject({ count: 10, taken: true });
+    expect(limiter.hitHeld("key:here")?.count).toBe(11);
+    await limiter.close();
+  });
+});

@@ -1,5 +1,6 @@
 // Express middleware that authenticates the API key, applies the rate limit and counts usage, then hands the
-// request context to REST or GraphQL. Runs once per HTTP request, so one request costs one point on either.
+// request context to REST or GraphQL. Runs once per HTTP request, so one request costs one point on either; a
+// GraphQL request with several root mutation fields pays the rest before it runs (request-cost.ts).
 // A request the statement answering it can check the key for (REST's report reads) is not held up by a lookup of
 // its own when this process has seen the key: it runs with the row read last, the statement compares that row with
 // the stored one, and a request whose key changed is answered again for the key as it is (context.ts, KeyCheck).
@@ -50,7 +51,7 @@ function bearerToken(header: string | undefined): string | null {
   return match && isWellFormedKey(match[1]) ? match[1] : null;
 }
 
-function setRateLimitHeaders(res: Response, r: RateLimitResult): void {
+export function setRateLimitHeaders(res: Response, r: RateLimitResult): void {
   res.setHeader("X-RateLimit-Limit", String(r.limit));
   res.setHeader("X-RateLimit-Remaining", String(r.remaining));
   res.setHeader("X-RateLimit-Reset", String(r.resetsAt));
@@ -125,7 +126,7 @@ export function authenticate(limiter: RateLimiter, options: AuthOptions = {}) {
   const countKey = (keyHash: string, row: KeyRow) => limiter.hit(rateKey(keyHash), undefined, tierLimit(row.rate_limit_tier));
 
   /** The request's context for `key` (valid), or the refusal when its budget is spent; sets the rate-limit headers. */
-  function admit(req: Request, res: Response, token: string, key: KeyRow, count: WindowCount): Context | Refusal {
+  function admit(req: Request, res: Response, token: string, keyHash: string, key: KeyRow, count: WindowCount): Context | Refusal {
     const tier = key.rate_limit_tier;
     const result = applyLimit(count, tierLimit(tier));
     setRateLimitHeaders(res, result);
@@ -135,6 +136,7 @@ export function authenticate(limiter: RateLimiter, options: AuthOptions = {}) {
       rateLimit: { tier, limit: result.limit, remaining: result.remaining, resetsAt: result.resetsAt },
       requestId: req.id === undefined ? undefined : String(req.id),
       rateLimiter: limiter,
+      rateKey: rateKey(keyHash),
     };
   }
 
@@ -163,7 +165,7 @@ export function authenticate(limiter: RateLimiter, options: AuthOptions = {}) {
     const now = Date.now();
     if (!isValid(key, now)) return refuseKey(req, res, keyHash);
     knownKeys.set(keyHash!, key);
-    const context = admit(req, res, token!, key, earlyCount ?? (await countKey(keyHash!, key)));
+    const context = admit(req, res, token!, keyHash!, key, earlyCount ?? (await countKey(keyHash!, key)));
     // Waits for a last_used_at write (once a minute): the key's next request then runs with the version it made.
     if (!("status" in context)) await counted(keyHash!, key, now);
     return context;
@@ -174,7 +176,7 @@ export function authenticate(limiter: RateLimiter, options: AuthOptions = {}) {
    * the statement compares with the stored one (and else the request is answered again, see KeyCheck).
    */
   function deferred(req: Request, res: Response, token: string, keyHash: string, known: KeyRow, count: WindowCount): Context | Promise<Context | Refusal> {
-    const context = admit(req, res, token, known, count);
+    const context = admit(req, res, token, keyHash, known, count);
     // Past its budget by the row seen last: read the key, so a key revoked meanwhile still gets its 401.
     if ("status" in context) return checked(req, res, token, keyHash, count);
     context.keyCheck = new StatementKeyCheck(keyHash, known, () => checked(req, res, token, keyHash, count));

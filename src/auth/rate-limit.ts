@@ -11,7 +11,9 @@
 // together never let more than the limit through; what a block costs is that points a process took but did not use are gone for the others (at most 1 %
 // of the limit the key had when the block was taken, per process; none for keys under 200 requests an hour, whose
 // blocks are always one point). One point is counted without a block, in parallel with the others.
-// Counts and X-RateLimit-Remaining stay exact for the requests of one process.
+// Counts and X-RateLimit-Remaining stay exact for the requests of one process. A request costing several points
+// (hitWithin: a GraphQL request with several root mutation fields) takes all of them or none: from the block held
+// when it has them, else counted in Redis and given back when they went past the limit.
 import { Redis } from "ioredis";
 import { LRUCache } from "lru-cache";
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
@@ -47,6 +49,12 @@ export interface RateLimiter {
    * current hour (or in process memory without Redis). Undefined when `hit` must count it.
    */
   hitHeld(key: string, now?: number): WindowCount | undefined;
+  /**
+   * Counts `points` more for `key` in the current clock hour only when the count stays within `limit` with them: all
+   * of them or none (the extra points of a request that costs more than one). `count` is with them when `taken`,
+   * without them otherwise.
+   */
+  hitWithin(key: string, points: number, limit: number, now?: number): Promise<WindowCount & { taken: boolean }>;
   /** The count of `key` in the current clock hour, without counting (points this process took but has not used left out). */
   peek(key: string, now?: number): Promise<WindowCount>;
   /** Resolves once the shared store is connected (or given up on for now); at once for the memory store. */
@@ -67,11 +75,11 @@ export const applyLimit = ({ count, resetsAt }: WindowCount, limit: number): Rat
 function memoryCounter(max: number) {
   const counts = new LRUCache<string, { count: number }>({ max, ttlAutopurge: false });
   return {
-    hit(windowKey: string, secondsLeft: number): number {
+    hit(windowKey: string, secondsLeft: number, points = 1): number {
       const entry = counts.get(windowKey);
-      if (entry) return ++entry.count;
-      counts.set(windowKey, { count: 1 }, { ttl: secondsLeft * 1000 });
-      return 1;
+      if (entry) return (entry.count += points);
+      counts.set(windowKey, { count: points }, { ttl: secondsLeft * 1000 });
+      return points;
     },
     peek: (windowKey: string): number => counts.get(windowKey)?.count ?? 0,
   };
@@ -175,6 +183,31 @@ export function createRateLimiter(options: { redisUrl?: string; keyPrefix?: stri
   /** Counted in this process: without Redis, or when it cannot be reached (rather than refuse service). */
   const countedHere = (at: ClockHour): WindowCount => ({ count: here.hit(at.windowKey, at.secondsLeft), resetsAt: at.resetsAt });
 
+  /** `points` counted in this process when the count stays within `limit` with them (see hitWithin). */
+  function withinHere(at: ClockHour, points: number, limit: number): WindowCount & { taken: boolean } {
+    const count = here.peek(at.windowKey);
+    const taken = count + points <= limit;
+    return { count: taken ? here.hit(at.windowKey, at.secondsLeft, points) : count, resetsAt: at.resetsAt, taken };
+  }
+
+  /**
+   * `points` of the window in Redis, all or none: from the block this process holds when it has them, else counted
+   * in Redis and given back when they went past the limit (the shared count then overstates for a moment, which
+   * only ever refuses, never lets more through).
+   */
+  async function withinShared(lease: Lease | undefined, at: ClockHour, points: number, limit: number): Promise<(WindowCount & { taken: boolean }) | null> {
+    if (lease && lease.window === at.window && lease.left >= points) {
+      const taken = lease.end - lease.left + points <= limit;
+      if (taken) lease.left -= points;
+      return { count: lease.end - lease.left, resetsAt: at.resetsAt, taken };
+    }
+    const end = await consume(at.windowKey, points, at.secondsLeft);
+    if (end === null) return null;
+    if (end <= limit) return { count: end, resetsAt: at.resetsAt, taken: true };
+    await redisLimiter!.reward(at.windowKey, points, { customDuration: at.secondsLeft }).catch(() => undefined);
+    return { count: end - points, resetsAt: at.resetsAt, taken: false };
+  }
+
   /** One point counted in Redis on its own (in this process when Redis cannot be reached). */
   async function onePoint(at: ClockHour): Promise<WindowCount> {
     const count = await consume(at.windowKey, 1, at.secondsLeft);
@@ -218,6 +251,12 @@ export function createRateLimiter(options: { redisUrl?: string; keyPrefix?: stri
         }
         lease.taking = take(lease, at, size, now).finally(() => (lease.taking = null));
       }
+    },
+    async hitWithin(key, points, limit, now = Date.now()) {
+      if (connecting) await connecting;
+      const at = clockHour(key, now);
+      if (!limiter) return withinHere(at, points, limit);
+      return (await withinShared(leases.get(key), at, points, limit)) ?? withinHere(at, points, limit);
     },
     hitHeld(key, now = Date.now()) {
       if (connecting) return undefined;

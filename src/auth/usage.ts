@@ -22,13 +22,16 @@ function namesOf(now: Date) {
   return named;
 }
 
-/** Counts one authenticated call of `keyId` (of team `teamId`). */
-export function countCall(teamId: string, keyId: string, now = new Date()): void {
+/**
+ * Counts an authenticated call of `keyId` (of team `teamId`): `calls` of them for a request that cost that many
+ * rate-limit points (a GraphQL request with several root mutation fields), so usage counts what the limit counted.
+ */
+export function countCall(teamId: string, keyId: string, now = new Date(), calls = 1): void {
   const { hourName, monthName } = namesOf(now);
   const key = `${teamId}|${monthName}`;
-  pending.set(key, (pending.get(key) ?? 0) + 1);
+  pending.set(key, (pending.get(key) ?? 0) + calls);
   const hour = `${keyId}|${hourName}`;
-  pendingHours.set(hour, (pendingHours.get(hour) ?? 0) + 1);
+  pendingHours.set(hour, (pendingHours.get(hour) ?? 0) + calls);
   scheduleFlush();
 }
 
