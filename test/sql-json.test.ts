@@ -216,7 +216,9 @@ describe("GraphQL", () => {
   it("keeps the query limits: an over-limit selection it could answer is refused before anything runs", async () => {
     const wide = `{ reports(limit: 100) { items { a: comparables { id } b: comparables { id } c: showings { id } d: showings { id } e: agentInsights { id } f: agentInsights { id } } } }`;
     const aliases = `{ report(id: "${reportIds[0]}") { ${Array.from({ length: 31 }, (_, i) => `a${i}: id`).join(" ")} } }`;
-    for (const query of [wide, aliases]) {
+    // The same size given by a variable's default (applied on both paths): the limit sees the default too.
+    const byDefault = `query($n: Int! = 100) { reports(limit: $n) { items { a: comparables(limit: $n) { id } b: comparables(limit: $n) { id } c: showings(limit: $n) { id } d: showings(limit: $n) { id } e: agentInsights(limit: $n) { id } f: agentInsights(limit: $n) { id } } } }`;
+    for (const query of [wide, aliases, byDefault]) {
       const { result, statements } = await countStatements(() => request(t.app).post("/graphql").set(team.auth).send({ query }));
       expect(result.body.errors[0].extensions.code).toBe("QUERY_TOO_COMPLEX");
       expect(reads(statements)).toHaveLength(0);
