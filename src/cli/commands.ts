@@ -1,6 +1,6 @@
 // What the `prs` commands do, on the service's own database (src/db). Arguments arrive validated (see ./prs.ts);
 // each command returns the lines to print on standard output.
-import { createApiKey } from "../auth/api-keys";
+import { createApiKey, KeyLimitReached } from "../auth/api-keys";
 import { hashApiKey, isWellFormedKey } from "../auth/keys";
 import { ACTIONS, type Permissions } from "../auth/permissions";
 import { prisma } from "../db";
@@ -42,7 +42,9 @@ export interface KeyCreateOptions {
 
 export async function createKey(options: KeyCreateOptions): Promise<string[]> {
   const team = await requireTeam(options.teamId);
-  const { key, id } = await createApiKey(options);
+  const { key, id } = await createApiKey(options).catch((err: unknown) => {
+    throw err instanceof KeyLimitReached ? new CommandError(err.message) : err;
+  });
   const row = await prisma.apiKey.findUniqueOrThrow({ where: { id } });
   return [
     `Created key '${row.name}' for team '${team.name}' (${team.id})`,

@@ -1,6 +1,6 @@
 // API keys: the key record (never the secret), and key management for keys holding api_keys permissions.
 import { z } from "zod";
-import { createApiKey } from "../../auth/api-keys";
+import { createApiKey, KeyLimitReached } from "../../auth/api-keys";
 import { applyLimit } from "../../auth/rate-limit";
 import { hourStart, hourlyCounts } from "../../auth/usage";
 import { firstMissing, parsePermissions, TEAM_FULL_ACCESS, type Permissions } from "../../auth/permissions";
@@ -82,7 +82,10 @@ const CreateApiKeyInput = builder.inputType("CreateApiKeyInput", {
   fields: (t) => ({
     name: t.string({ required: true, description: "The key's name" }),
     description: t.string({ description: "What the key is for" }),
-    expiresAt: t.field({ type: "DateTime", description: "When the key stops working (default: never)" }),
+    expiresAt: t.field({
+      type: "DateTime",
+      description: "When the key stops working; at most the caller's own expiry (default: the caller's expiry, never when it has none)",
+    }),
     permissions: t.stringList({ description: "resource:action entries, e.g. reports:read; default: full team access without api_keys" }),
     rateLimitTier: t.string({ description: "free, standard, pro or enterprise; default and at most: the caller's tier" }),
   }),
@@ -105,10 +108,24 @@ builder.queryField("apiKeys", (t) =>
   }),
 );
 
+/**
+ * The expiry of a key created by key `creatorId`, which it may not outlive: `requested`, or the creator's own expiry
+ * when none is requested; a later one than the creator's is refused (403 naming expiresAt).
+ */
+async function expiryWithin(creatorId: string, requested: Date | null | undefined): Promise<Date | null> {
+  const { expiresAt: own } = await prisma.apiKey.findUniqueOrThrow({ where: { id: creatorId }, select: { expiresAt: true } });
+  if (!requested) return own;
+  if (own && requested > own) {
+    throw permissionDenied(`expiresAt ${requested.toISOString()} is after this key's own expiry ${own.toISOString()}`);
+  }
+  return requested;
+}
+
 builder.mutationFields((t) => ({
   createApiKey: t.field({
     type: CreatedApiKey,
-    description: "Creates a key for the caller's team. It cannot hold a permission the caller's key lacks.",
+    description:
+      "Creates a key for the caller's team. It cannot hold a permission the caller's key lacks nor expire after it; a team holds at most 100 active keys (MAX_KEYS_PER_TEAM).",
     authScopes: { permission: "api_keys:create" },
     args: { input: t.arg({ type: CreateApiKeyInput, required: true, description: "The new key" }) },
     resolve: async (_root, { input }, ctx) => {
@@ -127,14 +144,12 @@ builder.mutationFields((t) => ({
         throw permissionDenied(`rateLimitTier '${tier}' is above this key's tier '${viewer.tier}'`);
       }
       if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) throw badInput("expiresAt must be in the future");
-      return createApiKey({
-        teamId: viewer.teamId,
-        name: input.name,
-        description: input.description,
-        expiresAt: input.expiresAt,
-        permissions,
-        tier,
-      });
+      const expiresAt = await expiryWithin(viewer.keyId, input.expiresAt);
+      try {
+        return await createApiKey({ teamId: viewer.teamId, name: input.name, description: input.description, expiresAt, permissions, tier });
+      } catch (err) {
+        throw err instanceof KeyLimitReached ? badInput(err.message) : err;
+      }
     },
   }),
   revokeApiKey: t.prismaField({
