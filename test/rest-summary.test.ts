@@ -126,6 +126,32 @@ describe("POST /v1/reports/{reportId}/summary", () => {
     expect(errorOf(await summarize(body))).toEqual({ status: 400, message });
   });
 
+  it("leaves out an agent's or a visitor's text that disguises a flagged phrase (Unicode look-alikes, invisible characters)", async () => {
+    const id = (await api.post("/v1/reports", { address: "9 Lookalike Lane", price: 410000 })).body.data.id;
+    const disguised = [
+      "The m\u0430ster\u200b bedroom faces east.", // Cyrillic a, zero-width space
+      "A quiet, family\u2011friendly street.", // non-breaking hyphen
+      "Perfect for \uff46\uff41\uff4d\uff49\uff4c\uff49\uff45\uff53 with kids.", // full-width letters
+    ];
+    for (const body of disguised) expect((await api.post(`/v1/reports/${id}/insights`, { body })).status).toBe(201);
+    expect((await api.post("/v1/showings", { report_id: id, rating: 4, feedback: "N\u03bf children allowed, we hope." })).status).toBe(201);
+    expect((await api.post("/v1/showings", { report_id: id, rating: 5, feedback: "Great light in the kitchen." })).status).toBe(201);
+
+    const rest = await summarize({ length: "long", save: false }, id);
+    const gql = await request(t.app)
+      .post("/graphql")
+      .set(team.auth)
+      .send({ query: `mutation($id: ID!) { generateSummary(reportId: $id, length: long, save: false) { executiveSummary warnings } }`, variables: { id } });
+    for (const { text, warnings } of [
+      { text: rest.body.data.executive_summary as string, warnings: rest.body.data.warnings },
+      { text: gql.body.data.generateSummary.executiveSummary as string, warnings: gql.body.data.generateSummary.warnings },
+    ]) {
+      expect(text).toContain("Great light in the kitchen.");
+      expect(text).not.toMatch(/bedroom|street|with kids|allowed/);
+      expect(warnings).toEqual([]);
+    }
+  });
+
   it("refuses a body that is not a JSON object", async () => {
     const res = await request(t.app).post(`/v1/reports/${reportId}/summary`).set(team.auth).set("Content-Type", "application/json").send("[1]");
     expect(errorOf(res)).toEqual({ status: 400, message: "Request body must be a JSON object" });

@@ -171,6 +171,44 @@ describe("AI_PROVIDER=openai", () => {
     }
   });
 
+  // Issue 30, finding 8: each disguise renders like a listed phrase and went through with no warning.
+  const DISGUISED: Array<[string, string]> = [
+    ["family\u2011friendly", "family-friendly"], // non-breaking hyphen
+    ["family\u2013friendly", "family-friendly"], // en dash
+    ["mas\u00adter bedroom", "master bedroom"], // soft hyphen
+    ["master\u200b bedroom", "master bedroom"], // zero-width space
+    ["m\u0430ster bedroom", "master bedroom"], // Cyrillic a
+    ["n\u03bf children", "no children"], // Greek omicron
+    ["home perfect for \uff46\uff41\uff4d\uff49\uff4c\uff49\uff45\uff53", "perfect for families"], // full-width
+    ["sa\u0301fe\u0308 neighborhood", "safe neighborhood"], // combining marks
+  ];
+
+  it("sees through Unicode disguises of a flagged phrase, in REST and GraphQL, and keeps the text as written", async () => {
+    for (const [disguise, phrase] of DISGUISED) {
+      const text = `42 Harbor View Road has a ${disguise}.`;
+      answer(says(text));
+      const rest = await summarize({ save: false });
+      expect([disguise, rest.status, rest.body.data]).toEqual([disguise, 200, expect.objectContaining({ executive_summary: text, warnings: [`fair_housing:${phrase}`] })]);
+      const gql = await request(t.app)
+        .post("/graphql")
+        .set(team.auth)
+        .send({ query: `mutation($id: ID!) { generateSummary(reportId: $id, save: false) { executiveSummary warnings } }`, variables: { id: reportId } });
+      expect([disguise, gql.body]).toEqual([disguise, { data: { generateSummary: { executiveSummary: text, warnings: [`fair_housing:${phrase}`] } } }]);
+    }
+  });
+
+  it("with AI_FAIR_HOUSING=block refuses a disguised phrase too, naming the listed phrase", async () => {
+    await api.patch(`/v1/reports/${reportId}`, { executive_summary: "Written by hand." });
+    config.AI_FAIR_HOUSING = "block";
+    try {
+      answer(says("42 Harbor View Road has a m\u0430ster\u200b bedroom."));
+      expect(errorOf(await summarize())).toEqual({ status: 422, message: 'Summary not saved: the fair-housing screen flagged "master bedroom"' });
+      expect(await stored()).toBe("Written by hand.");
+    } finally {
+      config.AI_FAIR_HOUSING = "warn";
+    }
+  });
+
   it("cuts a text longer than the length allows to its sentences that fit", async () => {
     const sentence = "42 Harbor View Road offers 2,400 square feet of bright space near the water.";
     answer(says(Array(8).fill(sentence).join(" "))); // 8 × 14 = 112 words

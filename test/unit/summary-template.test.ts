@@ -13,6 +13,7 @@ import {
   WORD_LIMITS,
   wordCount,
 } from "../../src/schema/resources/summary/screen";
+import { screenForm } from "../../src/schema/resources/summary/normalise";
 import { SUMMARY_TONES, templateSummary } from "../../src/schema/resources/summary/template";
 
 const FLAGGED = FAIR_HOUSING_PHRASES.map((p) => p.phrase);
@@ -200,6 +201,43 @@ describe("the screen", () => {
     expect(flaggedPhrases("remaster bedroom; no section 80; safe neighborhoods")).toEqual([]);
   });
 
+  // Each disguise renders like the phrase it hides; the warning names the listed phrase.
+  const DISGUISED: Array<[string, string]> = [
+    ["family\u2011friendly", "family-friendly"], // non-breaking hyphen
+    ["family\u2013friendly", "family-friendly"], // en dash
+    ["family\u2014friendly", "family-friendly"], // em dash
+    ["family\u2212friendly", "family-friendly"], // minus sign
+    ["mas\u00adter bedroom", "master bedroom"], // soft hyphen
+    ["master\u200b bedroom", "master bedroom"], // zero-width space
+    ["mas\u{E0041}ter bedroom", "master bedroom"], // a tag character
+    ["m\u0430ster bedroom", "master bedroom"], // Cyrillic a
+    ["\u041cASTER SUITE", "master suite"], // Cyrillic capital M
+    ["n\u03bf children", "no children"], // Greek omicron
+    ["\u0399DEAL FOR COUPLES", "ideal for couples"], // Greek capital iota
+    ["perfect for \uff46\uff41\uff4d\uff49\uff4c\uff49\uff45\uff53", "perfect for families"], // full-width
+    ["\u{1d5c6}aster bedroom", "master bedroom"], // mathematical sans-serif m
+    ["sa\u0301fe\u0308 neighborhood", "safe neighborhood"], // combining marks
+    ["master\u00a0bedroom", "master bedroom"], // no-break space
+    ["master\u2800bedroom", "master bedroom"], // Braille blank
+    ["n0 section 8", "no section 8"], // digit zero for o
+    ["fami1y-friendly", "family-friendly"], // digit one for l
+    ["rnaster bedroom", "master bedroom"], // r n for m
+  ];
+  it.each(DISGUISED)("sees through %j", (text, phrase) => {
+    expect(flaggedPhrases(`It has a ${text}.`)).toEqual([phrase]);
+  });
+
+  it("flags nothing new in ordinary text", () => {
+    for (const text of [
+      "remaster bedroom; no section 80; safe neighborhoods; 10 children; masterful bedroom design",
+      "A 1 bedroom condo with a primary suite, walking distance to the park, ideal for commuters.",
+      "The family room opens to an exclusive-use patio; 2 bedrooms, 1.5 baths, built in 1901.",
+      "Mister Rogers' neighborhood is safe-ish; families of ducks live by the pond. Café, naïve, résumé.",
+    ]) {
+      expect(flaggedPhrases(text)).toEqual([]);
+    }
+  });
+
   it("knows every phrase DECISIONS lists", () => {
     for (const listed of [
       "perfect for families",
@@ -216,6 +254,17 @@ describe("the screen", () => {
       expect(flaggedPhrases(`It is ${listed}.`)).toEqual([listed]);
     }
     for (const entry of FAIR_HOUSING_PHRASES) expect(entry.reason.length && entry.alternative.length).toBeTruthy();
+  });
+
+  it("reads a text in one form: plain, lower case, Latin look-alikes, one hyphen and one space", () => {
+    expect(screenForm("Perfect for FAMILIES")).toBe("perfect for farnilies"); // "m" and "rn" look alike: both read "rn"
+    expect(screenForm("\uff26\uff41\uff4d\uff49\uff4c\uff59")).toBe("farnily"); // full width (NFKC)
+    expect(screenForm("Caf\u00e9 na\u0131\u0308ve r\u00e9sum\u00e9")).toBe("cafe naive resurne"); // accents, dotless i (NFD, marks removed)
+    expect(screenForm("a\u00adb\u200bc\u200dd\u2060e\ufeff\u{E0041}f\u202eg")).toBe("abcdefg"); // invisible and format characters
+    expect(screenForm("a\u2010b\u2011c\u2012d\u2013e\u2014f\u2015g\u2212h\ufe63i\uff0dj")).toBe("a-b-c-d-e-f-g-h-i-j"); // dashes and minus
+    expect(screenForm("a \u00a0\u2009\u3000\u2800 b\n\tc")).toBe("a b c"); // blanks
+    expect(screenForm("\u0421\u0430\u0435 \u039f\u03bf\u0399\u03b9 \u041c \u0416\u0436 \u65e5")).toBe("cae ooii rn жж \u65e5"); // Cyrillic, Greek; a letter with no Latin look-alike stays
+    expect(screenForm("N0 1ab |ab")).toBe("no lab lab"); // digits that read as letters
   });
 
   it("finds numbers that are not in the inputs, as written", () => {

@@ -1,6 +1,7 @@
 // Checks on a generated summary (DECISIONS "AI-generated summaries"): the fair-housing phrase screen, grounding
 // (every number in the text appears in the inputs) and the word limits of each length.
 import phrases from "./fair-housing.json";
+import { screenForm } from "./normalise";
 
 export const SUMMARY_LENGTHS = ["short", "standard", "long"] as const;
 export type SummaryLength = (typeof SUMMARY_LENGTHS)[number];
@@ -20,15 +21,19 @@ export interface FlaggedPhrase {
 export const FAIR_HOUSING_PHRASES: readonly FlaggedPhrase[] = phrases;
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-// Case-insensitive, on word boundaries; a space or hyphen in a phrase matches any run of spaces and hyphens
-// ("master  bedroom", "family friendly").
+// Phrase and text are compared in the screen's form (normalise.ts: case, look-alike letters, invisible characters,
+// accents and dashes do not hide a phrase), on word boundaries; a space or hyphen in a phrase matches any run of
+// spaces and hyphens ("master  bedroom", "family friendly").
 const PATTERNS = FAIR_HOUSING_PHRASES.map(({ phrase }) => ({
   phrase,
-  pattern: new RegExp(`(?<![\\w])${phrase.split(/[\s-]+/).map(escape).join("[\\s-]+")}(?![\\w])`, "i"),
+  pattern: new RegExp(`(?<![\\w])${screenForm(phrase).split(/[\s-]+/).map(escape).join("[\\s-]+")}(?![\\w])`),
 }));
 
-/** The listed phrases the text contains, in the list's order. */
-export const flaggedPhrases = (text: string): string[] => PATTERNS.filter(({ pattern }) => pattern.test(text)).map(({ phrase }) => phrase);
+/** The listed phrases the text contains, in the list's order (as the list writes them, whatever the text's disguise). */
+export function flaggedPhrases(text: string): string[] {
+  const form = screenForm(text);
+  return PATTERNS.filter(({ pattern }) => pattern.test(form)).map(({ phrase }) => phrase);
+}
 
 // A number as written: 1850, 1,850, 2.5, $350,000; a scale word after it makes 1.2 million read 1200000 too.
 const NUMBER = /\d+(?:,\d{3})*(?:\.\d+)?(?:\s*(million|billion|thousand|k|m|mm|bn)\b)?/gi;
