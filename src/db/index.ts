@@ -9,6 +9,8 @@ let opened: Database | null = null;
 function open(): Database {
   opened ??= openDatabase({
     url: config.DATABASE_URL,
+    directUrl: config.DATABASE_DIRECT_URL,
+    preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
     dataDir: config.PGLITE_DATA_DIR,
     templateFile: config.PGLITE_TEMPLATE,
     poolSize: config.DATABASE_POOL_SIZE,

@@ -5,23 +5,32 @@ import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../generated/prisma/client";
 import { logger } from "../logger";
+import { keepStatementBudget } from "./budget";
 import { newPglite, pgliteConnection, withPgConnection } from "./connections";
 import { withSafeRelationLoading } from "./load-strategy";
 import { migrate } from "./migrate";
 
 export interface DatabaseOptions {
-  /** postgresql://… for PostgreSQL; omitted for PGlite. */
+  /** postgresql://… for PostgreSQL; omitted for PGlite. May be a transaction pooler (PgBouncer) in front of it. */
   url?: string;
+  /** PostgreSQL: a connection to the database itself, not through a pooler, for migrations (default: `url`). */
+  directUrl?: string;
+  /**
+   * PostgreSQL: prepare the hot paths' statements (Statement.name) once per connection. Faster on a direct
+   * connection; breaks behind a transaction pooler, where a server connection serves other clients between
+   * transactions ("prepared statement … already exists"). Off by default.
+   */
+  preparedStatements?: boolean;
   /** PGlite data directory, or `memory://`. */
   dataDir?: string;
   /** PGlite only: a data-directory dump (PGlite `dumpDataDir`) to start from instead of an empty database. */
   templateFile?: string;
   poolSize?: number;
   /**
-   * PostgreSQL: statement_timeout of every pooled connection (ms); a statement past it is cancelled (SQLSTATE
-   * 57014, answered 504) and its transaction rolled back. PGlite runs statements in this thread, in WebAssembly:
-   * a running statement cannot be interrupted, so there it has no effect — the embedded database is for one process
-   * and small data, where no statement runs that long.
+   * PostgreSQL: time budget of every statement (ms), kept by the client (budget.ts): a statement past it is
+   * cancelled (SQLSTATE 57014, answered 504) and its transaction rolled back. PGlite runs statements in this thread,
+   * in WebAssembly: a running statement cannot be interrupted, so there it has no effect — the embedded database is
+   * for one process and small data, where no statement runs that long.
    */
   statementTimeoutMs?: number;
   /** Emit Prisma `query` events (statement counting in tests and benchmarks). */
@@ -30,7 +39,7 @@ export interface DatabaseOptions {
 
 /** A named, parameterised statement for the few hot paths that skip Prisma (see Database.query). */
 export interface Statement {
-  /** Prepared once per connection under this name (PostgreSQL); absent: parsed and planned each time. */
+  /** Prepared once per connection under this name when opened with preparedStatements; otherwise unnamed. */
   name?: string;
   text: string;
 }
@@ -73,19 +82,21 @@ const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 export function openDatabase(options: DatabaseOptions): Database {
   const log = options.queryEvents ? [{ emit: "event" as const, level: "query" as const }] : [];
   if (options.url) {
-    const url = options.url;
-    // One pool for Prisma and the direct hot-path queries.
+    const { url, statementTimeoutMs, preparedStatements } = options;
+    // One pool for Prisma and the direct hot-path queries. No session state on its connections (no startup
+    // parameter, SET, prepared statement or LISTEN by default): a transaction pooler may run each transaction on
+    // another server connection.
     const pool = new pg.Pool({
       connectionString: url,
       max: options.poolSize,
-      statement_timeout: options.statementTimeoutMs,
       // Waiting for a connection (a new one, or a free one of a busy pool) has the same budget as a statement:
       // past it the request answers 503 instead of queueing for ever.
-      connectionTimeoutMillis: options.statementTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      connectionTimeoutMillis: statementTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     });
     // An idle connection dropped by the server (restart, outage) is reported here; the pool replaces it on next use.
     // Without a listener the error would end the process.
     pool.on("error", (err) => logger.warn({ err: err.message }, "database connection lost"));
+    if (statementTimeoutMs) pool.on("connect", (client) => keepStatementBudget(client, statementTimeoutMs));
     const base = new PrismaClient({ adapter: new PrismaPg(pool), log });
     const prisma = withSafeRelationLoading(base);
     const events = statementEvents(base, Boolean(options.queryEvents));
@@ -94,10 +105,11 @@ export function openDatabase(options: DatabaseOptions): Database {
       prisma,
       async query<Row>(statement: Statement, params: unknown[]) {
         events.emit(statement.text);
-        return (await pool.query({ name: statement.name, text: statement.text, values: params })).rows as Row[];
+        const name = preparedStatements ? statement.name : undefined;
+        return (await pool.query({ name, text: statement.text, values: params })).rows as Row[];
       },
       onStatement: events.onStatement,
-      migrate: (dir) => withPgConnection(url, (conn) => migrate(conn, dir)),
+      migrate: (dir) => withPgConnection(options.directUrl ?? url, (conn) => migrate(conn, dir)),
       async close() {
         await base.$disconnect();
         if (!pool.ended) await pool.end();
