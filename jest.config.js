@@ -16,7 +16,10 @@ const SYSTEM = [
   "robustness-database",
   "webhooks-crash",
   "multiprocess",
+  "pooler",
   "cluster",
+  "metrics",
+  "traces",
   "migrations",
   "fuzz/fuzz",
 ].map((name) => `<rootDir>/test/${name}.test.ts`);

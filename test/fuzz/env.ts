@@ -14,4 +14,4 @@ process.env.WEBHOOK_ALLOW_PRIVATE_URLS = "true";
 // On PostgreSQL the fuzz has a database of its own (created in fuzz.test.ts): its teams' webhook endpoints have
 // random URLs, and a delivering process of another test file on the suite's database would try to send to them.
 export const fuzzDatabase = ownDatabase("fuzz");
-if (fuzzDatabase) process.env.DATABASE_URL = fuzzDatabase.url;
+if (fuzzDatabase) Object.assign(process.env, fuzzDatabase.env);

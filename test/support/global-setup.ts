@@ -21,7 +21,7 @@ export default async function globalSetup(): Promise<void> {
   process.env.PRS_PROCESS_JS = await buildProcessJs();
   process.env.PGLITE_EMPTY_TEMPLATE = await emptyPgliteTemplate();
   if (process.env.DATABASE_URL) {
-    await withPgConnection(process.env.DATABASE_URL, migrate);
+    await withPgConnection(process.env.DATABASE_DIRECT_URL ?? process.env.DATABASE_URL, migrate);
     return;
   }
   process.env.PGLITE_TEMPLATE = await pgliteTemplateFile();

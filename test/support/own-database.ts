@@ -5,19 +5,28 @@ import pg from "pg";
 
 export interface OwnDatabase {
   url: string;
+  /** The settings of a process on it: DATABASE_URL, and DATABASE_DIRECT_URL when the suite has one (a pooler pass). */
+  env: { DATABASE_URL: string; DATABASE_DIRECT_URL?: string };
   create(): Promise<void>;
   drop(): Promise<void>;
 }
 
-/** Names a database `<suite database>_<label>_<pid>` (created by `create()`), or null without DATABASE_URL. */
+/** The same server and credentials as `url`, another database. */
+const withDatabase = (url: string, name: string): string => Object.assign(new URL(url), { pathname: `/${name}` }).toString();
+
+/**
+ * Names a database `<suite database>_<label>_<pid>` (created by `create()`), or null without DATABASE_URL. Behind a
+ * pooler (DATABASE_DIRECT_URL set) it is created and dropped on PostgreSQL directly; the pooler must serve any
+ * database name (PgBouncer: a `*` entry).
+ */
 export function ownDatabase(label: string): OwnDatabase | null {
   const base = process.env.DATABASE_URL;
   if (!base) return null;
-  const url = new URL(base);
-  const name = `${url.pathname.slice(1)}_${label}_${process.pid}`;
-  url.pathname = `/${name}`;
+  const direct = process.env.DATABASE_DIRECT_URL;
+  const name = `${new URL(base).pathname.slice(1)}_${label}_${process.pid}`;
+  const url = withDatabase(base, name);
   const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: base });
+    const client = new pg.Client({ connectionString: direct ?? base });
     await client.connect();
     try {
       await client.query(sql);
@@ -26,7 +35,8 @@ export function ownDatabase(label: string): OwnDatabase | null {
     }
   };
   return {
-    url: url.toString(),
+    url,
+    env: direct ? { DATABASE_URL: url, DATABASE_DIRECT_URL: withDatabase(direct, name) } : { DATABASE_URL: url },
     create: () => admin(`CREATE DATABASE "${name}"`),
     drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
   };

@@ -26,6 +26,7 @@ describe("loadConfig", () => {
       MAX_KEYS_PER_TEAM: 100,
       USAGE_FLUSH_MS: 2000,
       DATABASE_POOL_SIZE: 10,
+      DATABASE_PREPARED_STATEMENTS: false,
       DB_TIMEOUT_MS: 10000,
       SHUTDOWN_TIMEOUT_MS: 10000,
       TRUST_PROXY: false,

@@ -1,0 +1,168 @@
+// Behind a transaction pooler: two real server processes, the CLI and the webhook worker on a fresh PostgreSQL
+// database reached only through Debian's PgBouncer 1.18 in transaction mode (a server connection serves another
+// client after every transaction), with no setting of the service changed. Mixed reads and writes all answer, and a
+// statement held up by a row lock is still cancelled by its time budget (504). Needs PostgreSQL (DATABASE_URL) and
+// Debian's pgbouncer (.ci/run installs it and sets REQUIRE_PGBOUNCER).
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import { openDatabase } from "../src/db/open";
+import { ownDatabase } from "./support/own-database";
+import { pgbouncerPath, startPgBouncer, type PgBouncer } from "./support/pgbouncer";
+import { receiver, type Receiver } from "./support/receiver";
+import { childEnv, cliTeamAndKey, DELIVERING, startServer, type ServerProcess } from "./support/server";
+
+const direct = process.env.DATABASE_DIRECT_URL ?? process.env.DATABASE_URL;
+const missing = !direct ? "DATABASE_URL (PostgreSQL)" : !pgbouncerPath() ? "Debian's pgbouncer (apt-get install pgbouncer)" : null;
+if (missing && process.env.REQUIRE_PGBOUNCER && direct) throw new Error(`test/pooler.test.ts needs ${missing} (REQUIRE_PGBOUNCER is set)`);
+if (missing) console.warn(`test/pooler.test.ts skipped: it needs ${missing}.`);
+
+const REQUESTS = 1500;
+const CONNECTIONS = 10;
+
+(missing ? describe.skip : describe)("behind PgBouncer in transaction mode", () => {
+  const database = ownDatabase("pooler");
+  let pooler: PgBouncer;
+  let env: NodeJS.ProcessEnv;
+  let servers: ServerProcess[] = [];
+  let hooks: Receiver;
+  let key: string;
+  let name: string;
+  const reportIds: string[] = [];
+  const headers = () => ({ Authorization: `Bearer ${key}`, "Content-Type": "application/json" });
+
+  beforeAll(async () => {
+    await database!.create();
+    // Three server connections for every client of the database: requests queue in the pooler, as in production.
+    pooler = await startPgBouncer(direct!, 3);
+    name = new URL(database!.url).pathname.slice(1);
+    env = childEnv("", { DATABASE_URL: pooler.url(name), REDIS_KEY_PREFIX: `prs:test:${randomUUID()}`, ...DELIVERING, WEBHOOK_POLL_MS: "50" });
+    delete env.DATABASE_DIRECT_URL; // the service's settings as they are: the migrations go through the pooler too
+    ({ key } = await cliTeamAndKey(env, ["--tier", "enterprise"]));
+    servers = await Promise.all([startServer(env), startServer(env)]);
+    hooks = await receiver();
+    const endpoint = await fetch(`${servers[0].url}/v1/webhooks`, { method: "POST", headers: headers(), body: JSON.stringify({ url: hooks.url, events: ["report.created"] }) });
+    expect(endpoint.status).toBe(201);
+    for (let i = 0; i < 20; i++) {
+      const created = await fetch(`${servers[i % 2].url}/v1/reports`, { method: "POST", headers: headers(), body: JSON.stringify({ address: `${i} Pooler Road`, price: 100_000 + i }) });
+      expect(created.status).toBe(201);
+      reportIds.push(((await created.json()) as { data: { id: string } }).data.id);
+    }
+  }, 180_000);
+
+  afterAll(async () => {
+    await hooks?.close();
+    const codes = await Promise.all(servers.map((s) => s.stop()));
+    await pooler?.stop();
+    await database?.drop();
+    expect(codes).toEqual(servers.map(() => 0));
+  }, 60_000);
+
+  /** The i-th request of the mix: REST detail and list, the GraphQL nested page, and writes. */
+  function request(i: number): { path: string; init?: RequestInit } {
+    const id = reportIds[i % reportIds.length];
+    const body = (method: string, value: object) => ({ method, headers: headers(), body: JSON.stringify(value) });
+    switch (i % 10) {
+      case 0:
+      case 1:
+      case 2:
+        return { path: `/v1/reports/${id}`, init: { headers: headers() } };
+      case 3:
+      case 4:
+        return { path: "/v1/reports?limit=20", init: { headers: headers() } };
+      case 5:
+      case 6: {
+        const query = `query($limit: Int!) { reports(limit: $limit) { total items { id address comparables { id } showings { id attendeeName } socialMediaPosts { id } agentInsights { id } } } }`;
+        return { path: "/graphql", init: body("POST", { query, variables: { limit: 10 } }) };
+      }
+      case 7:
+        return { path: `/v1/reports/${id}`, init: body("PATCH", { price: 200_000 + i }) };
+      case 8:
+        return { path: "/v1/showings", init: body("POST", { report_id: id, showing_date: new Date().toISOString(), attendee_name: `Visitor ${i}`, attendee_email: "visitor@example.com" }) };
+      default:
+        return { path: `/v1/showings?report_id=${id}`, init: { headers: headers() } };
+    }
+  }
+
+  it(`answers ${REQUESTS} mixed requests from ${CONNECTIONS} connections across two processes, each one successfully`, async () => {
+    const outcomes = new Map<string, number>();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: CONNECTIONS }, async () => {
+        for (let i = next++; i < REQUESTS; i = next++) {
+          const { path, init } = request(i);
+          const res = await fetch(`${servers[i % 2].url}${path}`, init);
+          const text = await res.text();
+          // A GraphQL error answers 200 with `errors`: counted apart, with its message.
+          const errors = path === "/graphql" ? (JSON.parse(text) as { errors?: Array<{ message: string }> }).errors : undefined;
+          const outcome = res.status >= 300 || errors ? `${res.status} ${errors?.[0]?.message ?? text.slice(0, 200)}` : String(res.status);
+          outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+        }
+      }),
+    );
+    const ok = REQUESTS / 10;
+    expect(Object.fromEntries(outcomes)).toEqual({ "200": 9 * ok, "201": ok });
+  }, 180_000);
+
+  it("runs the webhook worker: each report.created event delivered once", async () => {
+    await hooks.count(reportIds.length, 30_000);
+    await new Promise((resolve) => setTimeout(resolve, 500)); // no second copy comes late
+    expect(new Set(hooks.received.map((d) => d.json.data.id))).toEqual(new Set(reportIds));
+    expect(hooks.received).toHaveLength(reportIds.length);
+  }, 60_000);
+
+  describe("a statement past its time budget (DB_TIMEOUT_MS)", () => {
+    let server: ServerProcess;
+    let locker: pg.Client;
+
+    beforeAll(async () => {
+      server = await startServer({ ...env, DB_TIMEOUT_MS: "500", WEBHOOK_CONCURRENCY: "0" });
+      locker = new pg.Client({ connectionString: pooler.url(name) });
+      await locker.connect();
+    }, 120_000);
+    afterAll(async () => {
+      await locker?.end();
+      expect(await server?.stop()).toBe(0);
+    });
+
+    it("is cancelled through the pooler: 504 Request timed out, nothing stored", async () => {
+      const id = reportIds[0];
+      const before = ((await (await fetch(`${server.url}/v1/reports/${id}`, { headers: headers() })).json()) as { data: { price: number } }).data.price;
+      // Another session holds the row: the update waits on the lock until the budget cancels it.
+      await locker.query("BEGIN");
+      await locker.query("SELECT id FROM reports WHERE id = $1 FOR UPDATE", [id]);
+      try {
+        const patch = await fetch(`${server.url}/v1/reports/${id}`, { method: "PATCH", headers: headers(), body: JSON.stringify({ price: 1 }) });
+        expect({ status: patch.status, body: await patch.json() }).toEqual({ status: 504, body: { error: { message: "Request timed out", status: 504 } } });
+      } finally {
+        await locker.query("COMMIT");
+      }
+      // The pooled connection that was cancelled serves the next requests.
+      for (let i = 0; i < 5; i++) {
+        const after = await fetch(`${server.url}/v1/reports/${id}`, { headers: headers() });
+        expect(((await after.json()) as { data: { price: number } }).data.price).toBe(before);
+      }
+    }, 60_000);
+  });
+});
+
+(direct ? describe : describe.skip)("DATABASE_PREPARED_STATEMENTS (a direct connection)", () => {
+  const statement = { name: "prs_test_prepared", text: "SELECT $1::int AS n" };
+  const preparedNames = async (preparedStatements: boolean) => {
+    const db = openDatabase({ url: direct!, poolSize: 1, preparedStatements });
+    try {
+      expect(await db.query(statement, [7])).toEqual([{ n: 7 }]);
+      expect(await db.query(statement, [8])).toEqual([{ n: 8 }]);
+      return (await db.query<{ name: string }>({ text: "SELECT name FROM pg_prepared_statements" }, [])).map((r) => r.name);
+    } finally {
+      await db.close();
+    }
+  };
+
+  it("is off by default: statements are unnamed, nothing stays on the connection", async () => {
+    expect(await preparedNames(false)).toEqual([]);
+  });
+
+  it("when on, prepares each named statement once on the connection", async () => {
+    expect(await preparedNames(true)).toEqual([statement.name]);
+  });
+});
