@@ -104,12 +104,22 @@ if (!redisUrl) console.warn("test/rate-limit.test.ts skipped: it needs REDIS_URL
     expect(through).toBeGreaterThanOrEqual(limit - 2 * 20 - 29);
   });
 
-  it("takes the points from the block this process holds when it has them, in order with single points", async () => {
+  it("takes the points from the block this process holds first, in order with single points", async () => {
     for (let i = 0; i < 8; i++) await a.hit("key:block", undefined, 5000); // blocks of 1, 2, 4 and 8: 7 points held
     expect(await a.hitWithin("key:block", 5, 5000)).toEqual({ count: 13, resetsAt: expect.any(Number), taken: true });
     expect(a.hitHeld("key:block")?.count).toBe(14);
-    expect(await a.hitWithin("key:block", 2, 5000)).toMatchObject({ count: 17, taken: true }); // past the block: in Redis
-    expect((await b.peek("key:block")).count).toBe(17);
+    // More than the block holds: its last point, and one more from Redis; the count stays exact.
+    expect(await a.hitWithin("key:block", 2, 5000)).toMatchObject({ count: 16, taken: true });
+    expect((await b.peek("key:block")).count).toBe(16);
+    expect((await a.hit("key:block", undefined, 5000)).count).toBe(17);
+  });
+
+  it("keeps the count exact when a request is refused while this process holds part of a block", async () => {
+    for (let i = 1; i <= 290; i++) expect((await a.hit("key:part", undefined, 300)).count).toBe(i); // blocks of up to 3
+    expect(await a.hitWithin("key:part", 20, 300)).toMatchObject({ count: 290, taken: false });
+    expect((await a.hit("key:part", undefined, 300)).count).toBe(291);
+    expect((await a.peek("key:part")).count).toBe(291);
+    expect(await a.hitWithin("key:part", 9, 300)).toMatchObject({ count: 300, taken: true });
   });
 
   it("gives back the points of a request the rest of the hour cannot pay for: the count is as before, and what is left stays usable", async () => {

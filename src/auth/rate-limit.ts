@@ -191,21 +191,26 @@ export function createRateLimiter(options: { redisUrl?: string; keyPrefix?: stri
   }
 
   /**
-   * `points` of the window in Redis, all or none: from the block this process holds when it has them, else counted
-   * in Redis and given back when they went past the limit (the shared count then overstates for a moment, which
-   * only ever refuses, never lets more through).
+   * `points` of the window in Redis, all or none: from the block this process holds as far as it has them (its last
+   * points, so this process's count stays exact), the rest counted in Redis and given back when they went past the
+   * limit (the shared count then overstates for a moment, which only ever refuses, never lets more through). Null
+   * when Redis could not be reached (the block is as it was).
    */
   async function withinShared(lease: Lease | undefined, at: ClockHour, points: number, limit: number): Promise<(WindowCount & { taken: boolean }) | null> {
-    if (lease && lease.window === at.window && lease.left >= points) {
-      const taken = lease.end - lease.left + points <= limit;
-      if (taken) lease.left -= points;
-      return { count: lease.end - lease.left, resetsAt: at.resetsAt, taken };
+    const held = lease && lease.window === at.window ? lease.left : 0;
+    if (held >= points) {
+      const taken = lease!.end - lease!.left + points <= limit;
+      if (taken) lease!.left -= points;
+      return { count: lease!.end - lease!.left, resetsAt: at.resetsAt, taken };
     }
-    const end = await consume(at.windowKey, points, at.secondsLeft);
-    if (end === null) return null;
-    if (end <= limit) return { count: end, resetsAt: at.resetsAt, taken: true };
-    await redisLimiter!.reward(at.windowKey, points, { customDuration: at.secondsLeft }).catch(() => undefined);
-    return { count: end - points, resetsAt: at.resetsAt, taken: false };
+    const blockEnd = held ? lease!.end : 0;
+    if (held) lease!.left = 0;
+    const end = await consume(at.windowKey, points - held, at.secondsLeft);
+    if (end !== null && Math.max(end, blockEnd) <= limit) return { count: end, resetsAt: at.resetsAt, taken: true };
+    if (end !== null) await redisLimiter!.reward(at.windowKey, points - held, { customDuration: at.secondsLeft }).catch(() => undefined);
+    // The block's points go back to it unless a new block replaced it meanwhile.
+    if (held && lease!.end === blockEnd && lease!.window === at.window) lease!.left = held;
+    return end === null ? null : { count: end - points, resetsAt: at.resetsAt, taken: false };
   }
 
   /** One point counted in Redis on its own (in this process when Redis cannot be reached). */
