@@ -193,12 +193,33 @@ export async function itemRecord<T extends FieldTable>(spec: Pick<ReportItemsSpe
   return restRecord(spec.table, await spec.items(tx).findFirst({ where: { id } }));
 }
 
-/** A write whose target row is gone (deleted meanwhile, or never there) answers 404 with `message`. */
+/**
+ * A write whose target row is gone (deleted meanwhile, or never there) answers 404 with `message`: Prisma's own
+ * "not found" and foreign-key errors, and a raw statement's foreign-key violation (SQLSTATE 23503: the report it
+ * pointed at was deleted meanwhile).
+ */
 export async function orNotFound<T>(write: Promise<T>, message: string): Promise<T> {
   try {
     return await write;
   } catch (err) {
-    if (isRowGone(err)) throw notFound(message);
+    if (isRowGone(err) || isRawForeignKeyViolation(err)) throw notFound(message);
     throw err;
   }
+}
+
+/** Prisma's "raw query failed" (P2010) carrying the driver's foreign-key violation. */
+function isRawForeignKeyViolation(err: unknown): boolean {
+  const { code, meta } = (err ?? {}) as { code?: unknown; meta?: { driverAdapterError?: { cause?: { kind?: unknown; originalCode?: unknown } } } };
+  const cause = meta?.driverAdapterError?.cause;
+  return code === "P2010" && (cause?.kind === "ForeignKeyConstraintViolation" || cause?.originalCode === "23503");
+}
+
+/**
+ * Holds the team's report row for the rest of the write's transaction (FOR NO KEY UPDATE: another such write of the
+ * report, an update of the report and its delete wait until this one commits; adding showings or other items to it
+ * does not), or answers 404 `Report not found` when it is gone.
+ */
+export async function lockReport(tx: Tx, reportId: string, teamId: string): Promise<void> {
+  const held = await tx.$queryRaw<unknown[]>`SELECT 1 FROM reports WHERE id = ${reportId}::uuid AND team_id = ${teamId}::uuid FOR NO KEY UPDATE`;
+  if (held.length === 0) throw notFound(REPORT_NOT_FOUND);
 }

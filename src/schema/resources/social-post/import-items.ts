@@ -13,7 +13,8 @@ export interface ImportRecord {
   url: string | null;
   caption: string | null;
   postedAt: Date | null;
-  metricsAt: Date;
+  /** null: not given, the import's time (taken when it runs, so a later import is never older). */
+  metricsAt: Date | null;
   counts: Record<CountName, number | null>;
 }
 
@@ -68,8 +69,8 @@ function countOf(raw: Record<string, unknown>, field: CountName): number | null 
   return value;
 }
 
-/** Checks one record; `importedAt` is its metrics_at when it gives none. */
-export function checkRecord(raw: unknown, importedAt: Date): Checked {
+/** Checks one record. */
+export function checkRecord(raw: unknown): Checked {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return { field: null, reason: "must be an object" };
   const fields = raw as Record<string, unknown>;
   try {
@@ -85,7 +86,7 @@ export function checkRecord(raw: unknown, importedAt: Date): Checked {
         url: text(fields, "url", 2000),
         caption: text(fields, "caption", 5000),
         postedAt: dateTime(fields, "posted_at"),
-        metricsAt: dateTime(fields, "metrics_at") ?? importedAt,
+        metricsAt: dateTime(fields, "metrics_at"),
         counts,
       },
     };
@@ -109,10 +110,10 @@ export interface StoredPost {
   reach: bigint | null;
 }
 
-/** What an import does with a valid record, given the post stored under its key (if any). */
-export function outcome(record: ImportRecord, stored: StoredPost | undefined): "created" | "updated" | "unchanged" | "skipped_stale" {
+/** What an import running at `importedAt` does with a valid record, given the post stored under its key (if any). */
+export function outcome(record: ImportRecord, stored: StoredPost | undefined, importedAt: Date): "created" | "updated" | "unchanged" | "skipped_stale" {
   if (!stored) return "created";
-  if (record.metricsAt.getTime() < stored.metricsAt.getTime()) return "skipped_stale";
+  if ((record.metricsAt ?? importedAt).getTime() < stored.metricsAt.getTime()) return "skipped_stale";
   const same =
     record.url === stored.url &&
     record.caption === stored.caption &&
