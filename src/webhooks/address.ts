@@ -13,14 +13,62 @@ export class PrivateAddressError extends Error {
   readonly code = "EPRIVATEADDRESS";
 }
 
-/** Why an address may not be called ("loopback", "private", …), or null for a public unicast address. */
-export function nonPublicRange(address: string): string | null {
-  const range = ipaddr.process(address).range(); // IPv4-mapped IPv6 addresses are judged as the IPv4 address
-  return range === "unicast" ? null : range;
+/**
+ * IPv6 forms that carry an IPv4 address, and where: an address in one of them reaches (through a dual-stack socket,
+ * a translator, a relay or a tunnel) the IPv4 address it carries, so it is judged by that address too. Only two are
+ * another spelling of a public IPv4 address that a resolver may legitimately answer: IPv4-mapped (::ffff:a.b.c.d)
+ * and the well-known NAT64 prefix (64:ff9b::/96, which DNS64 answers for an IPv4-only host on an IPv6-only
+ * network); the others are refused whatever they carry: IPv4-compatible (::a.b.c.d, deprecated), IPv4-translated
+ * (::ffff:0:a.b.c.d), local-use NAT64 (64:ff9b:1::/48, a private network's translator), 6to4 (2002::/16) and Teredo
+ * (2001::/32: its server's address, and its client's with every bit inverted).
+ */
+const CARRIERS: Array<{ form: string; prefix: [ipaddr.IPv6, number]; at: Array<{ byte: number; inverted?: boolean }>; spelling: boolean }> = [
+  { form: "IPv4-mapped", prefix: ipaddr.IPv6.parseCIDR("::ffff:0:0/96"), at: [{ byte: 12 }], spelling: true },
+  { form: "NAT64", prefix: ipaddr.IPv6.parseCIDR("64:ff9b::/96"), at: [{ byte: 12 }], spelling: true },
+  { form: "IPv4-compatible", prefix: ipaddr.IPv6.parseCIDR("::/96"), at: [{ byte: 12 }], spelling: false },
+  { form: "IPv4-translated", prefix: ipaddr.IPv6.parseCIDR("::ffff:0:0:0/96"), at: [{ byte: 12 }], spelling: false },
+  { form: "local-use NAT64", prefix: ipaddr.IPv6.parseCIDR("64:ff9b:1::/48"), at: [{ byte: 12 }], spelling: false },
+  { form: "6to4", prefix: ipaddr.IPv6.parseCIDR("2002::/16"), at: [{ byte: 2 }], spelling: false },
+  { form: "Teredo", prefix: ipaddr.IPv6.parseCIDR("2001::/32"), at: [{ byte: 4 }, { byte: 12, inverted: true }], spelling: false },
+];
+
+/**
+ * An IPv6 address as ipaddr.js reads it correctly: a dotted IPv4 tail written as two hex groups first (ipaddr.js
+ * 2.5 reads "::127.0.0.1", the form glibc's resolver writes IPv4-compatible addresses in, as IPv4-mapped).
+ */
+function parse(address: string): ipaddr.IPv4 | ipaddr.IPv6 {
+  if (!address.includes(":")) return ipaddr.parse(address);
+  const hexTail = address.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_, a: string, b: string, c: string, d: string) =>
+    [(Number(a) << 8) | Number(b), (Number(c) << 8) | Number(d)].map((group) => group.toString(16)).join(":"),
+  );
+  return ipaddr.parse(hexTail);
 }
 
-function refusal(host: string, address: string, range: string): PrivateAddressError {
-  return new PrivateAddressError(`${host} resolves to ${address}, a ${range} address; webhooks are sent only to public addresses`);
+/** "a loopback address", "an unspecified address", "a uniqueLocal address". */
+const an = (kind: string) => `${/^(?:[aeio]|un(?!i))/i.test(kind) ? "an" : "a"} ${kind} address`;
+
+/**
+ * Why an address may not be called ("a loopback address", "the 6to4 form of 10.0.0.1, a private address", …), or
+ * null for a public unicast address.
+ */
+export function nonPublicAddress(address: string): string | null {
+  const ip = parse(address);
+  const range = ip.range();
+  if (ip.kind() === "ipv4" || range === "unspecified" || range === "loopback") return range === "unicast" ? null : an(range);
+  const carrier = CARRIERS.find(({ prefix }) => (ip as ipaddr.IPv6).match(prefix));
+  if (carrier) {
+    const bytes = ip.toByteArray();
+    for (const { byte, inverted } of carrier.at) {
+      const ipv4 = new ipaddr.IPv4(bytes.slice(byte, byte + 4).map((b) => (inverted ? b ^ 0xff : b)));
+      if (ipv4.range() !== "unicast") return `the ${carrier.form} form of ${ipv4.toString()}, ${an(ipv4.range())}`;
+    }
+    return carrier.spelling ? null : an(carrier.form);
+  }
+  return range === "unicast" ? null : an(range);
+}
+
+function refusal(host: string, address: string, why: string): PrivateAddressError {
+  return new PrivateAddressError(`${host} resolves to ${address}, ${why}; webhooks are sent only to public addresses`);
 }
 
 /** Resolves `host` (all its addresses) and throws PrivateAddressError when one of them is not public. */
@@ -29,8 +77,8 @@ export async function checkHost(host: string): Promise<void> {
   const bare = host.replace(/^\[|\]$/g, "");
   const addresses = isIP(bare) ? [{ address: bare }] : await dns.promises.lookup(bare, { all: true, verbatim: true });
   for (const { address } of addresses) {
-    const range = nonPublicRange(address);
-    if (range) throw refusal(bare, address, range);
+    const why = nonPublicAddress(address);
+    if (why) throw refusal(bare, address, why);
   }
 }
 
@@ -41,8 +89,8 @@ function checkedLookup(hostname: string, options: LookupOptions, callback: Looku
   dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
     if (err) return callback(err, []);
     for (const { address } of addresses) {
-      const range = nonPublicRange(address);
-      if (range) return callback(refusal(hostname, address, range), []);
+      const why = nonPublicAddress(address);
+      if (why) return callback(refusal(hostname, address, why), []);
     }
     if (options.all) callback(null, addresses);
     else callback(null, addresses[0].address, addresses[0].family);
