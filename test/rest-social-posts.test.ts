@@ -26,7 +26,7 @@ describe("POST /v1/reports/{reportId}/social-posts/import", () => {
     const reportId = await newReport();
     const posts = [
       { platform: "Instagram", external_id: "ig-1", caption: "Open house", likes: 10, views: 100, posted_at: "2026-05-01T10:00:00Z", metrics_at: "2026-05-02T00:00:00Z" },
-      { platform: "twitter", external_id: "tw-1", likes: 3_000_000_000, views: 9_007_199_254_740_991 },
+      { platform: "twitter", external_id: "tw-1", likes: 3_000_000_000, views: 9_007_199_254_740_891 }, // the report's total views: 2^53 - 1
     ];
     const first = await importJson(reportId, posts);
     expect(first.status).toBe(200);
@@ -45,7 +45,7 @@ describe("POST /v1/reports/{reportId}/social-posts/import", () => {
     const ig = list.body.data.find((p: { platform: string }) => p.platform === "instagram");
     expect(ig).toMatchObject({ external_id: "ig-1", likes: 12, views: 100, comments: null, metrics_at: "2026-05-03T00:00:00.000Z", caption: "Open house" });
     const x = list.body.data.find((p: { platform: string }) => p.platform === "x");
-    expect(x).toMatchObject({ likes: 3_000_000_000, views: 9_007_199_254_740_991 });
+    expect(x).toMatchObject({ likes: 3_000_000_000, views: 9_007_199_254_740_891 });
   });
 
   it("reports invalid records by name and applies the others; atomic=true refuses the whole import", async () => {
@@ -167,7 +167,7 @@ describe("POST /v1/reports/{reportId}/social-posts/import", () => {
       counts.push(statements.filter((sql) => !/team_usage|api_keys|idempotency/.test(sql)).length);
     }
     expect(counts[0]).toBe(counts[1]);
-    expect(counts[1]).toBeLessThanOrEqual(5); // with the webhook event written by the same transaction
+    expect(counts[1]).toBeLessThanOrEqual(7); // with the report's row lock, the totals check and the webhook event in the same transaction
   });
 
   it("ends with one post per key and the newest counts when imports of the same posts run at once", async () => {
@@ -179,6 +179,58 @@ describe("POST /v1/reports/{reportId}/social-posts/import", () => {
     const list = (await api.get(`/v1/reports/${reportId}/social-posts?limit=100`)).body;
     expect(list.total).toBe(50);
     expect(new Set(list.data.map((p: { likes: number }) => p.likes))).toEqual(new Set([5]));
+  });
+});
+
+describe("imports at their limits and at once", () => {
+  it("eight identical imports at once: the posts are created once, every other record is unchanged, one event", async () => {
+    const reportId = await newReport();
+    const posts = Array.from({ length: 125 }, (_, i) => ({ platform: "instagram", external_id: `same-${i}`, caption: "Same", likes: i }));
+    const answers = await Promise.all(Array.from({ length: 8 }, () => importJson(reportId, posts)));
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+    const sum = (name: string) => answers.reduce((n, a) => n + a.body.data[name], 0);
+    expect({ created: sum("created"), updated: sum("updated"), unchanged: sum("unchanged"), skipped_stale: sum("skipped_stale") }).toEqual({
+      created: 125,
+      updated: 0,
+      unchanged: 875,
+      skipped_stale: 0,
+    });
+    const events = (await api.get("/v1/events?type=social_posts.imported&limit=100")).body.data;
+    expect(events.filter((e: { data: { report_id: string } }) => e.data.report_id === reportId)).toHaveLength(1);
+  });
+
+  it("refuses an import that would take a report's engagement total past 2^53 - 1, naming the count; nothing is saved", async () => {
+    const reportId = await newReport();
+    const max = Number.MAX_SAFE_INTEGER;
+    const past = (names: string) =>
+      `The import would take the report's total ${names} past 9007199254740991 (2^53 - 1, the largest integer a JSON number holds exactly); nothing was saved`;
+    const both = await importJson(reportId, [
+      { platform: "x", external_id: "a", likes: max },
+      { platform: "x", external_id: "b", likes: 2 }, // the sum, 2^53 + 1, would read back as 2^53
+    ]);
+    expect(errorOf(both)).toEqual({ status: 400, message: past("likes") });
+    expect((await api.get(`/v1/reports/${reportId}/social-posts`)).body.total).toBe(0);
+
+    expect((await importJson(reportId, [{ platform: "x", external_id: "a", likes: max, views: max }])).status).toBe(200);
+    expect(errorOf(await importCsv(reportId, "platform,external_id,likes,views\ntiktok,c,1,1\n"))).toEqual({ status: 400, message: past("likes and views") });
+    // Lowering one post while adding another keeps the total within the limit.
+    const lowered = await importJson(reportId, [{ platform: "x", external_id: "a", likes: max - 1, views: max }, { platform: "tiktok", external_id: "c", likes: 1 }]);
+    expect(lowered.body.data).toMatchObject({ created: 1, updated: 1 });
+    expect((await api.get(`/v1/reports/${reportId}/social-engagement`)).body.data.totals).toMatchObject({ posts: 2, likes: max, views: max });
+  });
+
+  const header = "platform,external_id,caption\n";
+  it.each([
+    ["159,000 rows", header + Array.from({ length: 159_000 }, (_, i) => `x,r${i},\n`).join(""), "CSV must have at most 500 records (rows after the header)"],
+    ["a header of 300,000 columns", `platform,external_id,${Array.from({ length: 300_000 }, (_, i) => `c${i}`).join(",")}\nx,1\n`, "CSV records must have at most 100 columns; line 1 has more"],
+    ["a header of 101 columns", `platform,external_id,${Array.from({ length: 99 }, (_, i) => `c${i}`).join(",")}\nx,1${",".repeat(99)}\n`, "CSV records must have at most 100 columns; line 1 has more"],
+    ["a row of 4,000,000 commas", `${header}x,"1,\n2",${",".repeat(4_000_000)}\n`, "CSV records must have at most 100 columns; line 2 has more"],
+    ["a record of 70,000 characters", `${header}x,1,${"c".repeat(70_000)}\n`, "A CSV record must be at most 65536 bytes; one passes it at line 2"],
+    ["a caption of 4,000,000 line breaks", `${header}x,1,"${"\n".repeat(4_000_000)}"\n`, "A CSV record must be at most 65536 bytes; one passes it at line 65537"],
+  ])("refuses a CSV of %s at once with 400 naming the limit; nothing is saved", async (_name, csv, message) => {
+    const reportId = await newReport();
+    expect(errorOf(await importCsv(reportId, csv))).toEqual({ status: 400, message });
+    expect((await api.get(`/v1/reports/${reportId}/social-posts`)).body.total).toBe(0);
   });
 });
 

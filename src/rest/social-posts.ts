@@ -4,6 +4,7 @@ import type { Request, Router } from "express";
 import { parse as parseCsv, CsvError } from "csv-parse/sync";
 import { pathNaming, type NameOf } from "../schema/errors";
 import { COUNTS, socialPostFields } from "../schema/resources/social-post/fields";
+import { MAX_IMPORT } from "../schema/resources/social-post/import-items";
 import { operation, RestError, run } from "./graphql";
 import { bodyObject, importBody, queryText } from "./input";
 import { reportItemsRouter } from "./report-items";
@@ -53,6 +54,9 @@ function jsonPosts(req: Request): unknown[] {
 }
 
 const REQUIRED_COLUMNS = ["platform", "external_id"];
+/** Bounds that let a hostile CSV be refused after reading a little of it, not after parsing all 4 MiB. */
+const MAX_COLUMNS = 100;
+const MAX_RECORD_BYTES = 65_536; // a record of the longest fields (caption 5,000 and url 2,000 characters) fits
 
 /**
  * The records of a CSV body (a header row of the REST names, then one post per record) and the line each starts on
@@ -66,14 +70,12 @@ function csvPosts(body: Buffer): { posts: unknown[]; lines: number[] } {
   } catch {
     throw new RestError(400, "CSV must be encoded in UTF-8");
   }
-  let parsed: Array<{ record: Record<string, string>; info: { lines: number }; raw: string }>;
-  try {
-    // CRLF files (spreadsheets) are read as LF: line numbers then count right, and captions keep \n line breaks.
-    parsed = parseCsv(text.replace(/\r\n/g, "\n"), { columns: true, bom: true, info: true, raw: true, skip_empty_lines: true, trim: true });
-  } catch (err) {
-    if (err instanceof CsvError) throw new RestError(400, `Malformed CSV: ${err.message}`);
-    throw err;
-  }
+  // CRLF files (spreadsheets) are read as LF: line numbers then count right, and captions keep \n line breaks.
+  const lf = text.replace(/\r\n/g, "\n");
+  const wide = recordPastColumns(lf);
+  if (wide) throw new RestError(400, `CSV records must have at most ${MAX_COLUMNS} columns; line ${wide} has more`);
+  const parsed = parseRecords(lf);
+  if (parsed.length > MAX_IMPORT) throw new RestError(400, `CSV must have at most ${MAX_IMPORT} records (rows after the header)`);
   const header = parsed[0] ? Object.keys(parsed[0].record) : [];
   const missing = REQUIRED_COLUMNS.filter((column) => !header.includes(column));
   if (parsed.length === 0 || missing.length) {
@@ -90,6 +92,42 @@ function csvPosts(body: Buffer): { posts: unknown[]; lines: number[] } {
   // The line a record ends on, less the line breaks inside it (empty lines skipped before it aside).
   const lines = parsed.map(({ info, raw }) => info.lines - (raw.replace(/^\n+/, "").replace(/\n$/, "").match(/\n/g)?.length ?? 0));
   return { posts, lines };
+}
+
+type Parsed = Array<{ record: Record<string, string>; info: { lines: number }; raw: string }>;
+
+/** The records by the header's names; parsing stops at the first record past the import's limit or MAX_RECORD_BYTES. */
+function parseRecords(text: string): Parsed {
+  try {
+    return parseCsv(text, { columns: true, to: MAX_IMPORT + 1, max_record_size: MAX_RECORD_BYTES, bom: true, info: true, raw: true, skip_empty_lines: true, trim: true });
+  } catch (err) {
+    if (err instanceof CsvError && err.code === "CSV_MAX_RECORD_SIZE") {
+      const { lines } = err as CsvError & { lines: number };
+      throw new RestError(400, `A CSV record must be at most ${MAX_RECORD_BYTES} bytes; one passes it at line ${lines}`);
+    }
+    if (err instanceof CsvError) throw new RestError(400, `Malformed CSV: ${err.message}`);
+    throw err;
+  }
+}
+
+/**
+ * The line of the first record (header included) with more than MAX_COLUMNS fields, in one pass over the text:
+ * csv-parse counts a record's fields only at its end, so a row of four million commas took a second to refuse.
+ */
+function recordPastColumns(text: string): number | undefined {
+  let quoted = false;
+  let fields = 1;
+  let line = 1;
+  let start = 1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) quoted = !quoted; // a doubled quote inside a quoted field toggles twice
+    else if (c === 0x0a) {
+      line++;
+      if (!quoted) [fields, start] = [1, line];
+    } else if (c === 0x2c && !quoted && ++fields > MAX_COLUMNS) return start;
+  }
+  return undefined;
 }
 
 /** A record named by its position in the JSON body, or by its line in the CSV. */
