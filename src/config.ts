@@ -85,6 +85,11 @@ const envSchema = z.object({
   WEBHOOK_POLL_MS: z.coerce.number().int().min(10).default(1000),
   // Emit an event per SQL statement (tests and benchmarks count them); off in normal operation.
   SQL_STATEMENT_EVENTS: z.stringbool().default(false),
+  // Prometheus metrics at /metrics (src/observability/metrics.ts), off unless one of these says where: a port of
+  // their own (on METRICS_HOST, loopback by default), or the main port for requests bearing METRICS_TOKEN.
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().default("127.0.0.1"),
+  METRICS_TOKEN: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
 });
 
 export type Config = z.infer<typeof envSchema>;

@@ -1,5 +1,6 @@
 // One server process: migrations, first-start bootstrap, HTTP server, webhook deliveries, graceful shutdown.
 // Started by src/server.ts, alone or as each worker of a cluster (src/cluster.ts).
+import { stopTracing } from "./observability/tracing"; // first: traces (when on) patch http, express and pg as they load
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { createRateLimiter } from "./auth/rate-limit";
@@ -11,6 +12,7 @@ import { config } from "./config";
 import { database } from "./db";
 import { createAppServer } from "./http/server";
 import { logger } from "./logger";
+import { serveMetrics } from "./observability/metrics";
 import { startDeliveryWorker } from "./webhooks/worker";
 
 export async function startService(): Promise<void> {
@@ -22,6 +24,7 @@ export async function startService(): Promise<void> {
   const rateLimiter = createRateLimiter({ redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX });
   // Serve only once the shared rate-limit store is reachable, so every process counts in one budget from the start.
   await rateLimiter.ready();
+  await serveMetrics(); // METRICS_PORT: /metrics on a port of its own (a port in use stops the start here)
   // Requests wait until start-up is done (the first team made and its key printed): a client that sees an answer
   // can rely on the key having been printed, and a port already taken stops the start before any key is made.
   let open = false;
@@ -84,6 +87,7 @@ export async function startService(): Promise<void> {
     await rateLimiter.close();
     await database.close().catch((err) => logger.error({ err }, "could not close the database"));
     embeddedLock.release();
+    await stopTracing(); // the spans still buffered
     logger.info("stopped");
     process.exit(0);
   };

@@ -10,6 +10,7 @@ import { LRUCache } from "lru-cache";
 import { config } from "../config";
 import type { Context, KeyCheck, Refusal } from "../context";
 import { sendError } from "../http/errors";
+import { limitedByAddress } from "../observability/series";
 import { hashApiKey, isWellFormedKey, keyDisplayPrefix } from "./keys";
 import { findKey, keyReadsCostAStatement, touchKey, type KeyRow } from "./key-lookup";
 import { applyLimit, type RateLimiter, type RateLimitResult, type WindowCount } from "./rate-limit";
@@ -151,6 +152,7 @@ export function authenticate(limiter: RateLimiter, options: AuthOptions = {}) {
       ? applyLimit(await limiter.hit(ip), config.RATE_LIMIT_ANONYMOUS)
       : { ...applyLimit(await limiter.peek(ip), config.RATE_LIMIT_ANONYMOUS), exceeded: false };
     setRateLimitHeaders(res, anonymous);
+    if (anonymous.exceeded) limitedByAddress.add(res); // for the refusal counts of /metrics
     return anonymous.exceeded ? { status: 429, message: RATE_LIMITED } : { status: 401, message: "Invalid API key" };
   }
 

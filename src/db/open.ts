@@ -60,6 +60,8 @@ export interface Database {
   listenToOwnWrites?(channel: string, listener: (payload: string) => void): Promise<void>;
   /** Calls `listener` for every SQL statement, Prisma's and query()'s (only when opened with queryEvents). */
   onStatement(listener: (sql: string) => void): void;
+  /** PostgreSQL: the connections of the pool now (metrics); absent on PGlite, which has none. */
+  pool?(): { total: number; idle: number; waiting: number };
   /** Applies pending migrations (idempotent, safe to call from several processes at once). */
   migrate(dir?: string): Promise<string[]>;
   close(): Promise<void>;
@@ -109,6 +111,7 @@ export function openDatabase(options: DatabaseOptions): Database {
         return (await pool.query({ name, text: statement.text, values: params })).rows as Row[];
       },
       onStatement: events.onStatement,
+      pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       migrate: (dir) => withPgConnection(options.directUrl ?? url, (conn) => migrate(conn, dir)),
       async close() {
         await base.$disconnect();

@@ -7,6 +7,8 @@ import cors from "cors";
 import type { RequestHandler, Response } from "express";
 import pinoHttp from "pino-http";
 import { logger } from "../logger";
+import { traceIds } from "../observability/spans";
+import { tracing } from "../observability/tracing";
 
 /** An incoming X-Request-Id is kept when it is 1 to 200 of these characters (a UUID, a trace id…). */
 const WELL_FORMED_ID = /^[\w.:@/+=-]{1,200}$/;
@@ -25,8 +27,16 @@ function caller(res: ServerResponse): Record<string, string> {
 }
 
 /**
- * One JSON line per request when its answer is sent: method, route, status, duration, key prefix, team and request
- * id. Requests and responses are logged by these fields only, so no header (Authorization included) reaches a log.
+ * Fields of the request's log lines: at its start, its trace and span ids (traces on); at its end, the caller. (Read
+ * twice by pino-http: what the start gave is kept, so each field is given once.)
+ */
+const requestFields = (_req: IncomingMessage, res: ServerResponse): Record<string, string> =>
+  res.headersSent ? caller(res) : tracing ? (traceIds() ?? {}) : {};
+
+/**
+ * One JSON line per request when its answer is sent: method, route, status, duration, key prefix, team, request
+ * id, and with traces on the trace and span ids of the request's span. Requests and responses are logged by these
+ * fields only, so no header (Authorization included) reaches a log.
  */
 export const accessLog = (): RequestHandler =>
   pinoHttp({
@@ -38,7 +48,7 @@ export const accessLog = (): RequestHandler =>
       req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split("?")[0] }),
       res: (res: { statusCode: number }) => ({ status: res.statusCode }),
     },
-    customProps: (_req, res) => caller(res),
+    customProps: requestFields,
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : "info"),
     customSuccessMessage: () => "request",
     customErrorMessage: () => "request failed",

@@ -31,6 +31,7 @@ describe("loadConfig", () => {
       SHUTDOWN_TIMEOUT_MS: 10000,
       TRUST_PROXY: false,
       SQL_STATEMENT_EVENTS: false,
+      METRICS_HOST: "127.0.0.1",
       AI_PROVIDER: "template",
       AI_MODEL: "gpt-4o-mini",
       AI_TIMEOUT_MS: 30000,
