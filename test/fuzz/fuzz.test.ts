@@ -8,6 +8,7 @@ import { fuzzDatabase } from "./env";
 import fc from "fast-check";
 import { introspect, gqlCaseArb, runGql, type GqlModel } from "./graphql";
 import { FUZZ_RUNS, REPLAY, SEED, SURVEY, summarise, World } from "./harness";
+import { aliasedCaseArb, runAliased } from "./mutations";
 import { operationsOf, readersOf, restCaseArb, runRest, seedRows, type Operation } from "./rest";
 
 jest.setTimeout(30 * 60_000);
@@ -88,4 +89,8 @@ it("answers every REST request derived from the OpenAPI document without a 5xx, 
 it("answers every GraphQL request derived from the schema without a 5xx, as JSON, and changes nothing when it refuses", async () => {
   expect(model.fields.length).toBeGreaterThan(0);
   await fuzz("GraphQL", gqlCaseArb(world, model), GRAPHQL_RUNS, SEED + 1, (c) => runGql(world, model, c, readers, chain));
+});
+
+it("charges a document of many aliased mutations one point per root field: run with its cost counted, or refused whole (429)", async () => {
+  await fuzz("aliased mutations", aliasedCaseArb(), Math.max(20, Math.round(FUZZ_RUNS / 40)), SEED + 2, (c) => runAliased(world, c));
 });
