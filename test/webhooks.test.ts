@@ -72,9 +72,11 @@ describe("webhooks", () => {
     const log = await settledLog(id);
     expect(log.total).toBe(3);
     expect(log.data[0]).toEqual(expect.objectContaining({ attempt: 1, status: "succeeded", response_status: 200, error: null }));
+    // The event list and detail have the payload's shape (created_at stays as an alias of timestamp), so a receiver
+    // can recover missed deliveries from them.
     const events = await api().get("/v1/events?type=report.created");
-    expect(events.body.data[0]).toEqual(expect.objectContaining({ id: first.json.id, type: "report.created" }));
-    expect((await api().get(`/v1/events/${first.json.id}`)).body.data.data).toEqual(first.json.data);
+    expect(events.body.data[0]).toEqual({ ...first.json, created_at: first.json.timestamp });
+    expect((await api().get(`/v1/events/${first.json.id}`)).body.data).toEqual({ ...first.json, created_at: first.json.timestamp });
     await api().delete(`/v1/webhooks/${id}`);
     await r.close();
   });

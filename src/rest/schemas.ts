@@ -261,10 +261,11 @@ export const webhookEvent = z
   .object({
     id: z.string().meta({ description: "evt_…, sent as webhook-id" }),
     type: z.string(),
-    created_at: dateTime(),
+    timestamp: dateTime().meta({ description: "When it happened: the payload's timestamp" }),
     data: z.record(z.string(), z.unknown()).meta({ description: "The resource as its REST GET returns it, or { id } for a deletion" }),
+    created_at: dateTime().meta({ description: "The same as timestamp (the name this list used first)" }),
   })
-  .meta({ id: "WebhookEvent" });
+  .meta({ id: "WebhookEvent", description: "An event in the shape of the webhook payload (id, type, timestamp, data), with created_at as an alias of timestamp" });
 export const webhookEventType = z.object({ type: z.string(), description: z.string() }).meta({ id: "WebhookEventType" });
 export const webhookIdParams = z.object({ webhookId: z.string().meta({ description: "The endpoint's uuid" }) });
 export const deliveryParams = webhookIdParams.extend({ deliveryId: z.string().meta({ description: "The delivery's uuid" }) });

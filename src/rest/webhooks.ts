@@ -12,7 +12,9 @@ const DELIVERY = `fragment RestDelivery on WebhookDelivery {
   id event_id: eventId event_type: eventType attempt status response_status: responseStatus duration_ms: durationMs
   error created_at: createdAt next_attempt_at: nextAttemptAt
 }`;
-const EVENT = `fragment RestEvent on WebhookEvent { id type created_at: createdAt data }`;
+// The webhook payload's shape ({ id, type, timestamp, data }), so a receiver can recover missed deliveries from the
+// list; created_at is the same instant under the name the list had first.
+const EVENT = `fragment RestEvent on WebhookEvent { id type timestamp: createdAt data created_at: createdAt }`;
 
 const LIST = operation(`query RestWebhooks($limit: Int!, $offset: Int!) { webhookEndpoints(limit: $limit, offset: $offset) { total limit offset items { ...RestWebhook } } } ${ENDPOINT}`);
 const GET = operation(`query RestWebhook($id: ID!) { webhookEndpoint(id: $id) { ...RestWebhook } } ${ENDPOINT}`);
