@@ -31,6 +31,8 @@ const envSchema = z.object({
   RATE_LIMIT_ANONYMOUS: tierLimit.default(60),
   // Active (not revoked, not expired) API keys a team may hold; creating one more answers 400 "Key limit reached".
   MAX_KEYS_PER_TEAM: z.coerce.number().int().positive().default(100),
+  // Webhook endpoints a team may hold; creating one more answers 400 "Webhook limit reached".
+  MAX_WEBHOOKS_PER_TEAM: z.coerce.number().int().positive().default(20),
   // Server processes on this machine (src/cluster.ts): 1 serves in this process; more fork that many workers behind
   // one port, which needs PostgreSQL and Redis (shared by processes as by machines). "auto": one per core.
   WEB_CONCURRENCY: z

@@ -2,13 +2,14 @@
 // with their queries and mutations. Events are recorded by the mutations that make changes (src/webhooks/outbox.ts);
 // the worker (src/webhooks/worker.ts) sends them.
 import { randomBytes } from "node:crypto";
+import { config } from "../../../config";
 import { prisma } from "../../../db";
 import type { Prisma } from "../../../generated/prisma/client";
 import { EVENT_TYPES, isEventType } from "../../../webhooks/catalog";
 import { checkHost, PrivateAddressError } from "../../../webhooks/address";
-import { recordEvent, withEvents } from "../../../webhooks/outbox";
+import { recordEvent, withEvents, type Tx } from "../../../webhooks/outbox";
 import { builder } from "../../builder";
-import { badField, conflict, notFound } from "../../errors";
+import { badField, badInput, conflict, notFound } from "../../errors";
 import { pageArgs, pageType } from "../../page";
 import { checked, hasInvalidCharacters, text } from "../../rules";
 import { isUuid, teamIdOf } from "../../scope";
@@ -161,6 +162,24 @@ async function checkedFields(input: { url?: string | null; events?: string[] | n
   return data;
 }
 
+/**
+ * Runs `create` unless the team already holds MAX_WEBHOOKS_PER_TEAM endpoints (400). The count and the insert run in
+ * one transaction holding the team's row lock, so creates arriving together (aliased in one request, or through
+ * several processes) are counted one after another and never pass the cap.
+ */
+async function withinEndpointCap<T>(teamId: string, create: (tx: Tx) => Promise<T>): Promise<T> {
+  const max = config.MAX_WEBHOOKS_PER_TEAM;
+  return prisma.$transaction(
+    async (tx) => {
+      await tx.$queryRaw`SELECT 1 FROM teams WHERE id = ${teamId}::uuid FOR UPDATE`;
+      if ((await tx.webhookEndpoint.count({ where: { teamId } })) >= max) throw badInput(`Webhook limit reached: a team holds at most ${max} endpoints`);
+      return create(tx);
+    },
+    // Prisma's own limits (2 s to start, 5 s in all) would be tighter than the service's time budget.
+    { maxWait: config.DB_TIMEOUT_MS, timeout: 2 * config.DB_TIMEOUT_MS },
+  );
+}
+
 builder.queryFields((t) => ({
   webhookEndpoints: t.field({
     type: EndpointPage,
@@ -228,10 +247,13 @@ builder.mutationFields((t) => ({
     resolve: async (_root, { input }, ctx) => {
       const data = await checkedFields(input);
       const secret = newSecret();
-      const endpoint = await prisma.webhookEndpoint.create({
-        data: { url: data.url as string, events: data.events as string[], description: input.description ?? null, enabled: input.enabled ?? true, secret, teamId: teamIdOf(ctx) },
-        select: { id: true },
-      });
+      const teamId = teamIdOf(ctx);
+      const endpoint = await withinEndpointCap(teamId, (tx) =>
+        tx.webhookEndpoint.create({
+          data: { url: data.url as string, events: data.events as string[], description: input.description ?? null, enabled: input.enabled ?? true, secret, teamId },
+          select: { id: true },
+        }),
+      );
       return { endpoint, secret };
     },
   }),
