@@ -102,15 +102,16 @@ describe("the cost of a GraphQL mutation request: one point per root mutation fi
     expect(remaining(one)).toBe(31);
   });
 
-  it("counts the points in the key's hourly usage and the team's calls this month", async () => {
-    await gql(team.auth, { query: aliased(12, createReportField) });
+  it("counts the points of requests that ran in the key's hourly usage and the team's calls this month, not a refused one", async () => {
+    expect(remaining(await gql(team.auth, { query: aliased(12, createReportField) }))).toBe(28);
+    expect((await gql(team.auth, { query: aliased(30, createReportField) })).status).toBe(429);
     await flushUsage();
     const usage = await gql(team.auth, { query: "{ apiKeyUsage(hours: 1) { count } me { subscription { apiUsage { callsThisMonth } } } }" });
     const hourly = usage.body.data.apiKeyUsage.reduce((sum: number, h: { count: number }) => sum + h.count, 0);
-    // 12 for the mutations and 1 for this request, as the rate limit counted them.
+    // 12 for the mutations and 1 for this request; the 429 is no call, as no 429 is (it spent its own point).
     expect(hourly).toBe(13);
     expect(usage.body.data.me.subscription.apiUsage.callsThisMonth).toBe(13);
-    expect(remaining(usage)).toBe(40 - 13);
+    expect(remaining(usage)).toBe(26);
   });
 });
 

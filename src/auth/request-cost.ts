@@ -3,7 +3,7 @@
 // has counted the request's first point before the document is read; the rest is taken here, from the document Yoga
 // has parsed (and cached) and validated, just before it executes: all of it or none. A request the rest of the
 // hour cannot pay for is refused whole — 429 RATE_LIMITED, nothing runs — and keeps only its first point spent, as
-// any refused request does. REST routes run one root field each: one point, counted by the middleware alone.
+// any refused request does (and, like one, is no call in the usage counts). REST routes run one root field each: one point, counted by the middleware alone.
 import type { Plugin } from "@envelop/core";
 import type { Response } from "express";
 import { GraphQLError, getOperationAST, Kind, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema } from "graphql";
@@ -43,8 +43,9 @@ const rateLimited = (message: string) =>
 
 /**
  * Takes the points of a request costing `cost` beyond the one the middleware counted, and counts them as calls of the
- * key (usage counts what the limit counts). Null when they were taken (or the request has no key budget); the error
- * to answer when the rest of the hour cannot pay for them (the rate-limit headers then say so, Retry-After included).
+ * key (usage counts the points of the requests that ran). Null when they were taken (or the request has no key
+ * budget); the error to answer when the rest of the hour cannot pay for them (the rate-limit headers then say so,
+ * Retry-After included).
  */
 export async function chargeRest(context: RequestContext, cost: number): Promise<GraphQLError | null> {
   const { viewer, rateLimit, rateLimiter, rateKey, res } = context;
@@ -53,6 +54,8 @@ export async function chargeRest(context: RequestContext, cost: number): Promise
   const result = applyLimit(counted, rateLimit.limit);
   if (res) setRateLimitHeaders(res, { ...result, exceeded: !counted.taken });
   if (!counted.taken) {
+    // Answered 429 like a request refused by the middleware: not a call of the key (the middleware counted it).
+    countCall(viewer.teamId, viewer.keyId, new Date(), -1);
     const left = result.remaining + 1; // before this request's own point
     return rateLimited(`Rate limit exceeded: this request's ${cost} mutations cost ${cost} requests and ${left} are left this hour. Please try again later.`);
   }

@@ -24,7 +24,8 @@ function namesOf(now: Date) {
 
 /**
  * Counts an authenticated call of `keyId` (of team `teamId`): `calls` of them for a request that cost that many
- * rate-limit points (a GraphQL request with several root mutation fields), so usage counts what the limit counted.
+ * rate-limit points (a GraphQL request with several root mutation fields), so usage counts what the limit counted;
+ * -1 takes back the call of a request refused after it was counted.
  */
 export function countCall(teamId: string, keyId: string, now = new Date(), calls = 1): void {
   const { hourName, monthName } = namesOf(now);
