@@ -42,6 +42,7 @@ const STATEMENT_TIMEOUT = "57014";
 
 type Node = {
   code?: unknown;
+  type?: unknown;
   kind?: unknown;
   message?: unknown;
   cause?: unknown;
@@ -66,11 +67,22 @@ function* chain(err: unknown, depth = 0): Generator<Node> {
  * (constraint, syntax) is not one.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
+  if (isClientAbort(err)) return false;
   for (const e of chain(err)) {
     if (typeof e.code === "string" && UNAVAILABLE_CODES.has(e.code)) return true;
     if (typeof e.kind === "string" && UNAVAILABLE_KINDS.has(e.kind)) return true;
     if (typeof e.message === "string" && UNAVAILABLE_MESSAGES.test(e.message)) return true;
   }
+  return false;
+}
+
+/**
+ * True when `err` (in any wrapping) is the body parser's "request aborted": the client closed its connection before
+ * its request body was read. Its code is ECONNABORTED, as a dropped database socket's may be, but it is the
+ * client's doing, never the database's.
+ */
+export function isClientAbort(err: unknown): boolean {
+  for (const e of chain(err)) if (e.type === "request.aborted") return true;
   return false;
 }
 

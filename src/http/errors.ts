@@ -1,6 +1,6 @@
 // The one error envelope of the service: { error: { message, status } }, status equal to the HTTP status.
 import type { NextFunction, Request, Response } from "express";
-import { databaseFailure } from "../db/errors";
+import { databaseFailure, isClientAbort } from "../db/errors";
 import { logger } from "../logger";
 
 export function sendError(res: Response, status: number, message: string): void {
@@ -29,6 +29,7 @@ export function rejectMalformedUrl(req: Request, res: Response, next: NextFuncti
 /** Express's body-parser errors and anything unexpected, as the envelope. Never a stack trace or an HTML page. */
 export function errorHandler(err: unknown, req: Request, res: Response, _next: NextFunction): void {
   const e = err as { type?: string; status?: number; expose?: boolean; message?: string; limit?: number };
+  if (isClientAbort(err)) return clientAborted(err, req, res);
   if (res.headersSent) return void res.end();
   switch (e.type) {
     case "entity.parse.failed":
@@ -48,4 +49,16 @@ export function errorHandler(err: unknown, req: Request, res: Response, _next: N
   if (e.expose && e.status && e.status >= 400 && e.status < 500) return sendError(res, e.status, e.message ?? "Bad request");
   (req.log ?? logger).error({ err, method: req.method, url: req.originalUrl }, "unhandled error");
   sendError(res, 500, "Internal server error");
+}
+
+/**
+ * The client closed its connection in the middle of its request body: nothing ran, and nobody is left to read an
+ * answer. Logged at info level as the client's doing (no database failure, no error), and answered 400 for the
+ * access log's sake.
+ */
+function clientAborted(err: unknown, req: Request, res: Response): void {
+  const { received, expected } = err as { received?: number; expected?: number };
+  (req.log ?? logger).info({ method: req.method, url: req.originalUrl, received, expected }, "client closed the connection before its request body was read");
+  if (res.headersSent) return void res.end();
+  sendError(res, 400, "Request body incomplete: the client closed the connection");
 }
