@@ -28,6 +28,35 @@ afterAll(async () => {
 const addEndpoint = (team: TestTeam, url: string) => request(t.app).post("/v1/webhooks").set(team.auth).send({ url, events: ["report.created"] });
 const addReport = (team: TestTeam, address: string) => request(t.app).post("/v1/reports").set(team.auth).send({ address });
 
+it("a team whose endpoints hang, with a backlog, delays another team's delivery by at most one timeout", async () => {
+  const hostile = await createTeam();
+  const healthy = await createTeam();
+  // Six endpoints that never answer (each attempt holds its slot until the timeout), more than the process's slots.
+  const hanging: Receiver[] = await Promise.all(Array.from({ length: 6 }, () => receiver([0])));
+  const ok = await receiver();
+  try {
+    for (const r of hanging) expect((await addEndpoint(hostile, r.url)).status).toBe(201);
+    expect((await addEndpoint(healthy, ok.url)).status).toBe(201);
+    for (let i = 0; i < 10; i++) expect((await addReport(hostile, `${i} Backlog Street`)).status).toBe(201); // 60 deliveries
+    const hostileAttempts = () => hanging.reduce((n, r) => n + r.received.length, 0);
+    // Every slot of the process is held by a hanging attempt…
+    for (let waited = 0; hostileAttempts() < config.WEBHOOK_CONCURRENCY; waited += 50) {
+      if (waited > 20_000) throw new Error(`only ${hostileAttempts()} hostile attempts started`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    // …when the healthy team's change commits.
+    const before = hostileAttempts();
+    expect((await addReport(healthy, "1 Healthy Road")).status).toBe(201);
+    const [delivered] = await ok.count(1, 30_000);
+    expect(delivered.json.data.address).toBe("1 Healthy Road");
+    // Slots free up once the hanging attempts time out: the healthy team's delivery goes out in that first round of
+    // new claims, not after the hostile team's backlog (50 more attempts, a second each per slot).
+    expect(hostileAttempts() - before).toBeLessThanOrEqual(config.WEBHOOK_CONCURRENCY);
+  } finally {
+    await Promise.all([...hanging, ok].map((r) => r.close()));
+  }
+});
+
 describe("at most 20 endpoints per team", () => {
   const LIMIT = "Webhook limit reached: a team holds at most 20 endpoints";
 
