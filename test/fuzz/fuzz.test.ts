@@ -10,6 +10,7 @@ import { introspect, gqlCaseArb, runGql, type GqlModel } from "./graphql";
 import { FUZZ_RUNS, REPLAY, SEED, SURVEY, summarise, World } from "./harness";
 import { aliasedCaseArb, runAliased } from "./mutations";
 import { operationsOf, readersOf, restCaseArb, runRest, seedRows, type Operation } from "./rest";
+import { raceCaseArb, racingOps, runRace } from "./races";
 
 jest.setTimeout(30 * 60_000);
 
@@ -93,4 +94,10 @@ it("answers every GraphQL request derived from the schema without a 5xx, as JSON
 
 it("charges a document of many aliased mutations one point per root field: run with its cost counted, or refused whole (429)", async () => {
   await fuzz("aliased mutations", aliasedCaseArb(), Math.max(20, Math.round(FUZZ_RUNS / 40)), SEED + 2, (c) => runAliased(world, c));
+});
+
+it("answers a write to a report racing the report's delete with 2xx or 404, never 5xx, and leaves nothing pointing at it", async () => {
+  const racing = await racingOps(world, ops);
+  expect(racing.length).toBeGreaterThan(0);
+  await fuzz("race pairs", raceCaseArb(world, racing), Math.max(20, Math.round(FUZZ_RUNS / 40)), SEED + 3, (c) => runRace(world, c));
 });
