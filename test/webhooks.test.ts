@@ -163,6 +163,33 @@ describe("webhooks", () => {
     await r.close();
   });
 
+  it("does not retry an event a redelivery delivered: Redeliver sends the pending retry now instead of adding one", async () => {
+    const r = await receiver([500, 200]);
+    const { id } = await endpoint(r.url, ["report.created"]);
+    await api().post("/v1/reports", { address: "6 Redeliver Road" });
+    await r.count(1); // attempt 1 failed: attempt 2 is due in a second
+    await worker.stop(1000); // …and waits while nothing sends
+    try {
+      const [retry, failed] = (await api().get(`/v1/webhooks/${id}/deliveries`)).body.data;
+      expect([retry.status, failed.status]).toEqual(["pending", "retrying"]);
+      const again = await api().post(`/v1/webhooks/${id}/deliveries/${failed.id}/redeliver`);
+      expect(again.status).toBe(202);
+      expect(again.body.data).toEqual(expect.objectContaining({ id: retry.id, attempt: 2, status: "pending" }));
+    } finally {
+      worker = startDeliveryWorker();
+    }
+    await r.count(2);
+    await new Promise((resolve) => setTimeout(resolve, 2500)); // past the whole retry schedule (1 s, 1 s): nothing more
+    expect(r.received).toHaveLength(2);
+    const log = (await settledLog(id)).data;
+    expect(log.map((d) => [d.attempt, d.status])).toEqual([
+      [2, "succeeded"],
+      [1, "retrying"],
+    ]);
+    await api().delete(`/v1/webhooks/${id}`);
+    await r.close();
+  });
+
   it("gives up after the schedule, and disables an endpoint that answers 410", async () => {
     const failing = await receiver([503]);
     const one = await endpoint(failing.url, ["report.created"]);

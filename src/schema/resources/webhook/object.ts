@@ -180,6 +180,22 @@ async function withinEndpointCap<T>(teamId: string, create: (tx: Tx) => Promise<
   );
 }
 
+/**
+ * Makes the event's next attempt to the endpoint due now: the retry already waiting, when there is one no process is
+ * sending (so a redelivery never adds a second attempt beside the retry, and the event is not sent again by that
+ * retry later); otherwise a new attempt.
+ */
+async function attemptNow(tx: Tx, teamId: string, eventId: string, endpointId: string): Promise<{ id: string }> {
+  const now = new Date();
+  const waiting = await tx.webhookDelivery.findFirst({
+    where: { eventId, endpointId, status: "pending", OR: [{ claimedUntil: null }, { claimedUntil: { lt: now } }] },
+    select: { id: true },
+  });
+  if (waiting) return tx.webhookDelivery.update({ where: { id: waiting.id }, data: { nextAttemptAt: now }, select: { id: true } });
+  const last = await tx.webhookDelivery.aggregate({ where: { eventId, endpointId }, _max: { attempt: true } });
+  return tx.webhookDelivery.create({ data: { teamId, eventId, endpointId, attempt: (last._max.attempt ?? 0) + 1, nextAttemptAt: now }, select: { id: true } });
+}
+
 builder.queryFields((t) => ({
   webhookEndpoints: t.field({
     type: EndpointPage,
@@ -241,7 +257,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createWebhookEndpoint: t.field({
     type: CreatedEndpoint,
-    description: "Adds an endpoint; its secret is in the answer and never shown again. Needs webhooks:create.",
+    description: "Adds an endpoint; its secret is in the answer and never shown again. A team holds at most 20 endpoints (MAX_WEBHOOKS_PER_TEAM). Needs webhooks:create.",
     authScopes: { permission: "webhooks:create" },
     args: { input: t.arg({ type: CreateInput, required: true, description: "The new endpoint" }) },
     resolve: async (_root, { input }, ctx) => {
@@ -313,7 +329,7 @@ builder.mutationFields((t) => ({
   }),
   redeliverWebhook: t.prismaField({
     type: "WebhookDelivery",
-    description: "Sends the event of a delivery to its endpoint again, as a new attempt due now. Needs webhooks:update.",
+    description: "Sends the event of a delivery to its endpoint again now: the retry already waiting, if any, else a new attempt (none follows once the event reached the endpoint). Needs webhooks:update.",
     authScopes: { permission: "webhooks:update" },
     args: {
       endpointId: t.arg.id({ required: true, description: "The endpoint's id" }),
@@ -327,14 +343,8 @@ builder.mutationFields((t) => ({
         ? await prisma.webhookDelivery.findFirst({ where: { id: String(deliveryId), endpointId: endpoint.id, teamId }, select: { eventId: true } })
         : null;
       if (!delivery) throw notFound(DELIVERY_NOT_FOUND);
-      const created = await withEvents(async (tx) => {
-        const last = await tx.webhookDelivery.aggregate({ where: { eventId: delivery.eventId, endpointId: endpoint.id }, _max: { attempt: true } });
-        return tx.webhookDelivery.create({
-          data: { teamId, eventId: delivery.eventId, endpointId: endpoint.id, attempt: (last._max.attempt ?? 0) + 1, nextAttemptAt: new Date() },
-          select: { id: true },
-        });
-      });
-      return prisma.webhookDelivery.findUniqueOrThrow({ ...query, where: { id: created.id } });
+      const due = await withEvents((tx) => attemptNow(tx, teamId, delivery.eventId, endpoint.id));
+      return prisma.webhookDelivery.findUniqueOrThrow({ ...query, where: { id: due.id } });
     },
   }),
 }));
