@@ -67,10 +67,12 @@ export async function chargeRest(context: RequestContext, cost: number): Promise
 /** Yoga/envelop plugin: a mutation request pays for each root field it runs before it runs. */
 export function useRequestCost(): Plugin {
   return {
-    async onExecute({ args, setResultAndStopExecution }) {
+    onExecute({ args, setResultAndStopExecution }) {
       const cost = requestCost(args.schema, args.document, args.operationName, args.variableValues);
-      const refused = cost > 1 ? await chargeRest(args.contextValue as RequestContext, cost) : null;
-      if (refused) setResultAndStopExecution({ errors: [refused] });
+      if (cost <= 1) return; // no promise for a query
+      return chargeRest(args.contextValue as RequestContext, cost).then((refused) => {
+        if (refused) setResultAndStopExecution({ errors: [refused] });
+      });
     },
   };
 }
