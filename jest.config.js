@@ -21,6 +21,7 @@ const SYSTEM = [
   "metrics",
   "traces",
   "migrations",
+  "graphql-memory",
   "fuzz/fuzz",
 ].map((name) => `<rootDir>/test/${name}.test.ts`);
 

@@ -4,9 +4,12 @@ import { complexityFromQuery } from "@pothos/plugin-complexity";
 import request from "supertest";
 import { prisma } from "../src/db";
 import { restRouter } from "../src/rest";
+import { parse } from "graphql";
+import { TEAM_FULL_ACCESS } from "../src/auth/permissions";
 import { restOperations } from "../src/rest/graphql";
 import { schema } from "../src/schema";
-import { LIMITS } from "../src/schema/limits";
+import { execute } from "../src/schema/engine";
+import { BUILT_ITEMS_LIMIT, LIMITS } from "../src/schema/limits";
 import { createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
 
 let t: TestApp;
@@ -32,8 +35,14 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 // The GraphQL-over-HTTP media type, under which validation errors (these limits among them) answer 400.
-const post = (query: string, variables: Record<string, unknown> = {}) =>
-  request(t.app).post("/graphql").set(team.auth).set("Accept", "application/graphql-response+json").send({ query, variables });
+const post = (query: string, variables: Record<string, unknown> = {}, operationName?: string) =>
+  request(t.app).post("/graphql").set(team.auth).set("Accept", "application/graphql-response+json").send({ query, variables, operationName });
+const get = (query: string, operationName?: string) =>
+  request(t.app)
+    .get("/graphql")
+    .query({ query, ...(operationName ? { operationName } : {}) })
+    .set(team.auth)
+    .set("Accept", "application/graphql-response+json");
 
 /** report → showings → report → … `levels` times, each list at `limit`. */
 function nested(levels: number, limit?: number): string {
@@ -102,6 +111,56 @@ describe("GraphQL limits", () => {
     expect(detail.body.data.showings_count).toBe(130);
   });
 
+  it("checks the operation that runs (operationName), with the fragments it spreads, by POST and GET", async () => {
+    // The refused query behind a harmless first operation: the limits are those of B, which is the one executed.
+    const deepB = `query A { __typename } query B ${nested(6, 1)}`;
+    expectTooComplex(await post(deepB, {}, "B"), /depth 14, the limit is 12/);
+    expectTooComplex(await get(deepB, "B"), /depth 14, the limit is 12/);
+    const big = `{ reports(limit: 40) { items { showings(limit: 40) { report { showings(limit: 40) { id } } } } } }`;
+    expectTooComplex(await post(`query A { __typename } query B ${big}`, {}, "B"), /can return 67241 objects/);
+    // Through a fragment only B spreads.
+    const viaFragment = `query A { __typename } query B { ...F } fragment F on Query ${nested(6, 1)}`;
+    expectTooComplex(await post(viaFragment, {}, "B"), /depth 14, the limit is 12/);
+    // A harmless B behind a deep A runs: A is not executed.
+    const harmlessB = await post(`query A ${nested(6, 1)} query B { __typename }`, {}, "B");
+    expect(harmlessB.status).toBe(200);
+    expect(harmlessB.body).toEqual({ data: { __typename: "Query" } });
+  });
+
+  it("estimates a document whose estimate an argument would fail (null for a non-null limit) instead of running it unchecked", async () => {
+    const inner = nested(6, 1).slice(1, -1); // report → … depth 14, as a field of the operation
+    const query = `query($n: Int) { first: report(id: "${reportId}") { showings(limit: $n) { id } } ${inner} }`;
+    expectTooComplex(await post(query, { n: null }), /depth 14, the limit is 12/);
+  });
+
+  it("refuses an operationName the document does not define, and several operations without one (400)", async () => {
+    for (const res of [
+      await post(`query A { __typename } query B { __typename }`, {}, "C"),
+      await get(`query A { __typename } query B { __typename }`, "C"),
+      await request(t.app).post("/graphql").set(team.auth).send({ query: `query A { __typename }`, operationName: "C" }),
+    ]) {
+      expect(res.status).toBe(400);
+      expect(res.body.data).toBeUndefined();
+      expect(res.body.errors).toEqual([expect.objectContaining({ message: 'Unknown operation named "C".', extensions: expect.objectContaining({ code: "BAD_REQUEST" }) })]);
+    }
+    const unnamed = await post(`query A { __typename } query B { __typename }`);
+    expect(unnamed.status).toBe(400);
+    expect(unnamed.body.errors[0].message).toBe("Must provide operation name if query contains multiple operations.");
+  });
+
+  it("refuses a read that could build more than 100,000 rows, run without the limits: one QUERY_TOO_COMPLEX error", async () => {
+    // Executed directly (no estimate before it), as a bug in the limits would let it run: one read nesting
+    // 100 × 100 × 12 showings is refused before it runs. (test/graphql-memory.test.ts: the count of items built by
+    // many smaller reads, and the heap at the largest size the limits allow.)
+    const contextValue = { viewer: { keyId: "k", keyPrefix: "prs_sk_live_k", teamId: team.teamId, permissions: TEAM_FULL_ACCESS, tier: "standard" }, rateLimit: null };
+    const document = parse(`{ report(id: "${reportId}") { showings(limit: 100) { report { showings(limit: 100) { report { showings(limit: 12) { id } } } } } } }`);
+    const result = await execute({ schema, document, contextValue });
+    expect(result.data).toBeUndefined();
+    expect(result.errors?.map((e) => [e.message, e.extensions.code])).toEqual([
+      [`Query too complex: its answer passed ${BUILT_ITEMS_LIMIT} objects, the limit of one request`, "QUERY_TOO_COMPLEX"],
+    ]);
+  });
+
   it("keeps every REST document within depth and size", () => {
     restRouter(); // every REST module is loaded
     expect(restOperations.length).toBeGreaterThan(10);
@@ -119,5 +178,63 @@ describe("GraphQL limits", () => {
       const { depth, complexity } = complexityFromQuery(op.document, { schema, variables });
       expect({ op: op.name, depth: depth <= LIMITS.depth, objects: complexity <= LIMITS.objects }).toEqual({ op: op.name, depth: true, objects: true });
     }
+  });
+});
+
+describe("documents and variables nested past the bound", () => {
+  const LEVELS = 2000;
+  const deep = (open: string, middle: string, close: string, n = LEVELS) => open.repeat(n) + middle + close.repeat(n);
+  const documents: Record<string, (n: number) => string> = {
+    "lists in an argument": (n) => `{ report(id: ${deep("[", '"x"', "]", n)}) { id } }`,
+    "nested selection sets": (n) => `{ report(id: "${reportId}") ${deep("{ showings ", "{ id }", " }", n)} }`,
+    "object literals": (n) => `mutation { createReport(input: ${deep("{ a: ", "1", " }", n)}) { id } }`,
+    "variable defaults": (n) => `query($v: ${deep("[", "String", "]", n)} = ${deep("[", '"x"', "]", n)}) { __typename }`,
+  };
+
+  function expectRefused(res: request.Response, words: RegExp) {
+    expect(res.status).toBe(400);
+    expect(res.body.data).toBeUndefined();
+    expect(res.body.errors).toHaveLength(1);
+    expect(res.body.errors[0].message).toMatch(words);
+    expect(res.body.errors[0].extensions).toMatchObject({ code: expect.any(String), status: 400 });
+  }
+
+  it.each(Object.entries(documents))("answers 400 for %s, by POST and GET", async (_, document) => {
+    expectRefused(await post(document(LEVELS)), /nested more than 64 levels deep/);
+    expectRefused(await request(t.app).post("/graphql").set(team.auth).send({ query: document(LEVELS) }), /nested more than 64 levels deep/);
+    // A GET's URL is part of the request head (at most 16 KB): as deep as fits.
+    if (!document(1).startsWith("mutation")) expectRefused(await get(document(500)), /nested more than 64 levels deep/);
+    // 64 levels parse (and are then judged by the other limits).
+    expect((await post(document(30))).body.errors?.[0]?.message ?? "").not.toMatch(/nested more than/);
+  });
+
+  it("answers 400 for a document of more than 10,000 tokens", async () => {
+    const long = `{ ${"__typename ".repeat(10_000)} }`;
+    expectRefused(await post(long), /more than 10000 tokens/);
+  });
+
+  it("answers 400 for variables nested deeper than 32 levels, even far deeper than the stack", async () => {
+    const query = `mutation($posts: [JSON!]!) { importSocialMediaPosts(reportId: "${reportId}", posts: $posts) { created } }`;
+    for (const levels of [32, 200_000]) {
+      // The body as text: the test's own JSON.stringify would overflow on the deep one.
+      const body = `{"query": ${JSON.stringify(query)}, "variables": {"posts": [${deep("[", "1", "]", levels)}]}}`;
+      const res = await request(t.app).post("/graphql").set(team.auth).set("Content-Type", "application/json").set("Accept", "application/graphql-response+json").send(body);
+      expectRefused(res, /variables are nested more than 32 levels deep/);
+    }
+    const getDeep = await request(t.app)
+      .get("/graphql")
+      .query({ query: "query($v: JSON) { __typename }", variables: JSON.stringify({ v: JSON.parse(deep("[", "1", "]", 2000)) }) })
+      .set(team.auth);
+    expectRefused(getDeep, /variables are nested more than 32 levels deep/);
+  });
+
+  it("answers 406 with the JSON error envelope for an Accept it cannot answer", async () => {
+    const res = await request(t.app).post("/graphql").set(team.auth).set("Accept", "text/plain").send({ query: "{ __typename }" });
+    expect(res.status).toBe(406);
+    expect(res.headers["content-type"]).toMatch(/^application\/json/);
+    expect(res.body.errors).toEqual([{ message: expect.stringMatching(/Accept/), extensions: { code: "NOT_ACCEPTABLE", status: 406 } }]);
+    const viaGet = await request(t.app).get("/graphql").query({ query: "{ __typename }" }).set(team.auth).set("Accept", "image/png");
+    expect(viaGet.status).toBe(406);
+    expect(viaGet.body.errors[0].extensions.code).toBe("NOT_ACCEPTABLE");
   });
 });

@@ -5,6 +5,10 @@
 // one statement per level ("query" strategy: the children of all parents by IN, linear in the rows), whoever makes
 // it — our resolvers or Pothos' fallback lookups; the common shapes (a page of reports with its collections, a
 // report detail) keep their single joined statement.
+// And a read whose nesting of lists could build more than MAX_READ_ROWS rows is refused before it runs (TooManyRows):
+// Prisma builds the whole nested result in memory before any resolver sees it, so this bound — not a count of what
+// the resolvers return — is what keeps one read from filling the heap (issue 30: a million rows, 1.5 GB, from one
+// query whose limits were skipped). The GraphQL limits keep every query they let through far below it.
 import type { PrismaClient } from "../generated/prisma/client";
 
 type QueryArgs = { include?: Record<string, unknown>; select?: Record<string, unknown>; take?: number };
@@ -22,15 +26,40 @@ export function listDepth(args: QueryArgs): number {
   return deepest;
 }
 
+/** Rows one read may build: twice the GraphQL estimate's 50,000 objects (src/schema/limits.ts). */
+export const MAX_READ_ROWS = 100_000;
+
+/** A read refused before it ran because of the rows its nesting of lists could build. */
+export class TooManyRows extends Error {
+  constructor(readonly rows: number) {
+    super(`A read could build ${rows} rows, the limit is ${MAX_READ_ROWS}`);
+  }
+}
+
+/** The most rows the relations of a query can build: each list (a relation with a `take`) multiplies what is below it. */
+export function rowBound(args: QueryArgs): number {
+  let rows = 1;
+  for (const relations of [args.include, args.select]) {
+    for (const value of Object.values(relations ?? {})) {
+      if (isArgs(value)) rows += (typeof value.take === "number" ? Math.abs(value.take) : 1) * rowBound(value);
+    }
+  }
+  return rows;
+}
+
 const READS = new Set(["findFirst", "findFirstOrThrow", "findUnique", "findUniqueOrThrow", "findMany", "create", "update", "upsert"]);
 
-/** The client, choosing the load strategy of every read by the shape of its query. */
+/** The client, choosing the load strategy of every read by the shape of its query, and refusing one past MAX_READ_ROWS. */
 export function withSafeRelationLoading(client: PrismaClient): PrismaClient {
   return client.$extends({
     query: {
       $allModels: {
         $allOperations({ operation, args, query }) {
-          if (READS.has(operation) && isArgs(args) && listDepth(args) > 1) return query({ ...args, relationLoadStrategy: "query" } as typeof args);
+          if (READS.has(operation) && isArgs(args) && listDepth(args) > 1) {
+            const rows = (typeof args.take === "number" ? Math.abs(args.take) : 1) * rowBound(args);
+            if (rows > MAX_READ_ROWS) throw new TooManyRows(rows);
+            return query({ ...args, relationLoadStrategy: "query" } as typeof args);
+          }
           return query(args);
         },
       },

@@ -3,6 +3,7 @@
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { Context } from "../context";
 import { sendError } from "../http/errors";
+import { jsonDepth } from "../http/nesting";
 import { restToInput, type FieldTable } from "../schema/fields";
 import { RestError, run, type Operation } from "./graphql";
 
@@ -19,21 +20,8 @@ function requireJsonType(req: Request, res: Response, next: NextFunction): void 
 /** JSON nested deeper than any body of this API: refused before anything walks it recursively. */
 const MAX_DEPTH = 32;
 
-function depthOf(value: unknown): number {
-  let deepest = 0;
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length) {
-    const [item, depth] = stack.pop()!;
-    if (item === null || typeof item !== "object") continue;
-    deepest = Math.max(deepest, depth);
-    if (deepest > MAX_DEPTH) return deepest;
-    for (const child of Object.values(item)) stack.push([child, depth + 1]);
-  }
-  return deepest;
-}
-
 function limitDepth(req: Request, res: Response, next: NextFunction): void {
-  if (depthOf(req.body) > MAX_DEPTH) return sendError(res, 400, `Request body is nested more than ${MAX_DEPTH} levels deep`);
+  if (jsonDepth(req.body, MAX_DEPTH) > MAX_DEPTH) return sendError(res, 400, `Request body is nested more than ${MAX_DEPTH} levels deep`);
   next();
 }
 

@@ -19,6 +19,7 @@ import { KeyChanged, type Context } from "../context";
 import { logger } from "../logger";
 import { schema } from "./index";
 import { variableError } from "./input-errors";
+import { builtPastLimit } from "./limits";
 import { runSqlJson, sqlJsonEntry, type SqlJsonEntry, type SqlJsonOptions } from "./sql-json/run";
 
 interface Compiled {
@@ -94,6 +95,9 @@ export async function execute(args: ExecutionArgs, options?: SqlJsonOptions): Pr
   const keyCheck = (args.contextValue as Context | undefined)?.keyCheck;
   if (keyCheck?.pending && !(await keyCheck.confirm())) throw new KeyChanged();
   const result = await entry.query.query(args.rootValue, args.contextValue, variables);
+  // An answer that grew past what one request may build is dropped whole: one error instead (limits.ts).
+  const tooBig = builtPastLimit(args.contextValue, result);
+  if (tooBig) return { errors: [tooBig] };
   // Variable values refused before execution: say which field and why, in our words (input-errors.ts).
   if (result.errors?.length && !result.data && result.errors.every((e) => !e.path)) {
     const refused = variableError(schema, args.document, variables);

@@ -1,5 +1,6 @@
 // The GraphQL schema: the builder, the scalars, and every resource, each registering its types, queries and mutations.
 import { builder } from "./builder";
+import { countBuiltItems } from "./limits";
 import "./scalars";
 import "./types/team";
 import "./resources/comparable/object";
@@ -18,4 +19,5 @@ import "./resources/webhook/object";
 import "./types/apiKey";
 import "./types/viewer";
 
-export const schema = builder.toSchema({ sortSchema: false });
+// Every list of objects counts what it builds against the limit of one request (limits.ts, the second line of defence).
+export const schema = countBuiltItems(builder.toSchema({ sortSchema: false }));

@@ -1,13 +1,44 @@
 // GraphQL limits (DECISIONS "GraphQL limits"): a request is refused before execution, with extensions.code
-// QUERY_TOO_COMPLEX and a message saying which limit and by how much, when its depth exceeds 12, it has more than 30
-// aliases (GraphQL Armor's rule), or its estimated result exceeds 50,000 objects (@pothos/plugin-complexity's
+// QUERY_TOO_COMPLEX and a message saying which limit and by how much, when the operation it runs (its
+// `operationName`, with every fragment it spreads) has a depth over 12, the document has more than 30 aliases
+// (GraphQL Armor's rule), or the operation's estimated result exceeds 50,000 objects (@pothos/plugin-complexity's
 // estimate: every object counts 1 and a list multiplies what is below it by its limit; see builder.ts).
+// Before any of that, the request's text is bounded where the parser and JSON's recursive walkers would otherwise
+// overflow the stack: a document nested more than 64 brackets deep or longer than 10,000 tokens, or variables nested
+// more than 32 levels deep, answer 400 without being parsed further. An operationName the document does not define
+// answers 400. And whatever a bug in these checks lets through, one request cannot build more than 100,000 list items
+// (BUILT_ITEMS_LIMIT, counted as resolvers return lists) nor run a read that could build more than 100,000 rows
+// (src/db/load-strategy.ts): it stops there and answers QUERY_TOO_COMPLEX.
 import { maxAliasesRule } from "@escape.tech/graphql-armor-max-aliases";
-import type { Plugin } from "@envelop/core";
 import { complexityFromQuery } from "@pothos/plugin-complexity";
-import { GraphQLError, type ValidationContext } from "graphql";
+import type { Plugin } from "graphql-yoga";
+import {
+  defaultFieldResolver,
+  getNamedType,
+  getOperationAST,
+  GraphQLError,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  Kind,
+  parse,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type ValidationContext,
+} from "graphql";
+import { TooManyRows } from "../db/load-strategy";
+import { graphqlNesting, jsonDepth } from "../http/nesting";
+import { variableError } from "./input-errors";
 
 export const LIMITS = { depth: 12, aliases: 30, objects: 50_000 } as const;
+
+/** What a request's text may be, checked before it is parsed (the parser and JSON walkers recurse per level). */
+export const TEXT_LIMITS = { nesting: 64, tokens: 10_000, variablesNesting: 32 } as const;
+
+/** List items one request may build, whatever the estimate said: twice what the estimate lets through. */
+export const BUILT_ITEMS_LIMIT = 2 * LIMITS.objects;
 
 export const QUERY_TOO_COMPLEX = "QUERY_TOO_COMPLEX";
 
@@ -17,9 +48,105 @@ export const QUERY_TOO_COMPLEX = "QUERY_TOO_COMPLEX";
 const tooComplex = (message: string, httpStatus?: number) =>
   new GraphQLError(message, { extensions: { code: QUERY_TOO_COMPLEX, ...(httpStatus ? { http: { status: httpStatus } } : {}) } });
 
-/** Yoga/envelop plugin checking every client document against the three limits before it runs. */
+/** A request refused before its document is parsed or run: 400 under every media type. */
+const badRequest = (message: string, code: string) => new GraphQLError(message, { extensions: { code, status: 400, http: { status: 400 } } });
+
+/** The status Yoga gives validation errors: 400 under the GraphQL-over-HTTP media type, 200 under legacy JSON. */
+function validationStatus(context: unknown): number | undefined {
+  const accept = (context as { request?: Request }).request?.headers.get("accept") ?? "";
+  return accept.includes("application/graphql-response+json") ? 400 : undefined;
+}
+
+/** The document's text and variables, refused (thrown) when they nest past what the parser and walkers can take. */
+function checkText(query: unknown, variables: unknown): void {
+  if (typeof query === "string" && graphqlNesting(query, TEXT_LIMITS.nesting) > TEXT_LIMITS.nesting) {
+    throw badRequest(`Query too complex: it is nested more than ${TEXT_LIMITS.nesting} levels deep`, QUERY_TOO_COMPLEX);
+  }
+  if (jsonDepth(variables, TEXT_LIMITS.variablesNesting + 1) > TEXT_LIMITS.variablesNesting + 1) {
+    // The variables object itself is one level: its values may nest 32.
+    throw badRequest(`variables are nested more than ${TEXT_LIMITS.variablesNesting} levels deep`, "BAD_USER_INPUT");
+  }
+}
+
+/** graphql-js parse with the token limit, its refusal in our words. */
+function parseBounded(source: Parameters<typeof parse>[0], options?: Parameters<typeof parse>[1]): DocumentNode {
+  try {
+    return parse(source, { ...options, maxTokens: TEXT_LIMITS.tokens });
+  } catch (err) {
+    if (err instanceof GraphQLError && /tokens/.test(err.message)) {
+      throw badRequest(`Query too complex: it has more than ${TEXT_LIMITS.tokens} tokens, the limit is ${TEXT_LIMITS.tokens}`, QUERY_TOO_COMPLEX);
+    }
+    throw err;
+  }
+}
+
+/** The operation a request runs, or the 400 saying why there is none (graphql-js's words). */
+function operationToRun(document: DocumentNode, operationName: string | null | undefined): OperationDefinitionNode {
+  const operation = getOperationAST(document, operationName);
+  if (operation) return operation;
+  const count = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION).length;
+  const message = operationName
+    ? `Unknown operation named "${operationName}".`
+    : count > 1
+      ? "Must provide operation name if query contains multiple operations."
+      : "Must provide an operation.";
+  throw badRequest(message, "BAD_REQUEST");
+}
+
+/** The document as the operation that runs sees it: that operation and the fragments (those it spreads among them). */
+const runningDocument = (document: DocumentNode, operation: OperationDefinitionNode): DocumentNode => ({
+  ...document,
+  definitions: [operation, ...document.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION)],
+});
+
+/**
+ * The operation's estimated depth and size. Variables that do not coerce are refused as execution would refuse them,
+ * in our words (variableError); an argument execution would fail on its own (null for a non-null argument, from a
+ * nullable variable) is estimated as if the variable were left out (its default, or the list's maximum) — never run
+ * unestimated: that would let the rest of the document through unchecked.
+ */
+function estimate(schema: GraphQLSchema, document: DocumentNode, context: unknown, variables: Record<string, unknown>): { depth: number; complexity: number } | GraphQLError {
+  try {
+    return complexityFromQuery(document, { schema, ctx: context as object, variables });
+  } catch (err) {
+    const refused = variableError(schema, document, variables);
+    if (refused) return refused;
+    const withoutNulls = Object.fromEntries(Object.entries(variables).filter(([, value]) => value !== null));
+    try {
+      return complexityFromQuery(document, { schema, ctx: context as object, variables: withoutNulls });
+    } catch {
+      return err instanceof GraphQLError ? err : new GraphQLError("Invalid variables", { extensions: { code: "BAD_USER_INPUT" } });
+    }
+  }
+}
+
+/** The refusal of the operation that runs, or undefined when it is within the depth and object limits. */
+function estimateRefusal(schema: GraphQLSchema, document: DocumentNode, context: unknown, variables: Record<string, unknown>): GraphQLError | undefined {
+  const found = estimate(schema, document, context, variables);
+  if (found instanceof GraphQLError) return found;
+  const message =
+    found.depth > LIMITS.depth
+      ? `Query too complex: depth ${found.depth}, the limit is ${LIMITS.depth}`
+      : found.complexity > LIMITS.objects
+        ? `Query too complex: it can return ${found.complexity} objects, the limit is ${LIMITS.objects}`
+        : undefined;
+  return message === undefined ? undefined : tooComplex(message, validationStatus(context));
+}
+
+/** Yoga/envelop plugin checking every client document against the limits before it runs. */
 export function useQueryLimits(): Plugin {
   return {
+    // Yoga's hook with the request's parameters, before the document is parsed: GET and POST alike.
+    onParams({ params }) {
+      checkText(params.query, params.variables);
+    },
+    onParse({ context, setParseFn }) {
+      setParseFn(parseBounded);
+      // Checked on the parsed (possibly cached) document, per request: the operation name is the request's.
+      return ({ result }) => {
+        if (result && !(result instanceof Error)) operationToRun(result, (context as { params?: { operationName?: string } }).params?.operationName);
+      };
+    },
     onValidate({ addValidationRule }) {
       addValidationRule(
         maxAliasesRule({
@@ -35,23 +162,64 @@ export function useQueryLimits(): Plugin {
       );
     },
     // The estimate depends on the variables (a list's limit may be one), so it runs per request, before execution —
-    // not as a validation rule, whose result Yoga caches per document.
+    // not as a validation rule, whose result Yoga caches per document. It estimates the operation that will run.
     onExecute({ args, setResultAndStopExecution }) {
-      let estimate: { depth: number; complexity: number };
+      let operation: OperationDefinitionNode;
       try {
-        estimate = complexityFromQuery(args.document, { schema: args.schema, ctx: args.contextValue, variables: args.variableValues ?? {} });
-      } catch {
-        return; // variables that do not coerce: execution reports them
+        operation = operationToRun(args.document, args.operationName);
+      } catch (err) {
+        return setResultAndStopExecution({ errors: [err as GraphQLError] });
       }
-      const error =
-        estimate.depth > LIMITS.depth
-          ? `Query too complex: depth ${estimate.depth}, the limit is ${LIMITS.depth}`
-          : estimate.complexity > LIMITS.objects
-            ? `Query too complex: it can return ${estimate.complexity} objects, the limit is ${LIMITS.objects}`
-            : undefined;
-      // The status Yoga gives validation errors: 400 under the GraphQL-over-HTTP media type, 200 under legacy JSON.
-      const accept = (args.contextValue as { request?: Request }).request?.headers.get("accept") ?? "";
-      if (error) setResultAndStopExecution({ errors: [tooComplex(error, accept.includes("application/graphql-response+json") ? 400 : undefined)] });
+      const refusal = estimateRefusal(args.schema, runningDocument(args.document, operation), args.contextValue, args.variableValues ?? {});
+      if (refusal) setResultAndStopExecution({ errors: [refusal] });
     },
   };
+}
+
+// The second line of defence: list items built per request, counted as the resolvers return them.
+const built = new WeakMap<object, { items: number }>();
+
+/**
+ * The refusal of an execution that built more list items than BUILT_ITEMS_LIMIT, or one of whose reads was refused
+ * for the rows it could build (TooManyRows, src/db/load-strategy.ts); undefined otherwise.
+ */
+export function builtPastLimit(context: unknown, result: ExecutionResult): GraphQLError | undefined {
+  const count = typeof context === "object" && context !== null ? built.get(context) : undefined;
+  const tooMany = (count?.items ?? 0) > BUILT_ITEMS_LIMIT || result.errors?.some((e) => e.originalError instanceof TooManyRows);
+  if (!tooMany) return undefined;
+  return tooComplex(`Query too complex: its answer passed ${BUILT_ITEMS_LIMIT} objects, the limit of one request`, validationStatus(context));
+}
+
+function countItems(context: unknown, value: unknown): unknown {
+  if (!Array.isArray(value) || typeof context !== "object" || context === null) return value;
+  let count = built.get(context);
+  if (!count) built.set(context, (count = { items: 0 }));
+  count.items += value.length;
+  if (count.items > BUILT_ITEMS_LIMIT) throw tooComplex(`Query too complex: its answer passed ${BUILT_ITEMS_LIMIT} objects`);
+  return value;
+}
+
+const isObjectList = (type: Parameters<typeof getNamedType>[0]) =>
+  isListType(isNonNullType(type) ? type.ofType : type) && isObjectType(getNamedType(type));
+
+/**
+ * Makes every resolver of a list of objects count the items it returns against the request's BUILT_ITEMS_LIMIT, and
+ * fail (nothing more is loaded) past it; the engine then answers the one QUERY_TOO_COMPLEX error (builtPastLimit).
+ * Lists of scalars are left alone: only objects multiply what is below them.
+ */
+export function countBuiltItems(schema: GraphQLSchema): GraphQLSchema {
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith("__")) continue;
+    for (const field of Object.values(type.getFields())) {
+      if (!isObjectList(field.type)) continue;
+      const resolve = field.resolve ?? defaultFieldResolver;
+      field.resolve = (source, args, context, info) => {
+        const current = built.get(context as object);
+        if (current && current.items > BUILT_ITEMS_LIMIT) throw tooComplex(`Query too complex: its answer passed ${BUILT_ITEMS_LIMIT} objects`);
+        const value = resolve(source, args, context, info);
+        return value instanceof Promise ? value.then((v) => countItems(context, v)) : countItems(context, value);
+      };
+    }
+  }
+  return schema;
 }
