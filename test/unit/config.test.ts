@@ -24,6 +24,7 @@ describe("loadConfig", () => {
       RATE_LIMIT_ENTERPRISE: 20000,
       RATE_LIMIT_ANONYMOUS: 60,
       MAX_KEYS_PER_TEAM: 100,
+      MAX_WEBHOOKS_PER_TEAM: 20,
       USAGE_FLUSH_MS: 2000,
       DATABASE_POOL_SIZE: 10,
       DATABASE_PREPARED_STATEMENTS: false,
@@ -87,6 +88,11 @@ describe("loadConfig", () => {
     expect(loadConfig({ MAX_KEYS_PER_TEAM: "5" }).MAX_KEYS_PER_TEAM).toBe(5);
     expect(() => loadConfig({ MAX_KEYS_PER_TEAM: "0" })).toThrow(/MAX_KEYS_PER_TEAM: /);
     expect(() => loadConfig({ MAX_KEYS_PER_TEAM: "lots" })).toThrow(/MAX_KEYS_PER_TEAM: /);
+  });
+
+  it("reads the cap on a team's webhook endpoints as a positive whole number", () => {
+    expect(loadConfig({ MAX_WEBHOOKS_PER_TEAM: "5" }).MAX_WEBHOOKS_PER_TEAM).toBe(5);
+    expect(() => loadConfig({ MAX_WEBHOOKS_PER_TEAM: "0" })).toThrow(/MAX_WEBHOOKS_PER_TEAM: /);
   });
 
   it.each([
