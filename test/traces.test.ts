@@ -96,7 +96,8 @@ it("continues an incoming traceparent through the request, the GraphQL execution
       return parent ? [parent.spanId, ...ancestors(parent)] : [];
     };
     expect(ancestors(execution)).toContain(request.spanId);
-    if (onPostgres) expect(ancestors(spans.find(isSql)!)).toContain(execution.spanId);
+    // On PostgreSQL, the statements it ran (the key's lookup before it belongs to the request only).
+    if (onPostgres) expect(spans.filter((s) => isSql(s) && ancestors(s).includes(execution.spanId))).not.toHaveLength(0);
 
     // Its access-log line carries the trace id and the request span's id.
     const logged = () =>

@@ -10,6 +10,7 @@ import { config } from "../config";
 import { database, prisma } from "../db";
 import { quietForMs } from "../http/activity";
 import { logger } from "../logger";
+import { observeDelivery } from "../observability/deliveries";
 import { checkHost, deliveryAgent } from "./address";
 import { onEventsRecorded } from "./outbox";
 import { claim, fanOut, prune, recordFailure, release, successWriter, type Claimed, type Held, type Outcome } from "./queue";
@@ -131,7 +132,7 @@ export function startDeliveryWorker(): DeliveryWorker {
   /** Sends the claimed deliveries. An attempt's slot is free once the receiver answered; its outcome is written after. */
   function send(deliveries: Claimed[]): void {
     for (const d of deliveries) {
-      const done = attempt(agent, d).then((outcome) => {
+      const done = observeDelivery(d, () => attempt(agent, d)).then((outcome) => {
         inFlight.delete(d.id);
         if (!stopping) wake();
         const written: Promise<void> = record(d, outcome)
