@@ -137,6 +137,8 @@ export type GqlCase =
   | { kind: "deep"; depth: number }
   | { kind: "aliases"; count: number; limit: number; nested: boolean }
   | { kind: "document"; query: string }
+  | { kind: "named"; depth: number; shape: "deep second" | "deep first" | "unknown name" | "no name" | "via fragment" }
+  | { kind: "nested"; form: number; levels: number; method: "POST" | "GET" }
   | { kind: "transport"; body: string; contentType?: string; method: "POST" | "GET"; path?: string };
 
 const MALFORMED_DOCUMENTS = [
@@ -226,13 +228,58 @@ export function gqlCaseArb(world: World, model: GqlModel): fc.Arbitrary<GqlCase>
     { weight: 3, arbitrary: fc.record({ kind: fc.constant("aliases" as const), count: fc.integer({ min: 2, max: 60 }), limit: fc.integer({ min: 1, max: 100 }), nested: fc.boolean() }) },
     { weight: 3, arbitrary: fc.constantFrom(...MALFORMED_DOCUMENTS).map((query) => ({ kind: "document" as const, query })) },
     { weight: 3, arbitrary: fc.constantFrom(...TRANSPORTS) },
+    {
+      weight: model.cycle ? 3 : 0,
+      arbitrary: fc.record({
+        kind: fc.constant("named" as const),
+        depth: fc.integer({ min: 2, max: 30 }),
+        shape: fc.constantFrom("deep second" as const, "deep first" as const, "unknown name" as const, "no name" as const, "via fragment" as const),
+      }),
+    },
+    {
+      weight: 3,
+      arbitrary: fc.record({
+        kind: fc.constant("nested" as const),
+        form: fc.nat({ max: NESTED_FORMS.length - 1 }),
+        levels: fc.oneof(fc.integer({ min: NESTING_BOUND + 1, max: 200 }), fc.integer({ min: 200, max: 5000 })),
+        method: fc.constantFrom("POST" as const, "GET" as const),
+      }),
+    },
   );
 }
+
+/** GraphQL limits: depth of fields (a top-level field is 1), and the bracket nesting a document or its variables may have. */
+const DEPTH_LIMIT = 12;
+const NESTING_BOUND = 64;
+const VARIABLES_BOUND = 32;
+
+const deep = (open: string, middle: string, close: string, n: number) => open.repeat(n) + middle + close.repeat(n);
+
+/** Documents (or variables) nested `n` levels in each way the parser or a JSON walker recurses: [query, variables]. */
+const NESTED_FORMS: Array<(n: number) => [string, string | undefined]> = [
+  (n) => [`{ report(id: ${deep("[", '"x"', "]", n)}) { id } }`, undefined],
+  (n) => [`{ reports ${deep("{ items ", "{ id }", " }", n)} }`, undefined],
+  (n) => [`mutation { createReport(input: ${deep("{ a: ", "1", " }", n)}) { id } }`, undefined],
+  (n) => [`query($v: ${deep("[", "String", "]", n)} = ${deep("[", '"x"', "]", n)}) { __typename }`, undefined],
+  (n) => ["query($v: JSON) { __typename }", `{"v": ${deep("[", "1", "]", n)}}`],
+  (n) => [`{ __typename ${"# (".repeat(n)}\n}`, undefined], // brackets in a comment do not nest
+];
+
+/** The deepest field of a selection text: its braces (the operation's own is the first level). */
+const depthOf = (selection: string) => {
+  let depth = 0;
+  let deepest = 0;
+  for (const c of selection) if (c === "{") deepest = Math.max(deepest, ++depth);
+  else if (c === "}") depth--;
+  return deepest;
+};
 
 interface Built {
   prepared: Prepared;
   /** The mutation or query field whose value tells success. */
   field?: string;
+  /** The answer must be a 400 with a GraphQL error saying why (refused before parsing or before anything runs). */
+  refused?: RegExp;
 }
 
 function build(world: World, model: GqlModel, c: GqlCase, chainId?: string): Built {
@@ -304,6 +351,49 @@ function build(world: World, model: GqlModel, c: GqlCase, chainId?: string): Bui
       const query = `{ ${Array.from({ length: c.count }, (_, i) => `a${i}: reports(limit: ${c.limit}) { ${inner} }`).join(" ")} }`;
       return { prepared: post({ query }, "graphql many aliases", [], false) };
     }
+    case "named": {
+      // Several operations, one named to run: the limits are those of the operation that runs.
+      const [down, up] = model.cycle!.hops;
+      // root → down → up → down …: the field `j` levels below `down` is `up` when j is even (built from the inside).
+      let inner = "id";
+      for (let j = c.depth - 1; j >= 0; j--) inner = `${j % 2 === 0 ? up : down} { ${inner} }`;
+      const heavy = `{ ${model.cycle!.root}(id: $id) { id ${down} { id ${inner} } } }`;
+      const harmless = "{ __typename }";
+      const variables = { id: chainId ?? "00000000-0000-4000-8000-000000000000" };
+      const tooDeep = depthOf(heavy) > DEPTH_LIMIT;
+      // Under the GraphQL-over-HTTP media type a refusal by the limits is a 400 (under legacy JSON, a 200).
+      const strict = (prepared: Prepared): Prepared => ({ ...prepared, sent: { ...prepared.sent, headers: { ...prepared.sent.headers, Accept: "application/graphql-response+json" } } });
+      switch (c.shape) {
+        case "deep second":
+          return { prepared: strict(post({ query: `query A ${harmless} query B($id: ID!) ${heavy}`, variables, operationName: "B" }, "graphql named operation", [], false)), refused: tooDeep ? /depth \d+, the limit is 12/ : undefined };
+        case "via fragment":
+          return {
+            prepared: strict(post({ query: `query A ${harmless} query B($id: ID!) { ...F } fragment F on Query ${heavy}`, variables, operationName: "B" }, "graphql named operation", [], false)),
+            refused: tooDeep ? /depth \d+, the limit is 12/ : undefined,
+          };
+        case "deep first":
+          return { prepared: post({ query: `query A($id: ID!) ${heavy} query B ${harmless}`, variables, operationName: "B" }, "graphql named operation", [], false), field: "__typename" };
+        case "unknown name":
+          return { prepared: post({ query: `query A ${harmless} query B($id: ID!) ${heavy}`, variables, operationName: "C" }, "graphql named operation", [], false), refused: /Unknown operation named "C"/ };
+        case "no name":
+          return { prepared: post({ query: `query A ${harmless} query B($id: ID!) ${heavy}`, variables }, "graphql named operation", [], false), refused: /Must provide operation name/ };
+      }
+      break;
+    }
+    case "nested": {
+      const levels = c.method === "GET" ? Math.min(c.levels, 400) : c.levels; // a GET's URL is in the 16 KB request head
+      const [query, variables] = NESTED_FORMS[c.form](levels);
+      const inComment = c.form === NESTED_FORMS.length - 1;
+      const refused = inComment ? undefined : variables ? new RegExp(`nested more than ${VARIABLES_BOUND} levels`) : new RegExp(`nested more than ${NESTING_BOUND} levels`);
+      const label = `graphql nested ${levels} levels (form ${c.form})`;
+      if (c.method === "GET") {
+        const params = new URLSearchParams({ query, ...(variables ? { variables } : {}) });
+        return { prepared: { label, sent: { method: "GET", path: `/graphql?${params}`, headers: auth }, problems: [], unauthenticated: false, write: false }, refused };
+      }
+      const prepared = post({ query }, label, [], query.startsWith("mutation"));
+      prepared.sent.body = `{"query":${JSON.stringify(query)}${variables ? `,"variables":${variables}` : ""}}`;
+      return { prepared, refused };
+    }
     case "document":
       return { prepared: post({ query: c.query }, "graphql malformed document", [], !/^\s*\{|^query|^fragment/.test(c.query) || c.query.includes("mutation")) };
     case "transport": {
@@ -327,9 +417,15 @@ const INTERNAL = /\n\s+at |prisma|SQLSTATE|invalid input syntax|Unexpected error
 
 /** Checks of a GraphQL answer; `ok` when the operation (or the named field) succeeded. */
 function judge(built: Built, answer: { status: number; isJson: boolean; json: unknown; text: string }): { ok: boolean; problems: string[] } {
-  const { prepared, field } = built;
+  const { prepared, field, refused } = built;
   const problems: string[] = [];
   if (answer.status >= 500) problems.push(`5xx: status ${answer.status}`);
+  if (refused) {
+    const first = isObj(answer.json) && Array.isArray((answer.json as any).errors) ? (answer.json as any).errors[0] : undefined;
+    if (answer.status !== 400 || !refused.test(String(first?.message)) || (answer.json as any).data != null) {
+      problems.push(`not refused: expected 400 with an error matching ${refused}, got ${answer.status} ${answer.text.slice(0, 200)}`);
+    }
+  }
   if (!answer.isJson || !isObj(answer.json)) {
     problems.push(`not JSON: ${answer.status} body is not a JSON object`);
     return { ok: false, problems };
@@ -369,7 +465,7 @@ export async function ensureChain(world: World, chain: { reportId?: string }): P
 
 /** Sends one GraphQL case and checks its answer; after a successful mutation, reads everything back. */
 export async function runGql(world: World, model: GqlModel, c: GqlCase, readers: Operation[], chain: { reportId?: string }): Promise<void> {
-  const chainId = c.kind === "deep" ? await ensureChain(world, chain) : undefined;
+  const chainId = c.kind === "deep" || c.kind === "named" ? await ensureChain(world, chain) : undefined;
   const built = build(world, model, c, chainId);
   const answer = await world.exchange(built.prepared, (a) => judge(built, a));
   if (answer && built.prepared.write && built.field && judge(built, answer).ok) {
