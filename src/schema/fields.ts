@@ -6,6 +6,7 @@ import type { EnumRef } from "@pothos/core";
 import { z } from "zod";
 import type { Prisma } from "../generated/prisma/client";
 import { builder, type InputFields } from "./builder";
+import type { RowSql } from "./computed";
 import { checked, string } from "./rules";
 
 type ScalarName = "String" | "Int" | "SafeInt" | "Float" | "Boolean" | "DateTime" | "ID" | "JSON";
@@ -55,10 +56,11 @@ export interface FieldSpec {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   build?: (t: any, description: string) => unknown;
   /**
-   * A computed field's value as a SQL expression over the row `alias`, giving what `value` gives as JSON (the
-   * one-statement path for reads, ./sql-json). Without it a query selecting the field runs on the resolvers.
+   * A computed field's value as SQL over the row, giving what `value` gives as JSON (the one-statement read path,
+   * ./sql-json). `value`, `build` and `sql` come together from one form of ./computed.ts; without `sql` a query
+   * selecting the field runs on the resolvers.
    */
-  sql?: (alias: string) => string;
+  sql?: (row: RowSql) => string;
 }
 
 export type FieldTable = Record<string, FieldSpec>;

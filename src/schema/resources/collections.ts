@@ -23,9 +23,7 @@ export function collection(t: any, relation: Relation, permission: Permission, d
     },
     // No OFFSET in the SQL when there is nothing to skip.
     query: ({ limit, offset }: { limit: number; offset: number }) => ({ orderBy: [...COLLECTION_ORDER], take: limit, ...(offset ? { skip: offset } : {}) }),
-    // The one-statement read path joins as the relation does: the report's id and team.
-    extensions: {
-      sqlJson: { kind: "collection", join: [["reportId", "id"], ["teamId", "teamId"]], orderBy: COLLECTION_ORDER } satisfies SqlJsonCollection,
-    },
+    // The one-statement read path (../sql-json) joins on the relation's fields in the data model, in the same order.
+    extensions: { sqlJson: { kind: "collection", orderBy: COLLECTION_ORDER } satisfies SqlJsonCollection },
   });
 }

@@ -20,27 +20,26 @@ import {
 } from "graphql";
 import { getArgumentValues, getVariableValues } from "graphql/execution/values";
 import type { Permission } from "../../auth/permissions";
+import type { RowSql } from "../computed";
 import { fieldTableOf } from "../fields";
+import type { RowFilter } from "../where";
+import type { Columns, Relation } from "./columns";
 
 /** How a root query field reads its rows (declared beside the field as `extensions: { sqlJson }`). */
 export interface SqlJsonRoot {
   kind: "one" | "page";
-  /**
-   * The rows' condition over the model's row `alias`. Parameters: `p.team`; `p.arg(name, sqlType, value?)`, the
-   * argument `name`, or `value` of the arguments when given (e.g. null for "all").
-   */
-  where: (alias: string, p: { arg(name: string, sqlType: string, value?: (args: Record<string, unknown>) => unknown): string; team: string }) => string;
-  /** Page order (Prisma orderBy form); a page without one is not planned. */
+  /** Its rows: the same declaration the resolver's Prisma `where` comes from (../where.ts). */
+  where: RowFilter<unknown>;
+  /** Page order (Prisma orderBy form, the constant the resolver orders by); a page without one is not planned. */
   orderBy?: ReadonlyArray<Record<string, "asc" | "desc">>;
-  /** False when the resolver would answer these arguments otherwise than with the rows (e.g. an id that is no UUID). */
-  accepts?: (args: Record<string, unknown>) => boolean;
 }
 
-/** A collection field (limit/offset): the child model's rows whose `join` fields equal the parent's, in `orderBy`. */
+/**
+ * A list relation field with limit/offset (a `t.relation`): the related rows, joined on the relation's fields as the
+ * data model declares them, in `orderBy` (the constant the relation's Prisma query orders by).
+ */
 export interface SqlJsonCollection {
   kind: "collection";
-  /** Child field → parent field: the child rows whose fields equal the parent's (e.g. reportId → id, teamId → teamId). */
-  join: ReadonlyArray<readonly [child: string, parent: string]>;
   orderBy: ReadonlyArray<Record<string, "asc" | "desc">>;
 }
 
@@ -57,13 +56,13 @@ export interface Args {
   node: FieldNode;
 }
 
-export type Leaf = { kind: "leaf"; key: string; sql: (alias: string) => string };
+export type Leaf = { kind: "leaf"; key: string; sql: (row: RowSql) => string };
 export type Collection = {
   kind: "collection";
   key: string;
   args: Args;
   permission?: Permission;
-  join: SqlJsonCollection["join"];
+  join: Relation["join"];
   orderBy: SqlJsonCollection["orderBy"];
   object: ObjectPlan;
 };
@@ -146,16 +145,47 @@ function collect(
 }
 
 /** The SQL of a stored value: timestamps as JavaScript's ISO 8601 (what the resolvers send), the rest as it is. */
-function columnSql(column: string, graphqlType: string): (alias: string) => string {
-  if (graphqlType === "DateTime") return (a) => `to_char(${a}.${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-  return (a) => `${a}.${column}`;
+function columnSql(field: string, graphqlType: string): (row: RowSql) => string {
+  if (graphqlType === "DateTime") return (row) => `to_char(${row.column(field)} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+  return (row) => row.column(field);
 }
 
-export interface Columns {
-  /** The table of a model. */
-  table(model: string): string;
-  /** The column of a model's field. */
-  column(model: string, field: string): string;
+/** What this path makes of one field of an object type (the same decision for planning and for tests). */
+export type Served =
+  | { kind: "leaf"; sql: (row: RowSql) => string }
+  | { kind: "collection"; orderBy: SqlJsonCollection["orderBy"]; relation: string; permission?: Permission }
+  | null;
+
+/**
+ * A field this path answers, or null (the resolvers answer any selection holding it): `__typename`, a column
+ * exposed as it is (`t.expose`), a computed field whose field table entry gives `sql`, or a list relation marked as
+ * a collection. Fields with arguments other than a collection's, a `validate` option or authScopes other than one
+ * permission are not answered.
+ */
+export function servedAs(type: GraphQLObjectType, name: string): Served {
+  try {
+    return served(type, name);
+  } catch (err) {
+    if (err instanceof Unsupported) return null;
+    throw err;
+  }
+}
+
+function served(type: GraphQLObjectType, name: string): Exclude<Served, null> {
+  if (name === "__typename") return { kind: "leaf", sql: () => `'${type.name}'::text` };
+  const field = type.getFields()[name] ?? unsupported();
+  if (hasFieldValidation(field)) unsupported();
+  const permission = permissionOf(field);
+  const marker = field.extensions?.sqlJson as SqlJsonCollection | undefined;
+  // plugin-prisma's own record of the relation (the Prisma field: name, type = the related model).
+  const relation = field.extensions?.pothosPrismaRelationField as { name?: string } | undefined;
+  if (marker?.kind === "collection") return relation?.name ? { kind: "collection", orderBy: marker.orderBy, relation: relation.name, permission } : unsupported();
+  if (permission !== undefined || field.args.length) unsupported();
+  const spec = fieldTableOf(type.name)?.[name];
+  if (spec?.sql) return { kind: "leaf", sql: spec.sql };
+  const exposed = field.extensions?.pothosExposedField as string | undefined;
+  if (exposed && !spec?.build) return { kind: "leaf", sql: columnSql(exposed, getNamedType(field.type).name) };
+  return unsupported();
 }
 
 /** The plan of one operation, or null when this path does not answer it. */
@@ -176,33 +206,22 @@ export function planOperation(schema: GraphQLSchema, document: DocumentNode, ope
   const objectPlan = (type: GraphQLObjectType, set: SelectionSetNode | undefined): ObjectPlan => {
     const model = (type.extensions?.pothosPrismaModel as string | undefined) ?? unsupported();
     if ((type.extensions?.pothosOptions as { authScopes?: unknown } | undefined)?.authScopes !== undefined || !set) unsupported();
-    const table = fieldTableOf(type.name);
     const members: Member[] = [];
     for (const [key, node] of collect(set!, type, fragments)) {
       const name = node.name.value;
-      if (name === "__typename") {
-        members.push({ kind: "leaf", key, sql: () => `'${type.name}'::text` });
+      const how = served(type, name);
+      if (how.kind === "leaf") {
+        if (node.selectionSet) unsupported();
+        members.push({ kind: "leaf", key, sql: how.sql });
         continue;
       }
-      const field = type.getFields()[name] ?? unsupported();
-      const permission = permissionOf(field);
-      const marker = field.extensions?.sqlJson as SqlJsonCollection | undefined;
-      if (marker?.kind === "collection") {
-        const child = getNamedType(field.type);
-        // plugin-prisma's own record of the relation (the Prisma field: name, type = the related model).
-        const relation = field.extensions?.pothosPrismaRelationField as { type?: string } | undefined;
-        if (!isObjectType(child) || !relation) return unsupported();
-        const object = objectPlan(child, node.selectionSet);
-        if (object.model !== relation.type) unsupported();
-        members.push({ kind: "collection", key, args: argsOf(field, node), permission, join: marker.join, orderBy: marker.orderBy, object });
-        continue;
-      }
-      if (permission !== undefined || node.selectionSet || field.args.length) unsupported();
-      const computed = table?.[name]?.sql;
-      const exposed = field.extensions?.pothosExposedField as string | undefined;
-      if (computed) members.push({ kind: "leaf", key, sql: computed });
-      else if (exposed && !table?.[name]?.build) members.push({ kind: "leaf", key, sql: columnSql(columns.column(model, exposed), getNamedType(field.type).name) });
-      else unsupported();
+      const field = type.getFields()[name];
+      const child = getNamedType(field.type);
+      const relation = columns.relation(model, how.relation);
+      if (!isObjectType(child)) return unsupported();
+      const object = objectPlan(child, node.selectionSet);
+      if (object.model !== relation.model) unsupported();
+      members.push({ kind: "collection", key, args: argsOf(field, node), permission: how.permission, join: relation.join, orderBy: how.orderBy, object });
     }
     return { model, members };
   };
@@ -219,6 +238,7 @@ export function planOperation(schema: GraphQLSchema, document: DocumentNode, ope
       if (!isObjectType(named)) return null;
       if (spec.kind === "one") {
         const object = objectPlan(named, node.selectionSet);
+        if (object.model !== spec.where.model) unsupported();
         roots.push({ key, nullable: !isNonNullType(field.type), args, permission, spec, model: object.model, object });
         continue;
       }
@@ -238,7 +258,7 @@ export function planOperation(schema: GraphQLSchema, document: DocumentNode, ope
         } else return null;
       }
       model ??= (getNamedType(named.getFields().items?.type ?? unsupported()) as GraphQLObjectType).extensions?.pothosPrismaModel as string | undefined;
-      if (!model) return null;
+      if (!model || model !== spec.where.model) return null;
       roots.push({ key, nullable: !isNonNullType(field.type), args, permission, spec, model, page });
     }
   } catch (err) {

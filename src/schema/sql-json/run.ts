@@ -97,7 +97,7 @@ async function answer(entry: SqlJsonEntry, args: ExecutionArgs, options: SqlJson
 
   const request = { variables: args.variableValues ?? {}, teamId: viewer.teamId, args: new Map() };
   if (!resolveArgs(plan, request)) return null;
-  if (!plan.roots.every((r) => !r.spec.accepts || r.spec.accepts(request.args.get(r.args.node) ?? {}))) return null;
+  if (!plan.roots.every((r) => r.spec.where.accepts(request.args.get(r.args.node) ?? {}))) return null;
 
   // A key row to confirm (context.ts, KeyCheck) is compared by the statement itself: one more column.
   const keyCheck = context.keyCheck?.pending ? context.keyCheck : undefined;

@@ -7,7 +7,8 @@
 // request of a plan (a prepared statement on PostgreSQL); a request's values are parameters. Collections the key
 // may not read are left out of the text when the caller asks for that (REST).
 import type { Permission } from "../../auth/permissions";
-import type { Columns, Member, ObjectPlan, Plan, ReadRequest, Root } from "./plan";
+import type { Columns } from "./columns";
+import type { Member, ObjectPlan, Plan, ReadRequest, Root } from "./plan";
 
 export interface Statement {
   text: string;
@@ -58,7 +59,7 @@ export function statementOf(plan: Plan, columns: Columns, included: (permission:
   const object = (plan: ObjectPlan, a: string): string =>
     jsonObject(plan.members.filter((m) => m.kind === "leaf" || included(m.permission)).map((m) => [m.key, member(m, plan.model, a)]));
   const member = (m: Member, model: string, a: string): string => {
-    if (m.kind === "leaf") return m.sql(a);
+    if (m.kind === "leaf") return m.sql(columns.row(model, a));
     const id = `n${nodes++}`;
     const c = alias();
     const child = m.object.model;
@@ -69,10 +70,23 @@ export function statementOf(plan: Plan, columns: Columns, included: (permission:
     const rows = `(SELECT * FROM ${columns.table(child)} ${c} WHERE ${on} ORDER BY ${by} LIMIT ${limit} OFFSET ${offset}) ${c}`;
     return jsonArray(object(m.object, c), by, rows);
   };
+  // The root's rows, from the declaration its resolver's Prisma `where` comes from (../where.ts): each field equals
+  // the team or an argument; an argument's `any` value (e.g. status "all") is sent as null, meaning every row.
+  const rowsOf = (r: Root, a: string, id: string) =>
+    Object.entries(r.spec.where.condition)
+      .map(([field, ref]) => {
+        const column = `${a}.${columns.column(r.model, field)}`;
+        if (ref.from === "team") return `${column} = ${team}`;
+        const sqlType = columns.sqlType(r.model, field);
+        if (!("any" in ref)) return `${column} = ${arg(r.args.node, ref.name, sqlType, id)}`;
+        const value = arg(r.args.node, ref.name, sqlType, id, (args) => (args[ref.name] === ref.any ? null : args[ref.name]));
+        return `(${value} IS NULL OR ${column} = ${value})`;
+      })
+      .join(" AND ");
   const root = (r: Root): string => {
     const id = `n${nodes++}`;
     const a = alias();
-    const where = r.spec.where(a, { arg: (name, sqlType, value) => arg(r.args.node, name, sqlType, id, value), team });
+    const where = rowsOf(r, a, id);
     const from = `${columns.table(r.model)} ${a}`;
     if (r.object) return `(SELECT ${object(r.object, a)} FROM ${from} WHERE ${where})`;
     const by = order(r.model, a, r.spec.orderBy!);

@@ -2,7 +2,8 @@
 import { z } from "zod";
 import { enumSpec, type FieldSpec, type FieldTable } from "../../fields";
 import { amount, between, count, hasInvalidCharacters, label, MAX_NUMBER, text, yearBuilt } from "../../rules";
-import { ADJUSTED_PRICE_SQL, adjustedPrice, PRICE_PER_SQFT_SQL, pricePerSqft, type ComparableFigures } from "./market-analysis";
+import { formula, type Expr } from "../../computed";
+import { ADJUSTED_PRICE, PRICE_PER_SQFT } from "./market-analysis";
 
 export const ComparableStatus = enumSpec(
   "ComparableStatus",
@@ -26,17 +27,8 @@ export const adjustmentsRule = z.record(z.string(), z.int().min(-MAX_NUMBER).max
 
 const both = { create: "optional", update: true, nullable: true } as const;
 
-/** A read-only dollar figure computed from the comparable's row. */
-const computed = (rest: string, description: string, compute: (c: ComparableFigures) => number | null, sql: (c: string) => string) =>
-  ({
-    type: "Float",
-    rest,
-    nullable: true,
-    description,
-    value: compute,
-    build: (t, text) => t.float({ nullable: true, description: text, resolve: compute }),
-    sql,
-  }) satisfies FieldSpec;
+/** A read-only dollar figure computed from the comparable's row by one formula (both read engines derive from it). */
+const computed = (rest: string, description: string, expr: Expr) => ({ type: "Float", rest, nullable: true, description, ...formula(expr) }) satisfies FieldSpec;
 
 export const comparableFields = {
   id: { type: "ID", rest: "id", description: "The comparable's id (a UUID)" },
@@ -79,8 +71,8 @@ export const comparableFields = {
   included: { type: "Boolean", rest: "included", create: "optional", update: true, description: "Whether the valuation uses it (default true)" },
   // Computed from the row, which Comparable always loads whole: a field `select` here would make Pothos load a
   // report's comparables in a second statement (measured in test/statements.test.ts).
-  adjustedPrice: computed("adjusted_price", "price + the sum of adjustments; null without a price", adjustedPrice, ADJUSTED_PRICE_SQL),
-  pricePerSqft: computed("price_per_sqft", "adjusted_price / sqft in dollars, rounded to cents; null without either", pricePerSqft, PRICE_PER_SQFT_SQL),
+  adjustedPrice: computed("adjusted_price", "price + the sum of adjustments; null without a price", ADJUSTED_PRICE),
+  pricePerSqft: computed("price_per_sqft", "adjusted_price / sqft in dollars, rounded to cents; null without either", PRICE_PER_SQFT),
   createdAt: { type: "DateTime", rest: "created_at", description: "When the comparable was added" },
   updatedAt: { type: "DateTime", rest: "updated_at", description: "When the comparable last changed" },
 } satisfies FieldTable;

@@ -1,6 +1,7 @@
 // The comparative market analysis of a report (DECISIONS "Comparables"): pure arithmetic on the report and its
 // comparables, deterministic for a given `now`. The GraphQL fields (and through them REST) compute every figure
 // here; README "Valuation" walks through an example.
+import { column, constant, floor, over, plus, sumOfNumbers, times } from "../../computed";
 
 /** What the analysis reads of a comparable. */
 export interface ComparableFigures {
@@ -53,34 +54,15 @@ export interface Valuation {
 
 const toCents = (value: number) => Math.round(value * 100) / 100;
 
-/** The sum of a comparable's adjustments (an object of name → dollars; anything else counts as none). */
-function adjustmentTotal(adjustments: unknown): number {
-  if (typeof adjustments !== "object" || adjustments === null || Array.isArray(adjustments)) return 0;
-  let total = 0;
-  for (const value of Object.values(adjustments)) if (typeof value === "number") total += value;
-  return total;
-}
+// The two figures of a comparable, each one formula (../../computed.ts) from which both its JavaScript value (the
+// resolvers, webhook payloads, the valuation) and its SQL (the one-statement read path) are derived.
+/** price + the sum of its adjustments (an object of name → dollars; anything else counts as none); null without a price. */
+export const ADJUSTED_PRICE = plus(column("price"), sumOfNumbers("adjustments"));
+/** adjusted price / sqft, rounded to cents (halves up: floor(x + 0.5)); null without either (0 square feet is none). */
+export const PRICE_PER_SQFT = over(floor(plus(over(times(ADJUSTED_PRICE, constant(100)), column("sqft")), constant(0.5))), constant(100));
 
-/** price + the sum of its adjustments; null without a price. */
-export function adjustedPrice(comp: Pick<ComparableFigures, "price" | "adjustments">): number | null {
-  return comp.price === null ? null : comp.price + adjustmentTotal(comp.adjustments);
-}
-
-/** adjusted price / sqft, rounded to cents (halves up); null without either. */
-export function pricePerSqft(comp: Pick<ComparableFigures, "price" | "adjustments" | "sqft">): number | null {
-  const adjusted = adjustedPrice(comp);
-  if (adjusted === null || !comp.sqft) return null;
-  // floor(x + 0.5) rather than Math.round: the same IEEE operations as PRICE_PER_SQFT_SQL, so both give the same number.
-  return Math.floor((adjusted * 100) / comp.sqft + 0.5) / 100;
-}
-
-// The same two figures as SQL over a comparables row `c` (the one-statement read path, ../../sql-json): the
-// adjustments' numbers summed (in jsonb's key order, which may differ from the object's; the stored adjustments
-// are whole dollars, whose sum is exact in any order), price + that sum, then the rate.
-const ADJUSTMENT_TOTAL_SQL = (c: string) =>
-  `coalesce((SELECT sum(v.value::text::float8) FROM jsonb_each(CASE WHEN jsonb_typeof(${c}.adjustments) = 'object' THEN ${c}.adjustments ELSE '{}'::jsonb END) v WHERE jsonb_typeof(v.value) = 'number'), 0)`;
-export const ADJUSTED_PRICE_SQL = (c: string) => `(${c}.price + ${ADJUSTMENT_TOTAL_SQL(c)})`;
-export const PRICE_PER_SQFT_SQL = (c: string) => `(floor((${ADJUSTED_PRICE_SQL(c)} * 100) / nullif(${c}.sqft, 0) + 0.5) / 100)`;
+export const adjustedPrice = (comp: Pick<ComparableFigures, "price" | "adjustments">): number | null => ADJUSTED_PRICE.js(comp);
+export const pricePerSqft = (comp: Pick<ComparableFigures, "price" | "adjustments" | "sqft">): number | null => PRICE_PER_SQFT.js(comp);
 
 /** The middle value of a sorted list; of an even count, the mean of the two middle values (rounded to cents). */
 function median(sorted: number[]): number {

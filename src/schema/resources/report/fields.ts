@@ -1,5 +1,6 @@
 // Every field of a report, once: GraphQL name (the key), REST name, type, rule, create/update, description.
 import { z } from "zod";
+import { equals, relationCount } from "../../computed";
 import { enumSpec, type FieldTable } from "../../fields";
 import { amount, count, email, hexColor, string, text, yearBuilt } from "../../rules";
 
@@ -14,15 +15,6 @@ export const addressRule = z
 
 const both = { create: "optional", update: true } as const;
 
-/** A flag computed from the status: one function for the GraphQL field and the REST record (webhook payloads). */
-const statusIs = (status: "draft" | "published") => {
-  const value = (r: { status: string }) => r.status === status;
-  return {
-    value,
-    build: (t: any, description: string) => t.boolean({ description, select: { status: true }, resolve: value }), // eslint-disable-line @typescript-eslint/no-explicit-any
-    sql: (r: string) => `(${r}.status = '${status}')`,
-  };
-};
 const toggle = (rest: string, restInput: string, description: string) =>
   ({ type: "Boolean", rest, restInput, description, update: true, detailOnly: true }) as const;
 
@@ -43,14 +35,14 @@ export const reportFields = {
     type: "Boolean",
     rest: "is_published",
     description: "true when status is published",
-    ...statusIs("published"),
+    ...equals("status", "published"),
   },
   isDraft: {
     type: "Boolean",
     rest: "is_draft",
     update: true,
     description: "true when status is draft; false publishes, true unpublishes (needs reports:publish)",
-    ...statusIs("draft"),
+    ...equals("status", "draft"),
   },
   publishedAt: { type: "DateTime", rest: "published_at", nullable: true, description: "When the report was first published" },
   viewsCount: { type: "Int", rest: "views_count", description: "Views of the published report" },
@@ -59,9 +51,7 @@ export const reportFields = {
     type: "Int",
     rest: "showings_count",
     description: "Number of showings and open houses of the report",
-    value: (r: { _count: { showings: number } }) => r._count.showings, // the row as reportRecord (src/webhooks/outbox.ts) reads it
-    build: (t, description) => t.relationCount("showings", { description }),
-    sql: (r) => `(SELECT count(*) FROM showings s WHERE s.report_id = ${r}.id)`,
+    ...relationCount("showings"), // reportRecord (src/webhooks/outbox.ts) reads the row with _count.showings
   },
   createdAt: { type: "DateTime", rest: "created_at", sampleName: "date_created", description: "When the report was created" },
   updatedAt: { type: "DateTime", rest: "updated_at", description: "When the report last changed" },

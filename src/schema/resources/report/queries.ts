@@ -4,9 +4,11 @@ import { builder } from "../../builder";
 import { notFound } from "../../errors";
 import { listComplexity, pageArgs } from "../../page";
 import { checked } from "../../rules";
-import { isUuid, teamIdOf } from "../../scope";
+import { teamIdOf } from "../../scope";
 import { addressRule } from "./fields";
+import type { Prisma } from "../../../generated/prisma/client";
 import type { SqlJsonRoot } from "../../sql-json/plan";
+import { arg, team, where } from "../../where";
 import { REPORT_ORDER, ReportPage } from "./object";
 import { REPORT_NOT_FOUND } from "./lookup";
 import { findReportIdByAddress } from "./search";
@@ -16,6 +18,11 @@ const ReportStatusFilter = builder.enumType("ReportStatusFilter", {
   values: ["draft", "published", "all"] as const,
 });
 
+// The rows each query reads, declared once: its resolver's Prisma `where` and the one-statement read path's SQL
+// (../../sql-json) both come from these.
+const reportById = where<Prisma.ReportWhereInput>("Report", { id: arg("id"), teamId: team });
+const reportsOfTeam = where<Prisma.ReportWhereInput>("Report", { teamId: team, status: arg("status", { any: "all" }) });
+
 builder.queryFields((t) => ({
   report: t.prismaField({
     type: "Report",
@@ -23,10 +30,11 @@ builder.queryFields((t) => ({
     description: "One report of the team by id. Unknown ids (and other teams' reports) give a NOT_FOUND error. Needs reports:read.",
     authScopes: { permission: "reports:read" },
     args: { id: t.arg.id({ required: true, description: "The report's id" }) },
-    // The one-statement read path (../../sql-json) reads the same row: this id, this team; other ids are the resolver's.
-    extensions: { sqlJson: { kind: "one", where: (r, p) => `${r}.id = ${p.arg("id", "uuid")} AND ${r}.team_id = ${p.team}`, accepts: ({ id }) => isUuid(String(id)) } satisfies SqlJsonRoot },
-    resolve: async (query, _root, { id }, ctx) => {
-      const report = isUuid(String(id)) ? await prisma.report.findFirst({ ...query, where: { id: String(id), teamId: teamIdOf(ctx) } }) : null;
+    extensions: { sqlJson: { kind: "one", where: reportById } satisfies SqlJsonRoot },
+    resolve: async (query, _root, args, ctx) => {
+      // An id that is no UUID matches no row (the column holds UUIDs): not found without a statement.
+      const where = reportById.prisma(args, teamIdOf(ctx));
+      const report = where ? await prisma.report.findFirst({ ...query, where }) : null;
       if (!report) throw notFound(REPORT_NOT_FOUND);
       return report;
     },
@@ -55,21 +63,8 @@ builder.queryFields((t) => ({
       status: t.arg({ type: ReportStatusFilter, defaultValue: "all", required: true, description: "draft, published or all" }),
       ...pageArgs(t),
     },
-    extensions: {
-      sqlJson: {
-        kind: "page",
-        // status = the filter, or any when it is "all" (null): the (team, status, created_at) index serves both.
-        where: (r, p) => {
-          const status = p.arg("status", '"ReportStatus"', ({ status }) => (status === "all" ? null : status));
-          return `${r}.team_id = ${p.team} AND (${status} IS NULL OR ${r}.status = ${status})`;
-        },
-        orderBy: REPORT_ORDER,
-      } satisfies SqlJsonRoot,
-    },
-    resolve: (_root, { status, limit, offset }, ctx) => ({
-      where: { teamId: teamIdOf(ctx), ...(status === "all" ? {} : { status }) },
-      limit,
-      offset,
-    }),
+    // The (team, status, created_at) index serves both a status and "all".
+    extensions: { sqlJson: { kind: "page", where: reportsOfTeam, orderBy: REPORT_ORDER } satisfies SqlJsonRoot },
+    resolve: (_root, args, ctx) => ({ where: reportsOfTeam.prisma(args, teamIdOf(ctx)) ?? { id: { in: [] } }, limit: args.limit, offset: args.offset }),
   }),
 }));

@@ -1,5 +1,6 @@
 // Every field of a social media post, once (DECISIONS "Social media posts and engagement import"). Posts are
 // written only by the import, whose records use the REST names (import-items.ts checks them).
+import { bigintNumber } from "../../computed";
 import type { FieldSpec, FieldTable } from "../../fields";
 
 export const PLATFORMS = ["instagram", "facebook", "tiktok", "x", "linkedin", "youtube", "other"] as const;
@@ -8,18 +9,8 @@ export const COUNTS = ["likes", "comments", "shares", "saves", "views", "reach"]
 export type CountName = (typeof COUNTS)[number];
 
 /** A count (up to 2^53 - 1, a bigint column) as a JSON number; null when the platform gave none. */
-const count = (rest: CountName, description: string) => {
-  const value = (post: Record<CountName, bigint | null>) => (post[rest] === null ? null : Number(post[rest]));
-  return {
-    type: "SafeInt",
-    rest,
-    nullable: true,
-    description,
-    value,
-    build: (t, text) => t.field({ type: "SafeInt", nullable: true, description: text, resolve: value }),
-    sql: (p: string) => `${p}.${rest}`, // a bigint is a JSON number in PostgreSQL's json too
-  } satisfies FieldSpec;
-};
+const count = (name: CountName, description: string) =>
+  ({ type: "SafeInt", rest: name, nullable: true, description, ...bigintNumber(name, true) }) satisfies FieldSpec;
 
 export const socialPostFields = {
   id: { type: "ID", rest: "id", description: "The post's id (a UUID)" },
