@@ -87,8 +87,9 @@ export async function fanOut(limit: number): Promise<{ events: number; deliverie
       UPDATE webhook_events ev SET fan_out_pending = false FROM due WHERE ev.id = due.id
       RETURNING ev.id, ev.team_id, ev.type, ev.created_at
     ), created AS (
+      -- Due since the event happened: a team's deliveries are claimed in the order of its events.
       INSERT INTO webhook_deliveries (id, team_id, event_id, endpoint_id, next_attempt_at)
-      SELECT gen_random_uuid(), t.team_id, t.id, e.id, now()
+      SELECT gen_random_uuid(), t.team_id, t.id, e.id, t.created_at
       FROM taken t JOIN webhook_endpoints e ON e.team_id = t.team_id
       WHERE e.enabled AND (t.type = ANY (e.events) OR '*' = ANY (e.events)) AND e.created_at <= t.created_at
       ORDER BY t.created_at, t.id, e.id -- written event by event, so a claim's due rows spread over the endpoints
