@@ -3,10 +3,11 @@
 // server, webhook deliveries claimed through the database). They share the listening port (node:cluster hands
 // connections round-robin) and, through PostgreSQL and Redis, every budget, key and revocation, exactly as
 // separate processes on several machines do. The primary holds no database or Redis connection and serves nothing:
-// it restarts a worker that dies and relays a stop.
+// it restarts a worker that dies, relays a stop, and serves the workers' metrics on METRICS_PORT.
 import cluster, { type Worker } from "node:cluster";
 import { config } from "./config";
 import { logger } from "./logger";
+import { startMetricsListener, workersMetrics } from "./observability/metrics";
 
 /** A worker that dies sooner than this after its start is crashing; its restarts are spaced out (1 s, 2 s, … 30 s). */
 const HEALTHY_AFTER_MS = 10_000;
@@ -65,6 +66,15 @@ export function runPrimary(count: number): void {
 
   logger.info({ workers: count }, "starting workers");
   for (let i = 0; i < count; i++) fork();
+  // METRICS_PORT: the primary serves every worker's series, summed (prom-client's cluster aggregation); a worker
+  // serves none of its own.
+  startMetricsListener(workersMetrics()).then(
+    (listener) => listener && logger.info({ port: listener.port, host: config.METRICS_HOST, metrics: `http://${config.METRICS_HOST}:${listener.port}/metrics` }, "metrics listening"),
+    (err: Error) => {
+      logger.fatal({ err }, `cannot serve metrics: ${err.message}`);
+      stopAll("metrics port", 1);
+    },
+  );
 }
 
 /** Whether this process is the primary of a cluster (and so runs no server of its own). */

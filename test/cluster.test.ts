@@ -1,6 +1,6 @@
 // `WEB_CONCURRENCY=2`: one start command runs a primary and two server workers behind one port (src/cluster.ts).
 // A worker killed with SIGKILL is replaced while the other keeps answering; SIGTERM stops the workers gracefully and
-// the primary exits 0; a start that cannot succeed (port in use) ends with an error instead of restarting forever.
+// the primary exits 0; the primary serves the workers' metrics summed; a start that cannot succeed (port in use) ends with an error instead of restarting forever.
 // Needs PostgreSQL and Redis, as several processes do.
 import { get as httpGet } from "node:http";
 import { createServer } from "node:net";
@@ -44,7 +44,7 @@ async function until(what: string, check: () => boolean, ms = 60_000): Promise<v
 }
 
 (ready ? describe : describe.skip)("WEB_CONCURRENCY=2: one command, two server workers", () => {
-  const env = childEnv("", { WEB_CONCURRENCY: "2", REDIS_KEY_PREFIX: `prs:test:${randomUUID()}`, SHUTDOWN_TIMEOUT_MS: "3000" });
+  const env = childEnv("", { WEB_CONCURRENCY: "2", REDIS_KEY_PREFIX: `prs:test:${randomUUID()}`, SHUTDOWN_TIMEOUT_MS: "3000", METRICS_PORT: "0", METRICS_HOST: "127.0.0.1" });
   let server: ServerProcess;
   let key: string;
 
@@ -56,6 +56,18 @@ async function until(what: string, check: () => boolean, ms = 60_000): Promise<v
   afterAll(async () => {
     await server?.stop("SIGKILL");
   });
+
+  it("serves both workers' metrics summed on the primary's metrics port", async () => {
+    const port = Number(/"port":(\d+)[^\n]*"msg":"metrics listening"/.exec(server.output())?.[1]);
+    const count = async () => {
+      const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      return Number(/^prs_http_request_duration_seconds_count\{method="GET",route="\/v1\/users\/me",status="200"\} (\d+)$/m.exec(text)?.[1] ?? 0);
+    };
+    const before = await count();
+    // Each on a connection of its own: the primary hands connections to both workers in turn.
+    for (let i = 0; i < 10; i++) expect(await status(server.url, key)).toBe(200);
+    expect((await count()) - before).toBe(10);
+  }, 60_000);
 
   it("replaces a worker killed with SIGKILL; the survivor answers meanwhile", async () => {
     const [first, second] = workerPids(server.output());

@@ -22,7 +22,12 @@ export const metricsEnabled = config.METRICS_PORT !== undefined || config.METRIC
 export const registry = new Registry();
 if (metricsEnabled) {
   collectDefaultMetrics({ register: registry }); // process_* and nodejs_* (nodejs_eventloop_lag_seconds, heap, GC)
-  if (cluster.isWorker) AggregatorRegistry.setRegistries([registry]);
+  if (cluster.isWorker) {
+    AggregatorRegistry.setRegistries([registry]);
+    // Constructing one installs the worker's answer to its primary's requests (setRegistries alone does not, and
+    // the primary's /metrics then waits for answers that never come).
+    new AggregatorRegistry();
+  }
 }
 
 /** The text a /metrics answer carries: this process's metrics, or (a cluster primary) its workers' together. */
