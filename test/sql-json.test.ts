@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import request from "supertest";
 import { prisma } from "../src/db";
-import { parse } from "graphql";
+import { parse, type GraphQLObjectType } from "graphql";
 import { TEAM_FULL_ACCESS } from "../src/auth/permissions";
 import { tierLimit } from "../src/auth/tiers";
 import type { Context } from "../src/context";
@@ -14,6 +14,7 @@ import { DETAIL_FRAGMENT, SUMMARY_FIELDS, toReportDetail, type ReportDetailResul
 import { schema } from "../src/schema";
 import { execute } from "../src/schema/engine";
 import { addKey, countStatements, createTeam, errorOf, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { everyField, servedObject } from "./support/served";
 
 let t: TestApp;
 let team: TestTeam;
@@ -26,18 +27,15 @@ const counting = (sql: string) => /team_usage|api_key_hourly_usage|^UPDATE .*api
 /** Statements of the request's own reading (not the key lookup, usage counting or last_used_at). */
 const reads = (statements: string[]) => statements.filter((sql) => !counting(sql) && !/FROM api_keys WHERE key_hash = ANY/.test(sql));
 
-/** Every field of Report and of its four collections (the computed ones included), with paging arguments. */
+/**
+ * Every field of Report and of its collections that the one-statement path serves (the computed ones included),
+ * read from the schema (test/support/served.ts), with an alias and paging arguments.
+ */
 const EVERY_FIELD = `
   fragment AllReport on Report {
-    __typename id j: address city state zip price beds baths sqft yearBuilt propertyType status isPublished isDraft publishedAt
-    viewsCount savesCount showingsCount createdAt updatedAt description lotSize portalUrl portalPropertyId mlsId
-    listingAgent createdBy customAgentName customAgentEmail primaryColor secondaryColor executiveSummary showComps
-    showNeighborhood showSocial showShowings showAgentInsights
-    comparables { __typename id reportId address city state zip price beds baths sqft lotSize yearBuilt distanceMiles saleDate daysOnMarket status source mlsId latitude longitude adjustments included adjustedPrice pricePerSqft createdAt updatedAt }
+    ${everyField(servedObject(schema.getType("Report") as GraphQLObjectType))}
+    j: address
     later: comparables(limit: 2, offset: 1) { id adjustedPrice }
-    showings { id serviceId reportId showingDate scheduledDate attendeeName attendeeEmail attendeePhone agentName feedback rating interested eventType title attendeesCount uniqueShowingKey showingTimeStart showingTimeEnd createdAt updatedAt }
-    socialMediaPosts { id reportId platform externalId url caption postedAt likes comments shares saves views reach metricsAt createdAt updatedAt }
-    agentInsights { id reportId title body category author source createdAt updatedAt }
   }`;
 
 const page = (include: string) => `query($status: ReportStatusFilter!, $limit: Int!, $offset: Int!) {
