@@ -279,7 +279,7 @@ describe("GET /v1/reports/{reportId}/valuation", () => {
 
   it("computes the README's worked example", async () => {
     const reportId = await newReport({ sqft: 2000, price: 700000 });
-    await api.put(`/v1/reports/${reportId}/comparables`, {
+    const replaced = await api.put(`/v1/reports/${reportId}/comparables`, {
       comparables: [
         { address: "A", price: 600000, sqft: 2000, adjustments: { garage: 10000 }, sale_date: daysAgo(30), distance_miles: 0.5 },
         { address: "B", price: 640000, sqft: 2000, adjustments: { pool: -20000 }, sale_date: daysAgo(60), distance_miles: 1.2 },
@@ -288,6 +288,7 @@ describe("GET /v1/reports/{reportId}/valuation", () => {
         { address: "E", price: 500000 },
       ],
     });
+    const ids = replaced.body.data.map((c: { id: string }) => c.id);
     const res = await api.get(`/v1/reports/${reportId}/valuation`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -299,6 +300,15 @@ describe("GET /v1/reports/{reportId}/valuation", () => {
         estimated_value: 620000,
         value_range: { low: 610000, high: 650000 },
         warnings: ["list_price_differs"],
+        // README "Confidence and similarity" (hand-computed in test/unit/confidence.test.ts)
+        confidence: { level: "high", score: 0.75, spread: 0.0271 },
+        comparables: [
+          { id: ids[0], similarity: 0.79, used: true },
+          { id: ids[1], similarity: 0.75, used: true },
+          { id: ids[2], similarity: 0.65, used: true },
+          { id: ids[3], similarity: 0.35, used: false },
+          { id: ids[4], similarity: 0.5, used: false },
+        ],
       },
     });
   });
@@ -322,6 +332,15 @@ describe("GET /v1/reports/{reportId}/valuation", () => {
       estimated_value: 615000,
       value_range: { low: 610000, high: 620000 },
       warnings: ["too_few_comparables", "stale_comparables", "distant_comparables"],
+      // 2 used, rates 305 and 310: CV 2.5 / 307.5 = 0.0081; 0.5 · 2/5 + 0.5 · (1 − 0.0081/0.25) = 0.68
+      confidence: { level: "medium", score: 0.68, spread: 0.0081 },
+      // size 1 (0.3) or 0 for C, distance 0 (5 miles and beyond), recency 0 (400 days) or 1 − 10/365 for B,
+      // age, beds and baths unknown (0.35 · 0.5)
+      comparables: [
+        { id: expect.any(String), similarity: 0.48, used: true },
+        { id: expect.any(String), similarity: 0.62, used: true },
+        { id: expect.any(String), similarity: 0.18, used: false },
+      ],
     });
 
     await api.patch(`/v1/reports/${reportId}`, { price: 620001 });
@@ -347,6 +366,8 @@ describe("GET /v1/reports/{reportId}/valuation", () => {
       estimated_value: null,
       value_range: null,
       warnings: ["too_few_comparables"],
+      confidence: { level: "low", score: 0, spread: null },
+      comparables: [],
     });
     const other = restClient(t.app, (await createTeam()).auth);
     expect(errorOf(await other.get(`/v1/reports/${reportId}/valuation`))).toEqual({ status: 404, message: "Report not found" });
@@ -369,5 +390,47 @@ describe("GraphQL", () => {
 
     const report = await gql(`query($r: ID!) { report(id: $r) { comparables(limit: 1) { address } valuation { estimatedValue comparablesUsed warnings } } }`, { r: reportId });
     expect(report.body.data.report).toEqual({ comparables: [{ address: "G1" }], valuation: { estimatedValue: 205000, comparablesUsed: 1, warnings: ["too_few_comparables"] } });
+  });
+
+  it("answers the confidence and each comparable's similarity, the same on Comparable as in the valuation", async () => {
+    const reportId = await newReport({ sqft: 2000, year_built: 1990, beds: 3, baths: 2 });
+    const saleDate = new Date(Date.now() - 73 * 86_400_000).toISOString();
+    const set = await api.put(`/v1/reports/${reportId}/comparables`, {
+      comparables: [
+        // hand-computed in test/unit/confidence.test.ts: 0.76
+        { address: "S1", price: 660000, sqft: 2200, year_built: 2000, beds: 4, baths: 2.5, distance_miles: 1, sale_date: saleDate },
+        // the subject's twin sold today: 1
+        { address: "S2", price: 600000, sqft: 2000, year_built: 1990, beds: 3, baths: 2, distance_miles: 0, sale_date: new Date().toISOString() },
+      ],
+    });
+    const [s1, s2] = set.body.data.map((c: { id: string }) => c.id);
+    const valuation = `valuation { confidence { level score spread } comparables { id similarity used } }`;
+    const expected = {
+      // rates 300 and 300: no spread; 0.5 · 2/5 + 0.5 · 1
+      confidence: { level: "medium", score: 0.7, spread: 0 },
+      comparables: [
+        { id: s1, similarity: 0.76, used: true },
+        { id: s2, similarity: 1, used: true },
+      ],
+    };
+    const root = await gql(`query($r: ID!) { ${valuation.replace("valuation", "valuation(reportId: $r)")} }`, { r: reportId });
+    expect(root.body).toEqual({ data: { valuation: expected } });
+    // A report read selecting similarity (the one-statement path does not serve it: the resolvers answer).
+    const nested = await gql(`query($r: ID!) { report(id: $r) { comparables { id similarity } ${valuation} } }`, { r: reportId });
+    expect(nested.body).toEqual({
+      data: {
+        report: {
+          comparables: [
+            { id: s1, similarity: 0.76 },
+            { id: s2, similarity: 1 },
+          ],
+          valuation: expected,
+        },
+      },
+    });
+    const one = await gql(`query($id: ID!) { comparable(id: $id) { similarity } }`, { id: s1 });
+    expect(one.body).toEqual({ data: { comparable: { similarity: 0.76 } } });
+    // The REST bodies of a comparable keep the comparable's own fields (as the report's detail and webhook payloads).
+    expect((await api.get(`/v1/comparables/${s1}`)).body.data).not.toHaveProperty("similarity");
   });
 });

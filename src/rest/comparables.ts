@@ -22,6 +22,8 @@ const VALUATION = operation(`query RestValuation($reportId: ID!) {
     estimated_value: estimatedValue
     value_range: valueRange { low high }
     warnings
+    confidence { level score spread }
+    comparables { id similarity used }
   }
 }`);
 

@@ -8,6 +8,7 @@ import { insightFields } from "../schema/resources/insight/fields";
 import { reportFields } from "../schema/resources/report/fields";
 import { showingFields } from "../schema/resources/showing/fields";
 import { socialPostFields } from "../schema/resources/social-post/fields";
+import { CONFIDENCE_LEVELS, CONFIDENCE_RULE } from "../schema/resources/comparable/confidence";
 import { VALUATION_WARNINGS } from "../schema/resources/comparable/market-analysis";
 import { COUNTS, PLATFORMS } from "../schema/resources/social-post/fields";
 import { pageRules } from "../schema/rules";
@@ -117,6 +118,26 @@ export const valuation = z
       .nullable()
       .meta({ description: "Lowest and highest price per square foot × the report's sqft, whole dollars; null like estimated_value" }),
     warnings: z.array(z.enum(VALUATION_WARNINGS)).meta({ description: "Each condition that holds (README: Valuation)" }),
+    // docs/api.md "Comparables": the valuation's confidence and each comparable's similarity (README: Confidence and similarity)
+    confidence: z
+      .object({
+        level: z.enum(CONFIDENCE_LEVELS).meta({ description: `high (score ≥ ${CONFIDENCE_RULE.high}), medium (≥ ${CONFIDENCE_RULE.medium}) or low` }),
+        score: z.number().min(0).max(1).meta({ description: "0 to 1, two decimals: half from the number of comparables used (full at 5), half from their spread" }),
+        spread: z
+          .number()
+          .nullable()
+          .meta({ description: "Coefficient of variation of the used comparables' price_per_sqft, four decimals; null with fewer than 2 used" }),
+      })
+      .meta({ description: "How far the valuation can be trusted" }),
+    comparables: z
+      .array(
+        z.object({
+          id: z.uuid(),
+          similarity: z.number().min(0).max(1).meta({ description: "Similarity to the report, 0 to 1, two decimals" }),
+          used: z.boolean().meta({ description: "Whether the valuation uses it" }),
+        }),
+      )
+      .meta({ description: "Every comparable of the report, oldest first" }),
   })
   .meta({ id: "Valuation", description: "A comparative market analysis of the report, computed on read" });
 export const showing = restResponseSchema(showingFields).meta({ id: "Showing" });

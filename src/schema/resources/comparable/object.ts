@@ -11,11 +11,22 @@ import { checked } from "../../rules";
 import { teamIdOf } from "../../scope";
 import { REPORT_NOT_FOUND, reportIdOfTeam } from "../report/lookup";
 import { oldestFirst, orNotFound, reportItems } from "../report-items";
+import { similarity } from "./confidence";
 import { comparableFields, MAX_REPLACED } from "./fields";
+import { SUBJECT_SELECT } from "./valuation";
 
 builder.prismaObject("Comparable", {
   description: "A comparable property of a report: a recent sale or listing nearby that the valuation weighs.",
-  fields: (t) => objectFields(comparableFields, t),
+  fields: (t) => ({
+    ...objectFields(comparableFields, t),
+    // Not in the field table: it depends on the report, so REST bodies, webhook payloads and the one-statement
+    // read path (which leaves a query selecting it to the resolvers) keep the comparable's own fields.
+    similarity: t.float({
+      description: "Similarity to its report, 0 to 1, as the valuation computes it (README: Confidence and similarity)",
+      select: { report: { select: SUBJECT_SELECT } },
+      resolve: (comparable) => similarity(comparable.report, comparable, new Date()),
+    }),
+  }),
 });
 
 export const COMPARABLE_NOT_FOUND = "Comparable not found";

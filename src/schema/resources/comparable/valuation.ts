@@ -1,11 +1,15 @@
 // The valuation of a report (a comparative market analysis) as GraphQL: Report.valuation and Query.valuation, both
-// computed by market-analysis.ts from the report and all of its comparables.
+// computed by market-analysis.ts from the report and all of its comparables, with the confidence and the
+// comparables' similarity of confidence.ts.
 import { prisma } from "../../../db";
+import type { Prisma } from "../../../generated/prisma/client";
 import { builder } from "../../builder";
 import { notFound } from "../../errors";
 import { isUuid, teamIdOf } from "../../scope";
 import { REPORT_NOT_FOUND } from "../report/lookup";
-import { DISTANT_AFTER_MILES, MIN_COMPARABLES, STALE_AFTER_DAYS, valuate, VALUATION_WARNINGS, type Valuation } from "./market-analysis";
+import { oldestFirst } from "../report-items";
+import { appraise, CONFIDENCE_LEVELS, CONFIDENCE_RULE, type AppraisedValuation, type Confidence, type WeighedComparable } from "./confidence";
+import { DISTANT_AFTER_MILES, MIN_COMPARABLES, STALE_AFTER_DAYS, VALUATION_WARNINGS, type Valuation } from "./market-analysis";
 
 const ValuationWarning = builder.enumType("ValuationWarning", {
   description: "A condition that weakens a valuation",
@@ -43,7 +47,39 @@ const ValueRange = builder.objectRef<NonNullable<Valuation["valueRange"]>>("Valu
   }),
 });
 
-export const ValuationType = builder.objectRef<Valuation>("Valuation").implement({
+const ConfidenceLevel = builder.enumType("ConfidenceLevel", {
+  description: "How far a valuation can be trusted, from its confidence score",
+  values: {
+    high: { description: `score ≥ ${CONFIDENCE_RULE.high}` },
+    medium: { description: `score ≥ ${CONFIDENCE_RULE.medium}` },
+    low: { description: `score < ${CONFIDENCE_RULE.medium}` },
+  } satisfies Record<(typeof CONFIDENCE_LEVELS)[number], { description: string }>,
+});
+
+const ConfidenceType = builder.objectRef<Confidence>("ValuationConfidence").implement({
+  description: "How far the valuation can be trusted, from the number of comparables used and how far their prices per square foot spread (README: Confidence and similarity)",
+  fields: (t) => ({
+    level: t.field({ type: ConfidenceLevel, description: "high, medium or low, from score", resolve: (c) => c.level }),
+    score: t.exposeFloat("score", {
+      description: `0 to 1, two decimals: ${CONFIDENCE_RULE.countWeight} × min(used, ${CONFIDENCE_RULE.fullCount}) / ${CONFIDENCE_RULE.fullCount} + ${CONFIDENCE_RULE.spreadWeight} × max(0, 1 − spread / ${CONFIDENCE_RULE.spreadZeroAt}) (no spread: 0)`,
+    }),
+    spread: t.exposeFloat("spread", {
+      nullable: true,
+      description: "Coefficient of variation of the used comparables' price per square foot (population standard deviation / mean), four decimals; null with fewer than 2 used",
+    }),
+  }),
+});
+
+const WeighedComparableType = builder.objectRef<WeighedComparable>("ValuationComparable").implement({
+  description: "A comparable of the report as the valuation weighs it",
+  fields: (t) => ({
+    id: t.exposeID("id", { description: "The comparable's id" }),
+    similarity: t.exposeFloat("similarity", { description: "Similarity to the report, 0 to 1 (README: Confidence and similarity)" }),
+    used: t.exposeBoolean("used", { description: "Whether the valuation uses it: included, with an adjusted price and sqft" }),
+  }),
+});
+
+export const ValuationType = builder.objectRef<AppraisedValuation>("Valuation").implement({
   description:
     "A comparative market analysis of a report, computed on read: the median adjusted price per square foot of the included comparables × the report's sqft.",
   fields: (t) => ({
@@ -54,15 +90,48 @@ export const ValuationType = builder.objectRef<Valuation>("Valuation").implement
     estimatedValue: t.exposeFloat("estimatedValue", { nullable: true, description: "Median price per square foot × the report's sqft, whole dollars; null without sqft or a used comparable" }),
     valueRange: t.field({ type: ValueRange, nullable: true, description: "Null like estimatedValue", resolve: (v) => v.valueRange }),
     warnings: t.field({ type: [ValuationWarning], description: "Each condition that holds, in a fixed order", resolve: (v) => v.warnings }),
+    confidence: t.field({ type: ConfidenceType, description: "How far the valuation can be trusted", resolve: (v) => v.confidence }),
+    comparables: t.field({
+      type: [WeighedComparableType],
+      description: "Every comparable of the report, oldest first, with its similarity and whether it is used",
+      resolve: (v) => v.comparables,
+    }),
   }),
 });
 
-/** What the valuation reads of a report (a Prisma select, also used as the Report.valuation field's selection). */
+/** The order of the valuation's comparables: oldest first, as the report's list. */
+const COMPARABLE_ORDER: Prisma.ComparableOrderByWithRelationInput[] = [...oldestFirst];
+
+/** What the valuation reads of a report (a Prisma select), without the subject's traits a similarity compares. */
 export const VALUATION_SELECT = {
   sqft: true,
   price: true,
-  comparables: { select: { price: true, adjustments: true, sqft: true, included: true, status: true, saleDate: true, distanceMiles: true } },
+  comparables: {
+    select: {
+      id: true,
+      price: true,
+      adjustments: true,
+      sqft: true,
+      included: true,
+      status: true,
+      saleDate: true,
+      distanceMiles: true,
+      yearBuilt: true,
+      beds: true,
+      baths: true,
+    },
+    orderBy: COMPARABLE_ORDER,
+  },
 } as const;
+
+/** What a similarity reads of the report (the subject). */
+export const SUBJECT_SELECT = { sqft: true, yearBuilt: true, beds: true, baths: true } as const;
+
+/**
+ * Everything the valuation with its confidence and similarities reads of a report (also the Report.valuation field's
+ * selection): `appraise(report, report.comparables, now)` of such a row is the valuation.
+ */
+export const APPRAISAL_SELECT = { ...VALUATION_SELECT, ...SUBJECT_SELECT } as const;
 
 builder.queryFields((t) => ({
   valuation: t.field({
@@ -72,9 +141,9 @@ builder.queryFields((t) => ({
     args: { reportId: t.arg.id({ required: true, description: "The report's id" }) },
     resolve: async (_root, { reportId }, ctx) => {
       const id = String(reportId);
-      const report = isUuid(id) ? await prisma.report.findFirst({ where: { id, teamId: teamIdOf(ctx) }, select: VALUATION_SELECT }) : null;
+      const report = isUuid(id) ? await prisma.report.findFirst({ where: { id, teamId: teamIdOf(ctx) }, select: APPRAISAL_SELECT }) : null;
       if (!report) throw notFound(REPORT_NOT_FOUND);
-      return valuate(report, report.comparables, new Date());
+      return appraise(report, report.comparables, new Date());
     },
   }),
 }));

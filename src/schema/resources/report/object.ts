@@ -5,8 +5,8 @@ import { builder } from "../../builder";
 import { objectFields } from "../../fields";
 import { pageType } from "../../page";
 import { collection } from "../collections";
-import { valuate } from "../comparable/market-analysis";
-import { VALUATION_SELECT, ValuationType } from "../comparable/valuation";
+import { appraise } from "../comparable/confidence";
+import { APPRAISAL_SELECT, ValuationType } from "../comparable/valuation";
 import { engagementOf, EngagementType } from "../social-post/engagement";
 import { reportFields } from "./fields";
 
@@ -23,8 +23,8 @@ builder.prismaObject("Report", {
       nullable: true,
       description: "A comparative market analysis from all of the report's comparables. Needs comparables:read.",
       authScopes: { permission: "comparables:read" },
-      select: VALUATION_SELECT,
-      resolve: (report) => valuate(report, report.comparables, new Date()),
+      select: APPRAISAL_SELECT,
+      resolve: (report) => appraise(report, report.comparables, new Date()),
     }),
     engagement: t.field({
       type: EngagementType,
