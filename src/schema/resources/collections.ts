@@ -1,6 +1,7 @@
 // A report's embedded collections (comparables, showings, social posts, agent insights): each is its own resource,
 // read with that resource's read permission, oldest first, at most NESTED_LIMIT items a page.
 import type { Permission } from "../../auth/permissions";
+import type PrismaTypes from "../../generated/pothos-types";
 import { NESTED_LIMIT } from "../builder";
 import { pageArgRules } from "../rules";
 import type { SqlJsonCollection } from "../sql-json/plan";
@@ -8,7 +9,8 @@ import type { SqlJsonCollection } from "../sql-json/plan";
 /** The order of every collection (also the one-statement read path's, ../sql-json). */
 export const COLLECTION_ORDER = [{ createdAt: "asc" }, { id: "asc" }] as const;
 
-type Relation = "comparables" | "showings" | "socialMediaPosts" | "agentInsights";
+/** A list relation of Report in the Prisma schema (the generated Pothos types list them). */
+type Relation = PrismaTypes["Report"]["ListRelations"];
 
 /** The relation field of one collection on Report, with limit/offset. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
