@@ -26,8 +26,14 @@ export function listDepth(args: QueryArgs): number {
   return deepest;
 }
 
-/** Rows one read may build: twice the GraphQL estimate's 50,000 objects (src/schema/limits.ts). */
-export const MAX_READ_ROWS = 100_000;
+/**
+ * Rows one read of the resolvers may build. Prisma turns each row into an object in the request's thread (about
+ * 40–120 µs a row here, ARCHITECTURE.md "Limits"), so this also bounds how long one read holds the event loop: a
+ * shape within the GraphQL estimate but built row by row (report → showings(100) → report → showings(80) → report →
+ * showings(2): 32,200 rows) held it 3–7 s with 100,000 here. A page of 50 reports with four collections of 100
+ * (20,050 rows) fits; the one-statement path, which serves the common pages, builds no rows in JavaScript.
+ */
+export const MAX_READ_ROWS = 25_000;
 
 /** A read refused before it ran because of the rows its nesting of lists could build. */
 export class TooManyRows extends Error {

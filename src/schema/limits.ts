@@ -7,7 +7,7 @@
 // overflow the stack: a document nested more than 64 brackets deep or longer than 10,000 tokens, or variables nested
 // more than 32 levels deep, answer 400 without being parsed further. An operationName the document does not define
 // answers 400. And whatever a bug in these checks lets through, one request cannot build more than 100,000 list items
-// (BUILT_ITEMS_LIMIT, counted as resolvers return lists) nor run a read that could build more than 100,000 rows
+// (BUILT_ITEMS_LIMIT, counted as resolvers return lists) nor run a read that could build more than MAX_READ_ROWS rows
 // (src/db/load-strategy.ts): it stops there and answers QUERY_TOO_COMPLEX.
 import { maxAliasesRule } from "@escape.tech/graphql-armor-max-aliases";
 import { complexityFromQuery } from "@pothos/plugin-complexity";
@@ -28,7 +28,7 @@ import {
   type OperationDefinitionNode,
   type ValidationContext,
 } from "graphql";
-import { TooManyRows } from "../db/load-strategy";
+import { MAX_READ_ROWS, TooManyRows } from "../db/load-strategy";
 import { graphqlNesting, jsonDepth } from "../http/nesting";
 import { variableError } from "./input-errors";
 
@@ -185,8 +185,9 @@ const built = new WeakMap<object, { items: number }>();
  */
 export function builtPastLimit(context: unknown, result: ExecutionResult): GraphQLError | undefined {
   const count = typeof context === "object" && context !== null ? built.get(context) : undefined;
-  const tooMany = (count?.items ?? 0) > BUILT_ITEMS_LIMIT || result.errors?.some((e) => e.originalError instanceof TooManyRows);
-  if (!tooMany) return undefined;
+  const rows = result.errors?.find((e) => e.originalError instanceof TooManyRows)?.originalError as TooManyRows | undefined;
+  if (rows) return tooComplex(`Query too complex: one of its reads could build ${rows.rows} rows, the limit is ${MAX_READ_ROWS}`, validationStatus(context));
+  if ((count?.items ?? 0) <= BUILT_ITEMS_LIMIT) return undefined;
   return tooComplex(`Query too complex: its answer passed ${BUILT_ITEMS_LIMIT} objects, the limit of one request`, validationStatus(context));
 }
 
