@@ -28,6 +28,7 @@ import { docsRouter, restRouter } from "./rest";
 import { API_VERSION } from "./rest/openapi";
 import { readsReports } from "./rest/reports";
 import { schema } from "./schema";
+import { sharePagesRouter } from "./share/router";
 import { useCompiledExecution } from "./schema/engine";
 import { useQueryLimits } from "./schema/limits";
 import { useRawJsonResults } from "./schema/sql-json/raw";
@@ -128,6 +129,7 @@ export function assembleApp(authentication: RequestHandler, rateLimiter: RateLim
   app.use("/docs", rejectMalformedUrl);
   app.use(docsRouter());
   app.use(dashboardRouter()); // the team dashboard's static files; its page calls /graphql with the key
+  app.use(sharePagesRouter(rateLimiter)); // /r/<token>: a share link's page and PDF, no key (limited per address)
   app.use((req, res, next) => {
     if (!isGraphiQLPage(req)) return next();
     const { page, headers, tag } = graphiqlPage();

@@ -1,14 +1,20 @@
 // Per-key permissions: resource → allowed actions (DECISIONS, "API keys, teams and permissions").
 export const RESOURCES = ["reports", "comparables", "showings", "social_media", "ai_insights", "team", "webhooks", "api_keys"] as const;
+/** The actions of every resource. */
 export const ACTIONS = ["read", "create", "update", "delete", "publish"] as const;
+/** Actions only some resources have: reports:share makes share links (docs/api.md "Wave 3 contracts"). */
+const EXTRA_ACTIONS = { reports: ["share"] } as const satisfies Partial<Record<Resource, readonly string[]>>;
 
 export type Resource = (typeof RESOURCES)[number];
-export type Action = (typeof ACTIONS)[number];
+export type Action = (typeof ACTIONS)[number] | (typeof EXTRA_ACTIONS)[keyof typeof EXTRA_ACTIONS][number];
 export type Permission = `${Resource}:${Action}`;
 export type Permissions = Partial<Record<Resource, Action[]>>;
 
+/** Every action of `resource`, in a fixed order (what `resource:*` grants). */
+export const actionsOf = (resource: Resource): Action[] => [...ACTIONS, ...((EXTRA_ACTIONS as Partial<Record<Resource, readonly Action[]>>)[resource] ?? [])];
+
 const grantAll = (resources: readonly Resource[]): Permissions =>
-  Object.fromEntries(resources.map((r) => [r, [...ACTIONS]]));
+  Object.fromEntries(resources.map((r) => [r, actionsOf(r)]));
 
 /** What a key created without an explicit list gets: everything of the team except key management. */
 export const TEAM_FULL_ACCESS: Permissions = grantAll(RESOURCES.filter((r) => r !== "api_keys"));
@@ -35,12 +41,13 @@ export function parsePermissions(list: string[] | string): Permissions {
     if (!RESOURCES.includes(resource as Resource) || extra !== undefined) {
       throw new Error(`Unknown permission '${entry}': resources are ${RESOURCES.join(", ")}`);
     }
-    if (action !== "*" && !ACTIONS.includes(action as Action)) {
-      throw new Error(`Unknown permission '${entry}': actions are ${ACTIONS.join(", ")} or *`);
+    const allowed = actionsOf(resource as Resource);
+    if (action !== "*" && !allowed.includes(action as Action)) {
+      throw new Error(`Unknown permission '${entry}': actions are ${allowed.join(", ")} or *`);
     }
     const actions = new Set(result[resource as Resource] ?? []);
-    for (const a of action === "*" ? ACTIONS : [action as Action]) actions.add(a);
-    result[resource as Resource] = ACTIONS.filter((a) => actions.has(a));
+    for (const a of action === "*" ? allowed : [action as Action]) actions.add(a);
+    result[resource as Resource] = allowed.filter((a) => actions.has(a));
   }
   return result;
 }

@@ -2,7 +2,7 @@
 // each command returns the lines to print on standard output.
 import { createApiKey, KeyLimitReached } from "../auth/api-keys";
 import { hashApiKey, isWellFormedKey } from "../auth/keys";
-import { ACTIONS, type Permissions } from "../auth/permissions";
+import { actionsOf, type Permissions, type Resource } from "../auth/permissions";
 import { prisma } from "../db";
 import { CommandError } from "./usage";
 
@@ -99,7 +99,7 @@ function formatPermissions(permissions: Permissions): string {
   if (!entries.length) return "(none)";
   return entries
     .flatMap(([resource, actions]) =>
-      ACTIONS.every((a) => actions!.includes(a)) ? [`${resource}:*`] : actions!.map((a) => `${resource}:${a}`),
+      actionsOf(resource as Resource).every((a) => actions!.includes(a)) ? [`${resource}:*`] : actions!.map((a) => `${resource}:${a}`),
     )
     .join(",");
 }

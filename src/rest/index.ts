@@ -5,6 +5,7 @@ import { idempotencyKeys } from "../http/idempotency";
 import { comparablesRouter } from "./comparables";
 import { insightsRouter } from "./insights";
 import { reportsRouter } from "./reports";
+import { shareLinksRouter } from "./share-links";
 import { showingsRouter } from "./showings";
 import { socialPostsRouter } from "./social-posts";
 import { summaryRouter } from "./summary";
@@ -16,6 +17,7 @@ export function restRouter(): Router {
   router.use(idempotencyKeys()); // Idempotency-Key on every POST, before any route
   router.use(usersRouter());
   router.use(reportsRouter());
+  router.use(shareLinksRouter());
   router.use(showingsRouter());
   router.use(comparablesRouter());
   router.use(insightsRouter());

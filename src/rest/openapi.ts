@@ -27,7 +27,7 @@ const ERRORS: Record<number, string> = {
   400: "Invalid request: a value of the wrong type or out of bounds, or a body that is not a JSON object",
   401: "Missing, malformed, unknown, expired or revoked API key",
   403: "The key lacks the permission (Permission denied: <resource>:<action>)",
-  404: "No such report, showing, comparable, insight, webhook, delivery or event in the key's team",
+  404: "No such report, showing, comparable, insight, share link, webhook, delivery or event in the key's team",
   422: "The fair-housing screen flagged the summary and AI_FAIR_HOUSING=block: nothing was saved",
   502: "The AI provider failed (AI provider failed: <reason>); nothing was saved",
   504: "The AI provider did not answer in time; nothing was saved",
@@ -60,6 +60,8 @@ interface Route {
   responseDescription: string;
   /** Error statuses besides 401, 405 and 429, which every route can answer. */
   errors: number[];
+  /** A success answer that is not JSON (the report's PDF): its media type; `response` is then unused. */
+  binary?: "application/pdf";
 }
 
 const BODY_ERRORS = [400, 413, 415];
@@ -147,6 +149,33 @@ function reportItemRoutes(item: {
       errors: [403, 404],
     },
   ].filter((route) => !(route.method === "post" || route.method === "patch") || route.body !== undefined) as Route[];
+}
+
+/** Share links and the report's PDF (src/rest/share-links.ts; docs/api.md "Wave 3 contracts", "Share links"). */
+function shareRoutes(): Route[] {
+  const tag = "Reports" as const;
+  const links = "/v1/reports/{reportId}/share-links";
+  return [
+    { method: "get", operationId: "listShareLinks", path: links, tag, summary: "A report's share links, newest first, revoked and expired ones too; never their tokens (needs reports:share)", params: reportIdParam, query: s.pageQuery, response: s.pageOf(s.shareLink), responseDescription: "A page of share links", errors: [400, 403, 404] },
+    {
+      method: "post",
+      operationId: "createShareLink",
+      path: links,
+      tag,
+      summary: "Make a link to a public, read-only page of the report (needs reports:share)",
+      description:
+        "The page (HTML, no key, no script) and its PDF (url + .pdf) show the report's facts, executive summary and agent, and the sections whose show_*_on_report switch is on; never showing attendees' names, e-mails, phones or feedback. Unknown, expired or revoked: 404. token and url are in this answer only.",
+      params: reportIdParam,
+      body: s.createShareLinkBody,
+      bodyOptional: true,
+      status: 201,
+      response: s.mutationOf(s.shareLinkWithToken),
+      responseDescription: "The link with its token and url (shown only now)",
+      errors: [...BODY_ERRORS, 403, 404],
+    },
+    { method: "delete", operationId: "revokeShareLink", path: `${links}/{linkId}`, tag, summary: "Revoke a share link: its page and PDF answer 404 from now on, on every server (needs reports:share)", params: s.shareLinkParams, response: s.mutationOf(s.shareLink), responseDescription: "The revoked link", errors: [403, 404] },
+    { method: "get", operationId: "getReportPdf", path: "/v1/reports/{reportId}/pdf", tag, summary: "The report as a PDF: the share page's content (needs reports:read; sections of collections the key may not read are left out)", params: reportIdParam, response: s.messageOnly, binary: "application/pdf", responseDescription: "The PDF", errors: [403, 404] },
+  ];
 }
 
 /** The webhook routes (src/rest/webhooks.ts; DECISIONS "Webhooks"). */
@@ -413,6 +442,7 @@ const routes: Route[] = [
     responseDescription: "The summary",
     errors: [...BODY_ERRORS, 403, 404, 422, 502, 504],
   },
+  ...shareRoutes(),
   ...webhookRoutes(),
   {
     method: "get",
@@ -479,7 +509,9 @@ function routeConfig(route: Route): RouteConfig {
       },
     },
     responses: {
-      [route.status ?? 200]: json(route.response, route.responseDescription),
+      [route.status ?? 200]: route.binary
+        ? { description: route.responseDescription, headers: RATE_LIMIT_HEADERS, content: { [route.binary]: { schema: z.string().meta({ format: "binary" }) } } }
+        : json(route.response, route.responseDescription),
       ...errors([...route.errors, 401, 405, 429].sort()),
     },
   };

@@ -237,6 +237,35 @@ export const currentUser = z
   })
   .meta({ id: "CurrentUser" });
 
+// ---- Share links (src/rest/share-links.ts; docs/api.md "Wave 3 contracts", "Share links") ----
+
+export const createShareLinkBody = z
+  .object({
+    label: z.string().max(200).nullable().optional().meta({ description: "Your name for it, e.g. who it was sent to", example: "For the Smiths" }),
+    expires_at: dateTime().optional().meta({ description: "When it stops answering: in the future, at most 365 days ahead (default: 30 days)" }),
+  })
+  .meta({ id: "CreateShareLinkBody" });
+export const shareLink = z
+  .object({
+    id: z.uuid(),
+    report_id: z.uuid(),
+    label: z.string().nullable(),
+    expires_at: dateTime(),
+    created_at: dateTime(),
+    revoked_at: when().meta({ description: "When it was revoked (it answers 404 from then on)" }),
+  })
+  .meta({ id: "ShareLink" });
+export const shareLinkWithToken = shareLink
+  .extend({
+    url: z.string().meta({ description: "The public page: <this server>/r/<token> (its PDF: the same with .pdf). Shown only now" }),
+    token: z.string().meta({ description: "43 characters of base64url; only its SHA-256 is kept. Shown only now" }),
+  })
+  .meta({ id: "ShareLinkWithToken" });
+export const shareLinkParams = z.object({
+  reportId: z.string().meta({ description: "Report uuid" }),
+  linkId: z.string().meta({ description: "The share link's uuid" }),
+});
+
 // ---- Webhooks (src/rest/webhooks.ts) ----
 
 const eventTypes = z.array(z.enum(["*", ...(Object.keys(EVENT_TYPES) as EventType[])])).min(1).meta({ description: 'Event types (GET /v1/webhooks/event-types), or ["*"] for all', example: ["report.published", "showing.created"] });

@@ -1,5 +1,5 @@
 // Per-key permissions: parsing `resource:action` lists and checking a request against what a key holds.
-import { ACTIONS, ALL_PERMISSIONS, can, firstMissing, listPermissions, parsePermissions, RESOURCES, TEAM_FULL_ACCESS } from "../../src/auth/permissions";
+import { ACTIONS, actionsOf, ALL_PERMISSIONS, can, firstMissing, listPermissions, parsePermissions, RESOURCES, TEAM_FULL_ACCESS } from "../../src/auth/permissions";
 
 describe("parsePermissions", () => {
   it("reads a comma-separated list, or an array, into resource → actions in a fixed order", () => {
@@ -10,6 +10,12 @@ describe("parsePermissions", () => {
   it("grants every action for resource:*", () => {
     expect(parsePermissions("showings:*")).toEqual({ showings: [...ACTIONS] });
     expect(parsePermissions("showings:read,showings:*")).toEqual({ showings: [...ACTIONS] });
+    expect(parsePermissions("reports:*")).toEqual({ reports: [...ACTIONS, "share"] });
+  });
+
+  it("knows reports:share (share links), an action of reports only", () => {
+    expect(parsePermissions("reports:share,reports:read")).toEqual({ reports: ["read", "share"] });
+    expect(() => parsePermissions("comparables:share")).toThrow("Unknown permission 'comparables:share': actions are read, create, update, delete, publish or *");
   });
 
   it("ignores blanks and repeats", () => {
@@ -19,7 +25,7 @@ describe("parsePermissions", () => {
 
   it.each([
     ["houses:read", "Unknown permission 'houses:read': resources are"],
-    ["reports:fly", "Unknown permission 'reports:fly': actions are read, create, update, delete, publish or *"],
+    ["reports:fly", "Unknown permission 'reports:fly': actions are read, create, update, delete, publish, share or *"],
     ["reports", "Unknown permission 'reports': actions are"],
     ["reports:read:extra", "Unknown permission 'reports:read:extra': resources are"],
     ["Reports:read", "Unknown permission 'Reports:read'"],
@@ -62,7 +68,8 @@ describe("the standard grants", () => {
   it("a team key gets everything but key management; the first-start key gets everything", () => {
     expect(Object.keys(ALL_PERMISSIONS).sort()).toEqual([...RESOURCES].sort());
     expect(Object.keys(TEAM_FULL_ACCESS).sort()).toEqual(RESOURCES.filter((r) => r !== "api_keys").sort());
-    for (const actions of Object.values(ALL_PERMISSIONS)) expect(actions).toEqual([...ACTIONS]);
+    for (const [resource, actions] of Object.entries(ALL_PERMISSIONS)) expect(actions).toEqual(actionsOf(resource as never));
+    expect(TEAM_FULL_ACCESS.reports).toContain("share");
     expect(firstMissing(TEAM_FULL_ACCESS, ALL_PERMISSIONS)).toBeNull();
     expect(firstMissing(ALL_PERMISSIONS, TEAM_FULL_ACCESS)).toBe("api_keys:read");
   });

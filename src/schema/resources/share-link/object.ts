@@ -1,0 +1,114 @@
+// Share links (docs/api.md "Wave 3 contracts", "Share links"): a public, read-only page and PDF of one report at
+// /r/<token>, for the report's client. Making, listing and revoking them needs reports:share. They record no webhook
+// event: like the management of keys and endpoints, they change nothing a subscriber follows (the report is as it
+// was); the planned audit log is where share_link.created and share_link.revoked belong.
+import { prisma } from "../../../db";
+import type { Prisma } from "../../../generated/prisma/client";
+import { builder } from "../../builder";
+import { badField, notFound } from "../../errors";
+import { pageArgs, pageType } from "../../page";
+import { checked, text } from "../../rules";
+import { isUuid, teamIdOf } from "../../scope";
+import { reportIdOfTeam } from "../report/lookup";
+import { hashShareToken, newShareToken, sharePath } from "./token";
+
+export const SHARE_LINK_NOT_FOUND = "Share link not found";
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** A link's life when none is given, and the longest it may have (docs/api.md "Wave 3 contracts"). */
+export const DEFAULT_SHARE_DAYS = 30;
+export const MAX_SHARE_DAYS = 365;
+
+builder.prismaObject("ShareLink", {
+  description: "A link to a public, read-only page (and PDF) of one report. Its token is shown only when it is made.",
+  fields: (t) => ({
+    id: t.exposeID("id", { description: "The link's id (a UUID)" }),
+    reportId: t.exposeID("reportId", { description: "The report it shows" }),
+    label: t.exposeString("label", { nullable: true, description: "Your name for it, e.g. who it was sent to" }),
+    expiresAt: t.expose("expiresAt", { type: "DateTime", description: "When it stops answering" }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: "When it was made" }),
+    revokedAt: t.expose("revokedAt", { type: "DateTime", nullable: true, description: "When it was revoked; it answers 404 from then on" }),
+  }),
+});
+
+const CreatedLink = builder.objectRef<{ link: { id: string }; token: string }>("ShareLinkWithToken").implement({
+  description: "A new share link with its token: shown only now (only its SHA-256 is kept).",
+  fields: (t) => ({
+    link: t.prismaField({ type: "ShareLink", description: "The link", resolve: (query, parent) => prisma.shareLink.findUniqueOrThrow({ ...query, where: { id: parent.link.id } }) }),
+    token: t.exposeString("token", { description: "The link's secret: 43 characters of base64url" }),
+    path: t.string({ description: "The public page's path on this server, /r/<token> (the PDF: /r/<token>.pdf)", resolve: (parent) => sharePath(parent.token) }),
+  }),
+});
+
+const SharePage = pageType<"ShareLink", Prisma.ShareLinkWhereInput>("ShareLink", "One page of a report's share links, newest first.", {
+  items: (query, page) => prisma.shareLink.findMany({ ...query, where: page.where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: page.limit, skip: page.offset }),
+  count: (where) => prisma.shareLink.count({ where }),
+});
+
+const CreateInput = builder.inputType("CreateShareLinkInput", {
+  description: "A new share link.",
+  fields: (t) => ({
+    label: t.string({ description: "Your name for it (at most 200 characters)", validate: checked(text(200).nullish()) }),
+    expiresAt: t.field({ type: "DateTime", description: `When it stops answering: in the future, at most ${MAX_SHARE_DAYS} days ahead (default ${DEFAULT_SHARE_DAYS} days)` }),
+  }),
+});
+
+/** The expiry of a new link: `given` when it is in the future and within MAX_SHARE_DAYS, else a 400 naming it. */
+export function shareExpiry(given: Date | null | undefined, now: Date): Date {
+  if (given == null) return new Date(now.getTime() + DEFAULT_SHARE_DAYS * DAY_MS);
+  if (given.getTime() <= now.getTime()) throw badField(["input", "expiresAt"], "must be in the future");
+  if (given.getTime() > now.getTime() + MAX_SHARE_DAYS * DAY_MS) throw badField(["input", "expiresAt"], `must be at most ${MAX_SHARE_DAYS} days ahead`);
+  return given;
+}
+
+builder.queryFields((t) => ({
+  shareLinks: t.field({
+    type: SharePage,
+    description: "A report's share links (revoked and expired ones too), newest first; never their tokens. Needs reports:share.",
+    authScopes: { permission: "reports:share" },
+    args: { reportId: t.arg.id({ required: true, description: "The report's id" }), ...pageArgs(t) },
+    resolve: async (_root, { reportId, limit, offset }, ctx) => {
+      const teamId = teamIdOf(ctx);
+      return { where: { reportId: await reportIdOfTeam(teamId, String(reportId)), teamId }, limit, offset };
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createShareLink: t.field({
+    type: CreatedLink,
+    description: `Makes a link to a public page of the report (expiring in ${DEFAULT_SHARE_DAYS} days unless expiresAt says otherwise). Its token is in this answer only. Needs reports:share.`,
+    authScopes: { permission: "reports:share" },
+    args: {
+      reportId: t.arg.id({ required: true, description: "The report's id" }),
+      input: t.arg({ type: CreateInput, description: "Its label and expiry" }),
+    },
+    resolve: async (_root, { reportId, input }, ctx) => {
+      const teamId = teamIdOf(ctx);
+      const expiresAt = shareExpiry(input?.expiresAt, new Date());
+      const id = await reportIdOfTeam(teamId, String(reportId));
+      const token = newShareToken();
+      const link = await prisma.shareLink.create({
+        data: { teamId, reportId: id, tokenHash: hashShareToken(token), label: input?.label ?? null, expiresAt },
+        select: { id: true },
+      });
+      return { link, token };
+    },
+  }),
+  revokeShareLink: t.prismaField({
+    type: "ShareLink",
+    description: "Revokes a share link: its page and PDF answer 404 from now on, on every server. Revoking it again changes nothing. Needs reports:share.",
+    authScopes: { permission: "reports:share" },
+    args: {
+      reportId: t.arg.id({ required: true, description: "The report's id" }),
+      id: t.arg.id({ required: true, description: "The link's id" }),
+    },
+    resolve: async (query, _root, args, ctx) => {
+      const teamId = teamIdOf(ctx);
+      const reportId = await reportIdOfTeam(teamId, String(args.reportId));
+      const where = isUuid(String(args.id)) ? { id: String(args.id), reportId, teamId } : null;
+      if (!where || !(await prisma.shareLink.findFirst({ where, select: { id: true } }))) throw notFound(SHARE_LINK_NOT_FOUND);
+      await prisma.shareLink.updateMany({ where: { ...where, revokedAt: null }, data: { revokedAt: new Date() } });
+      return prisma.shareLink.findFirstOrThrow({ ...query, where });
+    },
+  }),
+}));

@@ -1,0 +1,135 @@
+// The public page of a share link (docs/api.md "Wave 3 contracts", "Share links"): HTML made on the server from the
+// report's view (./view.ts), with no script at all, one inline stylesheet allowed by its hash, nothing loaded from
+// anywhere. Every value from the report is HTML-escaped where it is written.
+import { createHash } from "node:crypto";
+import type { Fact, NoteView, ReportView, Theme, ValuationView } from "./view";
+
+const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+export const escapeHtml = (value: unknown): string => String(value).replace(/[&<>"']/g, (c) => ESCAPES[c]);
+
+/** Tagged template: every interpolated value is escaped, except `Html` made by this module. */
+class Html {
+  constructor(readonly text: string) {}
+  toString() {
+    return this.text;
+  }
+}
+const raw = (text: string) => new Html(text);
+function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
+  const part = (v: unknown): string => (v instanceof Html ? v.text : Array.isArray(v) ? v.map(part).join("") : v == null || v === false ? "" : escapeHtml(v));
+  return new Html(strings.reduce((out, s, i) => out + s + (i < values.length ? part(values[i]) : ""), ""));
+}
+
+function stylesheet(t: Theme): string {
+  return `
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;color:#111;background:#fff}
+.cover{background:${t.primary};color:${t.onPrimary};padding:2rem 1rem}
+.cover>*,main,footer{max-width:60rem;margin-left:auto;margin-right:auto}
+.kicker{margin:0;text-transform:uppercase;letter-spacing:.08em;font-size:.8rem}
+h1{margin:.25rem 0;font-size:clamp(1.5rem,5vw,2.4rem);line-height:1.2}
+.place{margin:0}
+main{padding:0 1rem}
+section{margin:2rem 0}
+h2{color:${t.accent};font-size:1.35rem;border-bottom:2px solid ${t.accent};padding-bottom:.25rem}
+h3{font-size:1.05rem;margin:1rem 0 .25rem}
+.facts{display:grid;grid-template-columns:repeat(auto-fill,minmax(10rem,1fr));gap:.75rem;margin:0}
+.facts div{border:1px solid #d1d5db;border-radius:.4rem;padding:.5rem .75rem}
+.facts dt{font-size:.85rem;color:#4b5563}.facts dd{margin:0;font-weight:600;font-size:1.1rem}
+.estimate{font-size:1.1rem}.estimate strong{font-size:1.6rem;color:${t.accent}}
+.bar{width:100%;height:auto;display:block;margin:.5rem 0}
+.bar .track{fill:#e5e7eb}.bar .range{fill:${t.bar}}.bar .mark{fill:#111}
+.ends{display:flex;justify-content:space-between;gap:1rem;margin:0}
+.scroll{overflow-x:auto}
+table{border-collapse:collapse;width:100%;font-size:.9rem}
+th{background:${t.secondary};color:${t.onSecondary};text-align:left}
+th,td{padding:.4rem .5rem;border-bottom:1px solid #d1d5db;white-space:nowrap}
+td.address{white-space:normal;min-width:10rem}
+.muted{color:#4b5563}
+ul.dates{columns:2 14rem;padding-left:1.2rem}
+footer{padding:1.5rem 1rem 3rem;border-top:1px solid #d1d5db}
+a{color:${t.accent}}
+@media print{
+  body{font-size:11pt}
+  .cover{-webkit-print-color-adjust:exact;print-color-adjust:exact;padding:1rem}
+  th,.bar{-webkit-print-color-adjust:exact;print-color-adjust:exact}
+  section{break-inside:avoid-page}
+  tr{break-inside:avoid}
+  .scroll{overflow:visible}
+  a{color:inherit;text-decoration:none}
+}`;
+}
+
+const facts = (list: Fact[]) => html`<dl class="facts">${list.map((f) => html`<div><dt>${f.label}</dt><dd>${f.value}</dd></div>`)}</dl>`;
+const paragraphs = (text: string) => text.split(/\n{2,}/).map((p) => html`<p>${p}</p>`);
+const notes = (list: NoteView[]) => list.map((n) => html`<article>${n.title ? html`<h3>${n.title}</h3>` : ""}${paragraphs(n.body)}</article>`);
+
+/** The value range as a bar: the range over the track, a mark at the estimate. Drawn with SVG attributes (no style). */
+function rangeBar(v: ValuationView): Html {
+  if (v.low === null || v.high === null) return raw("");
+  const [x0, width] = [20, 560];
+  const mark = v.position === null ? "" : html`<rect class="mark" x="${Math.round(x0 + v.position * width) - 2}" y="4" width="4" height="40"/>`;
+  const label = `Value range ${v.low} to ${v.high}${v.estimate ? `, estimate ${v.estimate}` : ""}`;
+  return html`<svg class="bar" viewBox="0 0 600 48" role="img" aria-label="${label}"><rect class="track" x="0" y="14" width="600" height="20" rx="10"/><rect class="range" x="${x0}" y="14" width="${width}" height="20" rx="10"/>${mark}</svg>
+<p class="ends"><span>Low ${v.low}</span><span>High ${v.high}</span></p>`;
+}
+
+function valuationSection(v: ValuationView): Html {
+  const head = ["Address", "Sale price", "Adjustments", "Adjusted price", "Sq ft", "$/sq ft", "Beds / baths", "Distance", "Sold"];
+  return html`<section aria-labelledby="s-valuation" id="valuation"><h2 id="s-valuation">Market valuation</h2>
+${v.estimate ? html`<p class="estimate">Estimated value <strong>${v.estimate}</strong></p>` : html`<p class="muted">Not enough comparable sales for an estimate.</p>`}
+${rangeBar(v)}${v.basis ? html`<p class="muted">${v.basis}</p>` : ""}
+${v.comparables.length
+    ? html`<h3 id="s-comparables">Comparable properties</h3><div class="scroll" role="region" aria-labelledby="s-comparables" tabindex="0"><table id="comparables"><thead><tr>${head.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${v.comparables.map(
+        (c) => html`<tr><td class="address">${c.address}</td><td>${c.price}</td><td>${c.adjustments}</td><td>${c.adjustedPrice}</td><td>${c.sqft}</td><td>${c.pricePerSqft}</td><td>${c.bedsBaths}</td><td>${c.distance}</td><td>${c.saleDate}</td></tr>`,
+      )}</tbody></table></div>`
+    : ""}</section>`;
+}
+
+function body(v: ReportView & { pdfHref?: string }): Html {
+  const a = v.activity;
+  return html`<header class="cover"><p class="kicker">Property report</p><h1>${v.title}</h1>${v.place ? html`<p class="place">${v.place}</p>` : ""}</header>
+<main>
+<section aria-labelledby="s-property" id="property"><h2 id="s-property">The property</h2>${facts(v.facts)}${v.description ? paragraphs(v.description) : ""}</section>
+${v.summary ? html`<section aria-labelledby="s-summary" id="summary"><h2 id="s-summary">Executive summary</h2>${paragraphs(v.summary)}</section>` : ""}
+${v.valuation ? valuationSection(v.valuation) : ""}
+${a
+    ? html`<section aria-labelledby="s-activity" id="activity"><h2 id="s-activity">Showing activity</h2>${facts([
+        { label: "Showings", value: String(a.showings) },
+        { label: "Open houses", value: String(a.openHouses) },
+        { label: "Visitors", value: String(a.attendees) },
+      ])}${a.dates.length ? html`<ul class="dates">${a.dates.map((d) => html`<li>${d.date}: ${d.kind}</li>`)}</ul>` : ""}</section>`
+    : ""}
+${v.social ? html`<section aria-labelledby="s-social" id="social"><h2 id="s-social">Social media reach</h2>${facts(v.social.totals)}<ul>${v.social.platforms.map((p) => html`<li><strong>${p.platform}</strong>: ${p.figures}</li>`)}</ul></section>` : ""}
+${v.insights ? html`<section aria-labelledby="s-insights" id="insights"><h2 id="s-insights">Agent insights</h2>${notes(v.insights)}</section>` : ""}
+${v.neighborhood ? html`<section aria-labelledby="s-neighborhood" id="neighborhood"><h2 id="s-neighborhood">The neighborhood</h2>${notes(v.neighborhood)}</section>` : ""}
+</main>
+<footer><p>Prepared by <strong>${v.agent.name}</strong>${v.agent.email ? html` · <a href="mailto:${v.agent.email}">${v.agent.email}</a>` : ""}</p>${v.pdfHref ? html`<p class="muted"><a href="${v.pdfHref}">This report as a PDF</a></p>` : ""}</footer>`;
+}
+
+export interface Page {
+  html: string;
+  /** The content security policy allowing exactly the page's stylesheet. */
+  policy: string;
+}
+
+const hashOf = (css: string) => `'sha256-${createHash("sha256").update(css, "utf8").digest("base64")}'`;
+const policyFor = (css: string) =>
+  `default-src 'none'; style-src ${hashOf(css)}; img-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+
+function document(title: string, css: string, content: Html): Page {
+  const page = html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex, nofollow"><meta name="referrer" content="no-referrer">
+<title>${title}</title><style>${raw(css)}</style></head>
+<body>${content}</body></html>`;
+  return { html: page.text, policy: policyFor(css) };
+}
+
+/** The report's page. `pdfHref`: where its PDF is (relative). */
+export const reportPage = (v: ReportView & { pdfHref?: string }): Page => document(`${v.title}: property report`, stylesheet(v.theme), body(v));
+
+const PLAIN: Theme = { primary: "#1f3a5f", onPrimary: "#ffffff", secondary: "#e2e8f0", onSecondary: "#000000", accent: "#1f3a5f", bar: "#1f3a5f" };
+
+/** The answer to a token that opens nothing (unknown, expired, revoked), or too many requests: no detail. */
+export const messagePage = (title: string, message: string): Page =>
+  document(title, stylesheet(PLAIN), html`<header class="cover"><h1>${title}</h1></header><main><p>${message}</p></main>`);

@@ -1,0 +1,198 @@
+// The report's PDF (docs/api.md "Wave 3 contracts", "Share links"): the same view as the public page (./view.ts),
+// drawn in-process with pdfkit (pure JavaScript: no browser, no network). Text is real text (selectable, searchable),
+// the comparables are a table and the valuation range is drawn as a bar. The standard Helvetica fonts carry the
+// Windows-1252 characters; others are written as "?" rather than as a wrong glyph.
+import PDFDocument from "pdfkit";
+import type { Fact, NoteView, ReportView, ValuationView } from "./view";
+
+type Doc = PDFKit.PDFDocument;
+const MARGIN = 48;
+const GREY = "#4b5563";
+const LINE = "#d1d5db";
+
+/** What Helvetica's encoding can show: Windows-1252 (Latin-1 and a few more); anything else becomes "?". */
+const WIN_ANSI_EXTRA = "€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ";
+const printable = (text: string): string =>
+  text.replace(/[^\n\t\x20-\x7e\xa0-\xff]/gu, (c) => (WIN_ANSI_EXTRA.includes(c) ? c : "?"));
+
+const width = (doc: Doc) => doc.page.width - 2 * MARGIN;
+
+/** Starts a new page when fewer than `needed` points are left. */
+function room(doc: Doc, needed: number): void {
+  if (doc.y + needed > doc.page.height - MARGIN) doc.addPage();
+}
+
+function heading(doc: Doc, text: string, color: string): void {
+  room(doc, 60);
+  doc.moveDown(0.8).font("Helvetica-Bold").fontSize(15).fillColor(color).text(printable(text), MARGIN, doc.y);
+  const y = doc.y + 2;
+  doc.moveTo(MARGIN, y).lineTo(MARGIN + width(doc), y).lineWidth(1.5).strokeColor(color).stroke();
+  doc.moveDown(0.6).fillColor("black").font("Helvetica").fontSize(10.5);
+}
+
+function paragraphs(doc: Doc, text: string): void {
+  for (const p of text.split(/\n{2,}/)) doc.font("Helvetica").fontSize(10.5).fillColor("black").text(printable(p), MARGIN, doc.y, { width: width(doc) }).moveDown(0.5);
+}
+
+/** Facts in columns of label over value. */
+function facts(doc: Doc, list: Fact[]): void {
+  const columns = 4;
+  const w = width(doc) / columns;
+  for (let i = 0; i < list.length; i += columns) {
+    room(doc, 34);
+    const y = doc.y;
+    list.slice(i, i + columns).forEach((f, j) => {
+      doc.font("Helvetica").fontSize(8.5).fillColor(GREY).text(printable(f.label), MARGIN + j * w, y, { width: w - 8 });
+      doc.font("Helvetica-Bold").fontSize(11).fillColor("black").text(printable(f.value), MARGIN + j * w, y + 11, { width: w - 8 });
+    });
+    doc.x = MARGIN;
+    doc.y = y + 32;
+  }
+}
+
+function notes(doc: Doc, list: NoteView[]): void {
+  for (const n of list) {
+    room(doc, 40);
+    if (n.title) doc.font("Helvetica-Bold").fontSize(11).fillColor("black").text(printable(n.title), MARGIN, doc.y).moveDown(0.2);
+    paragraphs(doc, n.body);
+  }
+}
+
+/** The value range: the track, the range over it, a mark at the estimate, low and high under it. */
+function rangeBar(doc: Doc, v: ValuationView, barColor: string): void {
+  if (v.low === null || v.high === null) return;
+  room(doc, 50);
+  const y = doc.y + 4;
+  const w = width(doc);
+  const [x0, span] = [MARGIN + 16, w - 32];
+  doc.roundedRect(MARGIN, y, w, 14, 7).fill("#e5e7eb");
+  doc.roundedRect(x0, y, span, 14, 7).fill(barColor);
+  if (v.position !== null) doc.rect(x0 + v.position * span - 1.5, y - 6, 3, 26).fill("#111111");
+  doc.font("Helvetica").fontSize(9.5).fillColor("black");
+  doc.text(`Low ${v.low}`, MARGIN, y + 24, { width: w / 2, lineBreak: false });
+  doc.text(`High ${v.high}`, MARGIN + w / 2, y + 24, { width: w / 2, align: "right", lineBreak: false });
+  doc.x = MARGIN;
+  doc.y = y + 42;
+}
+
+const COLUMNS: Array<{ title: string; key: keyof ValuationView["comparables"][number]; width: number }> = [
+  { title: "Address", key: "address", width: 128 },
+  { title: "Sale price", key: "price", width: 56 },
+  { title: "Adjust.", key: "adjustments", width: 50 },
+  { title: "Adjusted", key: "adjustedPrice", width: 56 },
+  { title: "Sq ft", key: "sqft", width: 38 },
+  { title: "$/sq ft", key: "pricePerSqft", width: 44 },
+  { title: "Bd / ba", key: "bedsBaths", width: 40 },
+  { title: "Dist.", key: "distance", width: 40 },
+  { title: "Sold", key: "saleDate", width: 64 },
+];
+
+function tableRow(doc: Doc, cells: string[], bold: boolean): number {
+  doc.font(bold ? "Helvetica-Bold" : "Helvetica").fontSize(8);
+  const heights = cells.map((c, i) => doc.heightOfString(printable(c), { width: COLUMNS[i].width - 6 }));
+  return Math.max(...heights) + 8;
+}
+
+function comparablesTable(doc: Doc, v: ValuationView, fill: string, onFill: string): void {
+  const head = COLUMNS.map((c) => c.title);
+  const draw = (cells: string[], header: boolean) => {
+    const h = tableRow(doc, cells, header);
+    if (doc.y + h > doc.page.height - MARGIN) {
+      doc.addPage();
+      if (!header) draw(head, true);
+    }
+    const y = doc.y;
+    if (header) doc.rect(MARGIN, y, width(doc), h).fill(fill);
+    let x = MARGIN;
+    cells.forEach((cell, i) => {
+      doc.font(header ? "Helvetica-Bold" : "Helvetica").fontSize(8).fillColor(header ? onFill : "black");
+      doc.text(printable(cell), x + 3, y + 4, { width: COLUMNS[i].width - 6 });
+      x += COLUMNS[i].width;
+    });
+    doc.moveTo(MARGIN, y + h).lineTo(MARGIN + width(doc), y + h).lineWidth(0.5).strokeColor(LINE).stroke();
+    doc.x = MARGIN;
+    doc.y = y + h;
+  };
+  room(doc, 60);
+  doc.font("Helvetica-Bold").fontSize(11).fillColor("black").text("Comparable properties", MARGIN, doc.y).moveDown(0.3);
+  draw(head, true);
+  for (const c of v.comparables) draw(COLUMNS.map((col) => c[col.key]), false);
+}
+
+function valuation(doc: Doc, view: ReportView, v: ValuationView): void {
+  const t = view.theme;
+  heading(doc, "Market valuation", t.accent);
+  if (v.estimate) doc.font("Helvetica").fontSize(11).text("Estimated value ", { continued: true }).font("Helvetica-Bold").fontSize(16).fillColor(t.accent).text(v.estimate);
+  else doc.fillColor(GREY).text("Not enough comparable sales for an estimate.");
+  rangeBar(doc, v, t.bar);
+  if (v.basis) doc.font("Helvetica").fontSize(9.5).fillColor(GREY).text(v.basis, MARGIN, doc.y).moveDown(0.6);
+  if (v.comparables.length) comparablesTable(doc, v, t.secondary, t.onSecondary);
+}
+
+function cover(doc: Doc, v: ReportView): void {
+  const t = v.theme;
+  doc.rect(0, 0, doc.page.width, 120).fill(t.primary);
+  doc.fillColor(t.onPrimary).font("Helvetica").fontSize(9).text("PROPERTY REPORT", MARGIN, 34, { characterSpacing: 1 });
+  doc.font("Helvetica-Bold").fontSize(22).text(printable(v.title), MARGIN, 50, { width: width(doc), height: 34, ellipsis: true });
+  if (v.place) doc.font("Helvetica").fontSize(11).text(printable(v.place), MARGIN, 86, { width: width(doc) });
+  doc.x = MARGIN;
+  doc.y = 140;
+}
+
+function draw(doc: Doc, v: ReportView): void {
+  const accent = v.theme.accent;
+  cover(doc, v);
+  heading(doc, "The property", accent);
+  facts(doc, v.facts);
+  if (v.description) paragraphs(doc, v.description);
+  if (v.summary) {
+    heading(doc, "Executive summary", accent);
+    paragraphs(doc, v.summary);
+  }
+  if (v.valuation) valuation(doc, v, v.valuation);
+  if (v.activity) {
+    const a = v.activity;
+    heading(doc, "Showing activity", accent);
+    facts(doc, [
+      { label: "Showings", value: String(a.showings) },
+      { label: "Open houses", value: String(a.openHouses) },
+      { label: "Visitors", value: String(a.attendees) },
+    ]);
+    if (a.dates.length) doc.font("Helvetica").fontSize(9.5).fillColor("black").text(a.dates.map((d) => `${d.date}: ${d.kind}`).join("    "), MARGIN, doc.y, { width: width(doc) });
+  }
+  if (v.social) {
+    heading(doc, "Social media reach", accent);
+    facts(doc, v.social.totals);
+    for (const p of v.social.platforms) doc.font("Helvetica").fontSize(9.5).fillColor("black").text(printable(`${p.platform}: ${p.figures}`), MARGIN, doc.y);
+  }
+  if (v.insights) {
+    heading(doc, "Agent insights", accent);
+    notes(doc, v.insights);
+  }
+  if (v.neighborhood) {
+    heading(doc, "The neighborhood", accent);
+    notes(doc, v.neighborhood);
+  }
+  room(doc, 40);
+  doc.moveDown(1).font("Helvetica").fontSize(10).fillColor(GREY).text(printable(`Prepared by ${v.agent.name}${v.agent.email ? ` · ${v.agent.email}` : ""}`), MARGIN, doc.y, { width: width(doc) });
+}
+
+/** The report's PDF as one buffer. */
+export function reportPdf(v: ReportView): Promise<Buffer> {
+  const doc = new PDFDocument({
+    size: "LETTER",
+    margin: MARGIN,
+    info: { Title: printable(`${v.title}: property report`), Author: printable(v.agent.name), Creator: "Property Report Service" },
+    lang: "en-US",
+    displayTitle: true,
+  });
+  const chunks: Buffer[] = [];
+  doc.on("data", (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on("end", () => resolve(Buffer.concat(chunks)));
+    doc.on("error", reject);
+  });
+  draw(doc, v);
+  doc.end();
+  return done;
+}

@@ -1,0 +1,84 @@
+// The public pages of share links (docs/api.md "Wave 3 contracts", "Share links"): GET /r/<token> (HTML) and
+// GET /r/<token>.pdf, answered without a key. The token is checked against the database on every request (no cache:
+// a revoked or expired link answers 404 at once on every process). Each client address may make
+// RATE_LIMIT_ANONYMOUS requests an hour here, like callers without a valid key, so the pages (a PDF costs some
+// CPU) cannot be used to wear the service down or to guess tokens quickly. A visit counts into the report's
+// views_count once per visitor address, link and clock hour, so a reload loop does not inflate it.
+import { createHash } from "node:crypto";
+import { Router, type NextFunction, type Request, type Response } from "express";
+import { setRateLimitHeaders } from "../auth/middleware";
+import { applyLimit, type RateLimiter } from "../auth/rate-limit";
+import { config } from "../config";
+import type { Context } from "../context";
+import { prisma } from "../db";
+import { RestError } from "../rest/graphql";
+import { activeShareLink, type ActiveShareLink } from "../schema/resources/share-link/token";
+import { messagePage, reportPage, type Page } from "./page";
+import { reportPdf } from "./pdf";
+import { loadReport, reportView } from "./view";
+
+/** What a link may read: its report and the report's collections, nothing of the team's keys, webhooks or team. */
+const LINK_PERMISSIONS = { reports: ["read"], comparables: ["read"], showings: ["read"], social_media: ["read"], ai_insights: ["read"] } as const;
+
+/** The context a link's report is read with: its team, read permissions only (the document names the one report). */
+export const linkContext = (link: ActiveShareLink, requestId?: string): Context => ({
+  viewer: { keyId: `share-link:${link.id}`, keyPrefix: "share-link", teamId: link.teamId, permissions: structuredClone(LINK_PERMISSIONS) as never, tier: "standard" },
+  rateLimit: null,
+  requestId,
+});
+
+function sendPage(res: Response, status: number, page: Page): void {
+  res.status(status);
+  res.setHeader("Content-Security-Policy", page.policy);
+  res.type("html").send(page.html);
+}
+
+const NOT_FOUND = messagePage("Report not found", "This link does not open a report. It may have expired or been withdrawn; ask the agent who sent it for a new one.");
+
+/** Counts the visit into views_count when it is this visitor's first to this link in the clock hour. */
+async function countView(limiter: RateLimiter, link: ActiveShareLink, address: string): Promise<void> {
+  const visitor = createHash("sha256").update(address).digest("base64url").slice(0, 22);
+  const { count } = await limiter.hit(`share-view:${link.id}:${visitor}`);
+  if (count === 1) await prisma.$executeRaw`UPDATE reports SET views_count = views_count + 1 WHERE id = ${link.reportId}::uuid AND team_id = ${link.teamId}::uuid`;
+}
+
+/** The link's report as the client may see it, or null when it is gone (deleted meanwhile). */
+async function viewOf(link: ActiveShareLink, requestId?: string) {
+  try {
+    return reportView(await loadReport(link.reportId, linkContext(link, requestId)));
+  } catch (err) {
+    if (err instanceof RestError && err.status === 404) return null;
+    throw err;
+  }
+}
+
+export function sharePagesRouter(limiter: RateLimiter): Router {
+  const router = Router();
+  router.use("/r", (req: Request, res: Response, next: NextFunction) => {
+    res.setHeader("X-Robots-Tag", "noindex, nofollow");
+    res.setHeader("Cache-Control", "no-store");
+    answer(req, res).catch(next);
+  });
+
+  async function answer(req: Request, res: Response): Promise<void> {
+    const address = req.ip ?? "unknown";
+    const limit = applyLimit(await limiter.hit(`share-ip:${address}`), config.RATE_LIMIT_ANONYMOUS);
+    setRateLimitHeaders(res, limit);
+    if (limit.exceeded) return sendPage(res, 429, messagePage("Too many requests", "Too many requests from your address. Please try again later."));
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      res.setHeader("Allow", "GET, HEAD");
+      return sendPage(res, 405, messagePage("Method not allowed", "This page can only be read."));
+    }
+    const match = /^\/([^/]+?)(\.pdf)?$/.exec(req.path);
+    const link = match ? await activeShareLink(match[1]) : null;
+    const view = link ? await viewOf(link, req.id === undefined ? undefined : String(req.id)) : null;
+    if (!link || !view) return sendPage(res, 404, NOT_FOUND);
+    await countView(limiter, link, address);
+    if (match![2]) {
+      res.type("application/pdf").setHeader("Content-Disposition", `inline; filename="report.pdf"`);
+      return void res.send(await reportPdf(view));
+    }
+    sendPage(res, 200, reportPage({ ...view, pdfHref: `${match![1]}.pdf` }));
+  }
+  return router;
+}

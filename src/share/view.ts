@@ -1,0 +1,281 @@
+// What a report's client may see (docs/api.md "Wave 3 contracts", "Share links"): the one function the public page
+// and both PDFs are made from, so each honours the display switches by construction. The document reading the report
+// selects no private field at all (no attendee name, e-mail, phone, feedback or rating, no internal field), and
+// reportView keeps only the sections whose show_*_on_report switch is on.
+import type { Context } from "../context";
+import { operation, run } from "../rest/graphql";
+import { BLACK, contrast, darkenUntil, parseHex, textOn, toHex, WHITE, type Rgb } from "./contrast";
+
+const REPORT = operation(`query ReportView($id: ID!) {
+  report(id: $id) {
+    id address city state zip price beds baths sqft yearBuilt propertyType lotSize description executiveSummary
+    listingAgent customAgentName customAgentEmail primaryColor secondaryColor
+    showComps showShowings showSocial showAgentInsights showNeighborhood
+    valuation { estimatedValue valueRange { low high } pricePerSqft { median } comparablesUsed comparablesTotal }
+    comparables { address city price sqft beds baths yearBuilt distanceMiles saleDate status adjustments adjustedPrice pricePerSqft included }
+    showings { showingDate scheduledDate eventType attendeesCount }
+    engagement { totals { posts likes comments shares views } platforms { platform posts likes comments shares views } }
+    agentInsights { title body category }
+  }
+}`);
+
+type Maybe<T> = T | null | undefined;
+interface Figures {
+  posts: number;
+  likes: number;
+  comments: number;
+  shares: number;
+  views: number;
+  platform?: Maybe<string>;
+}
+/** The report as the document above reads it; a collection the key may not read is null. */
+export interface ReportData {
+  id: string;
+  address: string;
+  city?: Maybe<string>;
+  state?: Maybe<string>;
+  zip?: Maybe<string>;
+  price?: Maybe<number>;
+  beds?: Maybe<number>;
+  baths?: Maybe<number>;
+  sqft?: Maybe<number>;
+  yearBuilt?: Maybe<number>;
+  propertyType?: Maybe<string>;
+  lotSize?: Maybe<number>;
+  description?: Maybe<string>;
+  executiveSummary?: Maybe<string>;
+  listingAgent: string;
+  customAgentName?: Maybe<string>;
+  customAgentEmail?: Maybe<string>;
+  primaryColor?: Maybe<string>;
+  secondaryColor?: Maybe<string>;
+  showComps: boolean;
+  showShowings: boolean;
+  showSocial: boolean;
+  showAgentInsights: boolean;
+  showNeighborhood: boolean;
+  valuation?: Maybe<{ estimatedValue: Maybe<number>; valueRange: Maybe<{ low: number; high: number }>; pricePerSqft: Maybe<{ median: number }>; comparablesUsed: number; comparablesTotal: number }>;
+  comparables?: Maybe<
+    Array<{
+      address: string;
+      city?: Maybe<string>;
+      price?: Maybe<number>;
+      sqft?: Maybe<number>;
+      beds?: Maybe<number>;
+      baths?: Maybe<number>;
+      yearBuilt?: Maybe<number>;
+      distanceMiles?: Maybe<number>;
+      saleDate?: Maybe<string | Date>;
+      status?: Maybe<string>;
+      adjustments?: Maybe<Record<string, number>>;
+      adjustedPrice?: Maybe<number>;
+      pricePerSqft?: Maybe<number>;
+      included: boolean;
+    }>
+  >;
+  showings?: Maybe<Array<{ showingDate?: Maybe<string | Date>; scheduledDate?: Maybe<string | Date>; eventType: string; attendeesCount?: Maybe<number> }>>;
+  engagement?: Maybe<{ totals: Figures; platforms: Figures[] }>;
+  agentInsights?: Maybe<Array<{ title?: Maybe<string>; body: string; category: string }>>;
+}
+
+/** Reads the report for the view with `context`'s key (null collections for what it may not read). */
+export async function loadReport(reportId: string, context: Context): Promise<ReportData> {
+  const { report } = await run<{ report: ReportData }>(REPORT, { id: reportId }, context, { allowForbiddenNested: true });
+  return report;
+}
+
+export interface Fact {
+  label: string;
+  value: string;
+}
+export interface ComparableRow {
+  address: string;
+  price: string;
+  adjustments: string;
+  adjustedPrice: string;
+  sqft: string;
+  pricePerSqft: string;
+  bedsBaths: string;
+  distance: string;
+  saleDate: string;
+}
+export interface Theme {
+  /** The header's background and text. */
+  primary: string;
+  onPrimary: string;
+  /** The table heads' background and text. */
+  secondary: string;
+  onSecondary: string;
+  /** Headings on white: the primary colour, darkened to 4.5:1 when needed. */
+  accent: string;
+  /** The valuation bar on white: the secondary colour, darkened to 3:1 when needed. */
+  bar: string;
+}
+export interface ValuationView {
+  estimate: string | null;
+  low: string | null;
+  high: string | null;
+  /** Where the estimate sits between low and high, 0 to 1 (0.5 when they are equal). */
+  position: number | null;
+  basis: string;
+  comparables: ComparableRow[];
+}
+export interface ActivityView {
+  showings: number;
+  openHouses: number;
+  attendees: number;
+  dates: Array<{ date: string; kind: string }>;
+}
+export interface SocialView {
+  totals: Fact[];
+  platforms: Array<{ platform: string; figures: string }>;
+}
+export interface NoteView {
+  title: string | null;
+  body: string;
+}
+/** Everything the page and the PDF show, already formatted; a section is absent when its switch is off. */
+export interface ReportView {
+  title: string;
+  place: string;
+  facts: Fact[];
+  description: string | null;
+  summary: string | null;
+  agent: { name: string; email: string | null };
+  theme: Theme;
+  valuation?: ValuationView;
+  activity?: ActivityView;
+  social?: SocialView;
+  insights?: NoteView[];
+  neighborhood?: NoteView[];
+}
+
+const DEFAULT_PRIMARY: Rgb = [31, 58, 95];
+const DEFAULT_SECONDARY: Rgb = [226, 232, 240];
+
+const money = (n: Maybe<number>) => (n == null ? "—" : `$${Math.round(n).toLocaleString("en-US")}`);
+const num = (n: Maybe<number>) => (n == null ? "—" : n.toLocaleString("en-US"));
+const dateOf = (d: Maybe<string | Date>) =>
+  d == null ? "—" : new Date(d).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
+const signed = (n: number) => `${n < 0 ? "-" : "+"}$${Math.abs(Math.round(n)).toLocaleString("en-US")}`;
+
+export function themeOf(primaryHex: Maybe<string>, secondaryHex: Maybe<string>): Theme {
+  const primary = parseHex(primaryHex) ?? DEFAULT_PRIMARY;
+  const secondary = parseHex(secondaryHex) ?? DEFAULT_SECONDARY;
+  return {
+    primary: toHex(primary),
+    onPrimary: toHex(textOn(primary)),
+    secondary: toHex(secondary),
+    onSecondary: toHex(textOn(secondary)),
+    accent: toHex(darkenUntil(primary, WHITE, 4.5)),
+    bar: toHex(darkenUntil(secondary, WHITE, 3)),
+  };
+}
+
+/** The smallest contrast of any text of the theme (≥ 4.5 by construction; the tests check it). */
+export const themeTextContrast = (t: Theme): number =>
+  Math.min(...([[t.primary, t.onPrimary], [t.secondary, t.onSecondary], [t.accent, "#ffffff"]] as const).map(([a, b]) => contrast(parseHex(a)!, parseHex(b) ?? BLACK)));
+
+function factsOf(r: ReportData): Fact[] {
+  const facts: Array<[string, string | null]> = [
+    ["List price", r.price == null ? null : money(r.price)],
+    ["Bedrooms", r.beds == null ? null : num(r.beds)],
+    ["Bathrooms", r.baths == null ? null : num(r.baths)],
+    ["Living area", r.sqft == null ? null : `${num(r.sqft)} sq ft`],
+    ["Year built", r.yearBuilt == null ? null : String(r.yearBuilt)],
+    ["Lot size", r.lotSize == null ? null : num(r.lotSize)],
+    ["Property type", r.propertyType ? r.propertyType.replaceAll("_", " ") : null],
+  ];
+  return facts.filter((f): f is [string, string] => f[1] !== null).map(([label, value]) => ({ label, value }));
+}
+
+function valuationOf(r: ReportData): ValuationView | undefined {
+  const v = r.valuation;
+  const comps = (r.comparables ?? []).filter((c) => c.included);
+  if (!v && !comps.length) return undefined;
+  const range = v?.valueRange;
+  const estimate = v?.estimatedValue;
+  const span = range ? range.high - range.low : 0;
+  return {
+    estimate: estimate == null ? null : money(estimate),
+    low: range ? money(range.low) : null,
+    high: range ? money(range.high) : null,
+    position: range && estimate != null ? (span > 0 ? Math.min(1, Math.max(0, (estimate - range.low) / span)) : 0.5) : null,
+    basis: v ? `From ${v.comparablesUsed} of ${v.comparablesTotal} comparable properties${v.pricePerSqft ? `, at a median of ${money(v.pricePerSqft.median)} per sq ft` : ""}.` : "",
+    comparables: comps.map((c) => {
+      const total = Object.values(c.adjustments ?? {}).reduce((sum, n) => sum + n, 0);
+      return {
+        address: [c.address, c.city].filter(Boolean).join(", "),
+        price: money(c.price),
+        adjustments: total === 0 ? "—" : signed(total),
+        adjustedPrice: money(c.adjustedPrice),
+        sqft: num(c.sqft),
+        pricePerSqft: c.pricePerSqft == null ? "—" : `$${c.pricePerSqft.toFixed(2)}`,
+        bedsBaths: `${num(c.beds)} / ${num(c.baths)}`,
+        distance: c.distanceMiles == null ? "—" : `${c.distanceMiles.toFixed(1)} mi`,
+        saleDate: dateOf(c.saleDate),
+      };
+    }),
+  };
+}
+
+/** Counts and dates only: never who came, how to reach them or what they said. */
+function activityOf(r: ReportData): ActivityView | undefined {
+  if (!r.showings?.length) return undefined;
+  const dates = r.showings
+    .map((s) => ({ at: s.showingDate ?? s.scheduledDate, kind: s.eventType === "open_house" ? "Open house" : "Showing" }))
+    .filter((s) => s.at != null)
+    .sort((a, b) => new Date(a.at!).getTime() - new Date(b.at!).getTime());
+  return {
+    showings: r.showings.filter((s) => s.eventType !== "open_house").length,
+    openHouses: r.showings.filter((s) => s.eventType === "open_house").length,
+    attendees: r.showings.reduce((sum, s) => sum + (s.attendeesCount ?? 0), 0),
+    dates: dates.map((s) => ({ date: dateOf(s.at), kind: s.kind })),
+  };
+}
+
+const figures = (f: Figures) => `${num(f.posts)} posts · ${num(f.views)} views · ${num(f.likes)} likes · ${num(f.comments)} comments · ${num(f.shares)} shares`;
+
+function socialOf(r: ReportData): SocialView | undefined {
+  const e = r.engagement;
+  if (!e || e.totals.posts === 0) return undefined;
+  const t = e.totals;
+  return {
+    totals: [
+      { label: "Posts", value: num(t.posts) },
+      { label: "Views", value: num(t.views) },
+      { label: "Likes", value: num(t.likes) },
+      { label: "Comments", value: num(t.comments) },
+      { label: "Shares", value: num(t.shares) },
+    ],
+    platforms: e.platforms.map((p) => ({ platform: p.platform ?? "other", figures: figures(p) })),
+  };
+}
+
+/**
+ * What may be shown of `r`. A section is present only when its switch is on and it has something to show: the
+ * market analysis (valuation and comparables) under show_comps_on_report, the activity under
+ * show_showings_on_report, the social engagement under show_social_on_report, the agent's insights under
+ * show_agent_insights_on_report, and the insights of category `neighborhood` under show_neighborhood_on_report
+ * (only there).
+ */
+export function reportView(r: ReportData): ReportView {
+  const notes = (keep: (category: string) => boolean) =>
+    (r.agentInsights ?? []).filter((i) => keep(i.category)).map((i) => ({ title: i.title ?? null, body: i.body }));
+  const insights = r.showAgentInsights ? notes((c) => c !== "neighborhood") : [];
+  const neighborhood = r.showNeighborhood ? notes((c) => c === "neighborhood") : [];
+  return {
+    title: r.address,
+    place: [r.city, [r.state, r.zip].filter(Boolean).join(" ")].filter(Boolean).join(", "),
+    facts: factsOf(r),
+    description: r.description || null,
+    summary: r.executiveSummary || null,
+    agent: r.customAgentName ? { name: r.customAgentName, email: r.customAgentEmail ?? null } : { name: r.listingAgent, email: r.customAgentEmail ?? null },
+    theme: themeOf(r.primaryColor, r.secondaryColor),
+    ...(r.showComps ? { valuation: valuationOf(r) } : {}),
+    ...(r.showShowings ? { activity: activityOf(r) } : {}),
+    ...(r.showSocial ? { social: socialOf(r) } : {}),
+    ...(insights.length ? { insights } : {}),
+    ...(neighborhood.length ? { neighborhood } : {}),
+  };
+}

@@ -1,0 +1,331 @@
+// Share links, their public page and the report's PDF (docs/api.md "Wave 3 contracts", "Share links") on the real
+// stack: REST answers checked against the OpenAPI document, the page's HTML and the PDF's text read back (pdfjs).
+process.env.RATE_LIMIT_ANONYMOUS = "400"; // the page's budget per client address; the last test spends it
+import request from "supertest";
+import { prisma } from "../src/db";
+import { contrast, parseHex, WHITE } from "../src/share/contrast";
+import { addKey, createTeam, errorOf, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { restClient } from "./support/openapi";
+import { pdfText } from "./support/pdf-text";
+
+let t: TestApp;
+let team: TestTeam;
+let api: ReturnType<typeof restClient>;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  team = await createTeam();
+  api = restClient(t.app, team.auth);
+});
+afterAll(() => t.close());
+
+const DAY = 24 * 60 * 60 * 1000;
+const UNKNOWN = "00000000-0000-4000-8000-000000000000";
+const SWITCHES = ["show_comps_on_report", "show_showings_on_report", "show_social_on_report", "show_agent_insights_on_report", "show_neighborhood_on_report"] as const;
+/** The section each switch governs, by its id on the page and its heading in the PDF. */
+const SECTIONS: Record<(typeof SWITCHES)[number], { id: string; heading: string; marker: string }> = {
+  show_comps_on_report: { id: "valuation", heading: "Market valuation", marker: "12 Elm St" },
+  show_showings_on_report: { id: "activity", heading: "Showing activity", marker: "Open house" },
+  show_social_on_report: { id: "social", heading: "Social media reach", marker: "instagram" },
+  show_agent_insights_on_report: { id: "insights", heading: "Agent insights", marker: "Priced to sell" },
+  show_neighborhood_on_report: { id: "neighborhood", heading: "The neighborhood", marker: "Quiet street near the park" },
+};
+/** Private fields seeded on every report: none may ever reach the page or the PDF. */
+const PRIVATE = ["Pat Private", "pat.private@example.com", "+1 555 0199", "Buyer thought the kitchen was dated", "Sam Secret", "sam.secret@example.com", "555-0142", "Agent Only"];
+
+/** A report with something in every section, and showings carrying private contact details and feedback. */
+async function fullReport(client = api, extra: Record<string, unknown> = {}) {
+  const res = await client.post("/v1/reports", {
+    address: "1 Subject St",
+    city: "Springfield",
+    state: "IL",
+    zip: "62704",
+    price: 700000,
+    beds: 3,
+    baths: 2,
+    sqft: 2000,
+    description: "A bright family home.",
+    custom_agent_name: "Jordan Agent",
+    custom_agent_email: "jordan@example.com",
+    ...extra,
+  });
+  expect(res.status).toBe(201);
+  const id = res.body.data.id as string;
+  await client.patch(`/v1/reports/${id}`, { executive_summary: "Priced in line with recent sales." });
+  for (const [address, price, sqft] of [["12 Elm St", 600000, 2000], ["3 Oak Ave", 640000, 2000], ["5 Pine Rd", 585000, 1800]] as const) {
+    expect((await client.post(`/v1/reports/${id}/comparables`, { address, price, sqft, sale_date: "2026-06-01T00:00:00Z" })).status).toBe(201);
+  }
+  const showings = [
+    { attendee_name: "Pat Private", attendee_email: "pat.private@example.com", attendee_phone: "+1 555 0199", feedback: "Buyer thought the kitchen was dated", agent_name: "Agent Only", showing_date: "2026-07-01T15:00:00Z", rating: 2 },
+    { event_type: "open_house", attendee_name: "Sam Secret", attendee_email: "sam.secret@example.com", attendee_phone: "555-0142", attendees_count: 14, showing_date: "2026-07-04T15:00:00Z" },
+  ];
+  for (const s of showings) expect((await client.post("/v1/showings", { report_id: id, ...s })).status).toBe(201);
+  const posts = { posts: [{ platform: "instagram", external_id: "p1", likes: 10, comments: 2, shares: 1, views: 400, caption: "Just listed" }] };
+  expect((await request(t.app).post(`/v1/reports/${id}/social-posts/import`).set(team.auth).send(posts)).status).toBe(200);
+  expect((await client.post(`/v1/reports/${id}/insights`, { title: "Priced to sell", body: "Three pending sales closed above list.", category: "pricing" })).status).toBe(201);
+  expect((await client.post(`/v1/reports/${id}/insights`, { title: "Location", body: "Quiet street near the park.", category: "neighborhood" })).status).toBe(201);
+  return id;
+}
+
+async function share(reportId: string, body: Record<string, unknown> = {}) {
+  const res = await api.post(`/v1/reports/${reportId}/share-links`, body);
+  expect(res.status).toBe(201);
+  return res.body.data as { id: string; token: string; url: string; expires_at: string };
+}
+const page = (token: string) => request(t.app).get(`/r/${token}`);
+const pdf = async (path: string, auth: Record<string, string> = {}) => {
+  const res = await request(t.app).get(path).set(auth).buffer(true).parse((r, done) => {
+    const chunks: Buffer[] = [];
+    r.on("data", (c: Buffer) => chunks.push(c));
+    r.on("end", () => done(null, Buffer.concat(chunks)));
+  });
+  return { res, text: res.status === 200 ? (await pdfText(res.body)).join("\n") : "" };
+};
+
+describe("share links over REST", () => {
+  it("makes a link with a token and url shown once, lists it without them, and revokes it at once", async () => {
+    const reportId = await fullReport();
+    const before = Date.now();
+    const res = await api.post(`/v1/reports/${reportId}/share-links`, { label: "For the Smiths" });
+    expect(res.status).toBe(201);
+    const link = res.body.data;
+    expect(link).toEqual({
+      id: expect.any(String),
+      report_id: reportId,
+      label: "For the Smiths",
+      url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/r\/[A-Za-z0-9_-]{43}$/),
+      token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      expires_at: expect.any(String),
+      created_at: expect.any(String),
+      revoked_at: null,
+    });
+    expect(link.url.endsWith(`/r/${link.token}`)).toBe(true);
+    // Default: 30 days.
+    expect(Math.abs(new Date(link.expires_at).getTime() - (before + 30 * DAY))).toBeLessThan(60_000);
+    // Only the hash is stored.
+    const row = await prisma.shareLink.findUniqueOrThrow({ where: { id: link.id } });
+    expect(JSON.stringify(row)).not.toContain(link.token);
+
+    const list = await api.get(`/v1/reports/${reportId}/share-links`);
+    expect(list.status).toBe(200);
+    expect(list.body).toMatchObject({ total: 1, limit: 50, offset: 0 });
+    expect(list.body.data[0]).toEqual({ id: link.id, report_id: reportId, label: "For the Smiths", expires_at: link.expires_at, created_at: link.created_at, revoked_at: null });
+    expect(JSON.stringify(list.body)).not.toContain(link.token);
+
+    expect((await page(link.token)).status).toBe(200);
+    const revoked = await api.delete(`/v1/reports/${reportId}/share-links/${link.id}`);
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.data.revoked_at).toEqual(expect.any(String));
+    const gone = await page(link.token);
+    expect(gone.status).toBe(404);
+    expect(gone.type).toBe("text/html");
+    expect(gone.text).not.toContain("1 Subject St");
+    expect((await pdf(`/r/${link.token}.pdf`)).res.status).toBe(404);
+    // Revoking again changes nothing.
+    expect((await api.delete(`/v1/reports/${reportId}/share-links/${link.id}`)).body.data.revoked_at).toBe(revoked.body.data.revoked_at);
+  });
+
+  it("answers 404 for a link that expired", async () => {
+    const reportId = await fullReport();
+    const link = await share(reportId);
+    expect((await page(link.token)).status).toBe(200);
+    await prisma.shareLink.update({ where: { id: link.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect((await page(link.token)).status).toBe(404);
+    expect((await pdf(`/r/${link.token}.pdf`)).res.status).toBe(404);
+  });
+
+  it("takes an expiry in the future within 365 days, naming expires_at otherwise", async () => {
+    const reportId = await fullReport();
+    const at = new Date(Date.now() + 90 * DAY).toISOString();
+    expect((await share(reportId, { expires_at: at })).expires_at).toBe(at);
+    for (const [expires_at, message] of [
+      [new Date(Date.now() - DAY).toISOString(), "expires_at must be in the future"],
+      [new Date(Date.now() + 366 * DAY).toISOString(), "expires_at must be at most 365 days ahead"],
+      ["next week", "expires_at"],
+      [42, "expires_at"],
+    ] as const) {
+      const res = await api.post(`/v1/reports/${reportId}/share-links`, { expires_at });
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toContain(message);
+    }
+    const long = await api.post(`/v1/reports/${reportId}/share-links`, { label: "x".repeat(201) });
+    expect(errorOf(long)).toEqual({ status: 400, message: "label must be at most 200 characters" });
+  });
+
+  it("refuses another team's report, unknown ids and keys without reports:share", async () => {
+    const reportId = await fullReport();
+    const link = await share(reportId);
+    const other = await createTeam();
+    const theirs = restClient(t.app, other.auth);
+    expect(errorOf(await theirs.post(`/v1/reports/${reportId}/share-links`, {}))).toEqual({ status: 404, message: "Report not found" });
+    expect(errorOf(await theirs.get(`/v1/reports/${reportId}/share-links`))).toEqual({ status: 404, message: "Report not found" });
+    expect(errorOf(await theirs.delete(`/v1/reports/${reportId}/share-links/${link.id}`))).toEqual({ status: 404, message: "Report not found" });
+    const otherReport = (await theirs.post("/v1/reports", { address: "9 Their St" })).body.data.id;
+    expect(errorOf(await theirs.delete(`/v1/reports/${otherReport}/share-links/${link.id}`))).toEqual({ status: 404, message: "Share link not found" });
+    expect(errorOf(await api.delete(`/v1/reports/${reportId}/share-links/${UNKNOWN}`))).toEqual({ status: 404, message: "Share link not found" });
+    expect(errorOf(await api.delete(`/v1/reports/${reportId}/share-links/not-an-id`))).toEqual({ status: 404, message: "Share link not found" });
+    const reader = restClient(t.app, await addKey(team.teamId, "reports:read,reports:create"));
+    expect(errorOf(await reader.post(`/v1/reports/${reportId}/share-links`, {}))).toEqual({ status: 403, message: "Permission denied: reports:share" });
+    expect(errorOf(await reader.get(`/v1/reports/${reportId}/share-links`))).toEqual({ status: 403, message: "Permission denied: reports:share" });
+    expect((await page(link.token)).status).toBe(200); // still open
+  });
+
+  it("is the same in GraphQL: createShareLink, shareLinks, revokeShareLink", async () => {
+    const reportId = await fullReport();
+    const gql = (query: string, variables: Record<string, unknown>) => request(t.app).post("/graphql").set(team.auth).send({ query, variables });
+    const made = await gql(`mutation($id: ID!) { createShareLink(reportId: $id, input: { label: "GraphQL" }) { token path link { id label revokedAt } } }`, { id: reportId });
+    const { token, path, link } = made.body.data.createShareLink;
+    expect(path).toBe(`/r/${token}`);
+    const list = await gql(`query($id: ID!) { shareLinks(reportId: $id) { total items { id label } } }`, { id: reportId });
+    expect(list.body.data.shareLinks).toEqual({ total: 1, items: [{ id: link.id, label: "GraphQL" }] });
+    const revoked = await gql(`mutation($r: ID!, $id: ID!) { revokeShareLink(reportId: $r, id: $id) { revokedAt } }`, { r: reportId, id: link.id });
+    expect(revoked.body.data.revokeShareLink.revokedAt).toEqual(expect.any(String));
+    expect((await page(token)).status).toBe(404);
+  });
+});
+
+describe("the public page", () => {
+  it("answers 404 with no detail for tokens that open nothing, and for paths under /r", async () => {
+    for (const path of ["/r/nope", `/r/${"A".repeat(43)}`, `/r/${"A".repeat(43)}.pdf`, "/r/", "/r", "/r/a/b", "/r/%ZZ", `/r/${"x".repeat(5000)}`]) {
+      const res = await request(t.app).get(path);
+      expect({ path, status: res.status, type: res.type }).toEqual({ path, status: 404, type: "text/html" });
+      expect(res.text).toContain("Report not found");
+    }
+    expect((await request(t.app).post("/r/anything")).status).toBe(405);
+  });
+
+  it("shows the report's facts, summary, agent and every section whose switch is on, with a strict policy and noindex", async () => {
+    const reportId = await fullReport();
+    const { token } = await share(reportId);
+    const res = await page(token);
+    expect(res.status).toBe(200);
+    expect(res.type).toBe("text/html");
+    expect(res.headers["x-robots-tag"]).toContain("noindex");
+    expect(res.headers["cache-control"]).toBe("no-store");
+    expect(res.text).toContain('<meta name="robots" content="noindex, nofollow">');
+    const csp = res.headers["content-security-policy"];
+    expect(csp).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; img-src 'none';/);
+    expect(csp).not.toContain("unsafe");
+    expect(csp).not.toContain("script-src");
+    // No script, nothing loaded from anywhere: no src attribute, no stylesheet link, no absolute URL but the agent's mailto.
+    expect(res.text).not.toMatch(/<script|\bsrc=|<link|<img|<iframe|https?:\/\//i);
+    for (const text of ["1 Subject St", "Springfield, IL 62704", "$700,000", "A bright family home.", "Priced in line with recent sales.", "Jordan Agent", "jordan@example.com"]) expect(res.text).toContain(text);
+    // The valuation: 305, 320, 325 per sq ft → median 320 × 2000 = $640,000; range $610,000 to $650,000.
+    expect(res.text).toContain("$640,000");
+    expect(res.text).toMatch(/<svg class="bar"[^>]*aria-label="Value range \$600,000 to \$650,000, estimate \$640,000"/);
+    for (const s of Object.values(SECTIONS)) {
+      expect(res.text).toContain(`id="${s.id}"`);
+      expect(res.text).toContain(s.marker);
+    }
+    expect(res.text).toContain("<td>Jul 4, 2026</td>".replace("<td>", "").replace("</td>", ""));
+    for (const secret of PRIVATE) expect(res.text).not.toContain(secret);
+  });
+
+  it.each(SWITCHES)("leaves out the section of %s when it is off, on the page and in the PDF", async (name) => {
+    const reportId = await fullReport();
+    expect((await api.patch(`/v1/reports/${reportId}`, { [name]: false })).status).toBe(200);
+    const { token } = await share(reportId);
+    const html = (await page(token)).text;
+    const { text } = await pdf(`/r/${token}.pdf`);
+    for (const [other, s] of Object.entries(SECTIONS)) {
+      const shown = other !== name;
+      expect({ other, html: html.includes(`id="${s.id}"`), pdf: text.includes(s.heading) }).toEqual({ other, html: shown, pdf: shown });
+      expect({ other, marker: html.includes(s.marker) }).toEqual({ other, marker: shown });
+    }
+    for (const secret of PRIVATE) expect(text).not.toContain(secret);
+  });
+
+  it("uses the report's colours with readable text whatever they are", async () => {
+    for (const [primary, secondary, onPrimary, onSecondary] of [
+      ["#FFEB3B", "#FFF9C4", "#000000", "#000000"], // pale yellows: black text, headings darkened
+      ["#0B2545", "#134074", "#ffffff", "#ffffff"], // dark blues: white text
+    ]) {
+      const reportId = await fullReport(api, { primary_color: primary, secondary_color: secondary });
+      const html = (await page((await share(reportId)).token)).text;
+      expect(html).toContain(`.cover{background:${primary.toLowerCase()};color:${onPrimary};`);
+      expect(html).toContain(`th{background:${secondary.toLowerCase()};color:${onSecondary};`);
+      // Headings and links in the primary colour on white, darkened where it is too light to read.
+      const accent = /h2\{color:(#[0-9a-f]{6});/.exec(html)![1];
+      expect(contrast(parseHex(accent)!, WHITE)).toBeGreaterThanOrEqual(4.5);
+      if (contrast(parseHex(primary)!, WHITE) >= 4.5) expect(accent).toBe(primary.toLowerCase());
+    }
+  });
+
+  it("escapes every value from the report", async () => {
+    const reportId = await fullReport(api, { address: `<script>alert("x")</script> & "quoted"`, custom_agent_name: "<b>Bold</b>" });
+    const html = (await page((await share(reportId)).token)).text;
+    expect(html).not.toContain("<script>");
+    expect(html).not.toContain("<b>Bold</b>");
+    expect(html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &quot;quoted&quot;");
+  });
+
+  it("counts a visitor once per link and hour into views_count", async () => {
+    const reportId = await fullReport();
+    const [a, b] = [await share(reportId), await share(reportId)];
+    const views = async () => (await prisma.report.findUniqueOrThrow({ where: { id: reportId } })).viewsCount;
+    expect(await views()).toBe(0);
+    for (let i = 0; i < 5; i++) expect((await page(a.token)).status).toBe(200);
+    await pdf(`/r/${a.token}.pdf`);
+    expect(await views()).toBe(1);
+    await page(b.token);
+    await page(b.token);
+    expect(await views()).toBe(2);
+    expect((await api.get(`/v1/reports/${reportId}`)).body.data.views_count).toBe(2);
+  });
+
+  it("reads only its own report: another report of the team or of another team never appears", async () => {
+    const mine = await fullReport(api, { address: "11 Mine St" });
+    await fullReport(api, { address: "22 Sibling St" });
+    const other = await createTeam();
+    await restClient(t.app, other.auth).post("/v1/reports", { address: "33 Other Team St" });
+    const html = (await page((await share(mine)).token)).text;
+    expect(html).toContain("11 Mine St");
+    expect(html).not.toContain("22 Sibling St");
+    expect(html).not.toContain("33 Other Team St");
+  });
+});
+
+describe("the PDF", () => {
+  it("holds the page's content as text, the comparables as a table and no private field", async () => {
+    const reportId = await fullReport();
+    const { token } = await share(reportId);
+    const { res, text } = await pdf(`/r/${token}.pdf`);
+    expect(res.status).toBe(200);
+    expect(res.type).toBe("application/pdf");
+    expect(res.headers["x-robots-tag"]).toContain("noindex");
+    for (const s of ["1 Subject St", "Executive summary", "Priced in line with recent sales.", "Market valuation", "$640,000", "Low $600,000", "High $650,000", "Comparable properties", "Sale price", "12 Elm St", "3 Oak Ave", "5 Pine Rd", "$325.00", "Jordan Agent"]) {
+      expect(text).toContain(s);
+    }
+    for (const s of Object.values(SECTIONS)) expect(text).toContain(s.heading);
+    for (const secret of PRIVATE) expect(text).not.toContain(secret);
+  });
+
+  it("is served to a key with reports:read at /v1/reports/{reportId}/pdf, leaving out what the key may not read", async () => {
+    const reportId = await fullReport();
+    const full = await pdf(`/v1/reports/${reportId}/pdf`, team.auth);
+    expect(full.res.status).toBe(200);
+    for (const s of Object.values(SECTIONS)) expect(full.text).toContain(s.heading);
+    const narrow = await pdf(`/v1/reports/${reportId}/pdf`, await addKey(team.teamId, "reports:read"));
+    expect(narrow.res.status).toBe(200);
+    expect(narrow.text).toContain("1 Subject St");
+    for (const s of Object.values(SECTIONS)) expect(narrow.text).not.toContain(s.heading);
+    expect(errorOf(await request(t.app).get(`/v1/reports/${reportId}/pdf`).set(await addKey(team.teamId, "showings:read")))).toEqual({ status: 403, message: "Permission denied: reports:read" });
+    expect(errorOf(await request(t.app).get(`/v1/reports/${UNKNOWN}/pdf`).set(team.auth))).toEqual({ status: 404, message: "Report not found" });
+    const other = await createTeam();
+    expect(errorOf(await request(t.app).get(`/v1/reports/${reportId}/pdf`).set(other.auth))).toEqual({ status: 404, message: "Report not found" });
+  });
+});
+
+describe("the page's own rate limit", () => {
+  it("answers 429 past RATE_LIMIT_ANONYMOUS requests an hour from one address", async () => {
+    let res = await request(t.app).get("/r/nope");
+    const left = Number(res.headers["x-ratelimit-remaining"]);
+    expect(Number(res.headers["x-ratelimit-limit"])).toBe(400);
+    for (let i = 0; i < left; i++) res = await request(t.app).get("/r/nope");
+    expect(res.status).toBe(404);
+    res = await request(t.app).get("/r/nope");
+    expect(res.status).toBe(429);
+    expect(res.type).toBe("text/html");
+    expect(Number(res.headers["retry-after"])).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,85 @@
+// The view of a shared report (src/share/view.ts): the one function the public page and the PDFs are made from.
+import { contrast, parseHex, WHITE } from "../../src/share/contrast";
+import { escapeHtml, reportPage } from "../../src/share/page";
+import { reportView, themeOf, themeTextContrast, type ReportData } from "../../src/share/view";
+
+const SWITCHES = ["showComps", "showShowings", "showSocial", "showAgentInsights", "showNeighborhood"] as const;
+const SECTION = { showComps: "valuation", showShowings: "activity", showSocial: "social", showAgentInsights: "insights", showNeighborhood: "neighborhood" } as const;
+
+const report = (over: Partial<ReportData> = {}): ReportData => ({
+  id: "r1",
+  address: "1 Subject St",
+  city: "Springfield",
+  state: "IL",
+  zip: "62704",
+  price: 700000,
+  sqft: 2000,
+  listingAgent: "Lee Listing",
+  showComps: true,
+  showShowings: true,
+  showSocial: true,
+  showAgentInsights: true,
+  showNeighborhood: true,
+  valuation: { estimatedValue: 620000, valueRange: { low: 610000, high: 650000 }, pricePerSqft: { median: 310 }, comparablesUsed: 3, comparablesTotal: 3 },
+  comparables: [
+    { address: "A St", price: 600000, sqft: 2000, adjustments: { garage: 10000 }, adjustedPrice: 610000, pricePerSqft: 305, included: true },
+    { address: "Dropped Rd", price: 900000, sqft: 1000, adjustedPrice: 900000, pricePerSqft: 900, included: false },
+  ],
+  // Extra fields a careless document might carry: the view never copies them.
+  showings: [
+    { showingDate: "2026-07-01T15:00:00Z", eventType: "showing", attendeesCount: 2, attendeeEmail: "pat@example.com", feedback: "dated kitchen" } as never,
+    { showingDate: "2026-07-04T15:00:00Z", eventType: "open_house", attendeesCount: 14 },
+  ],
+  engagement: { totals: { posts: 1, likes: 10, comments: 2, shares: 1, views: 400 }, platforms: [{ platform: "instagram", posts: 1, likes: 10, comments: 2, shares: 1, views: 400 }] },
+  agentInsights: [
+    { title: "Priced to sell", body: "Closed above list.", category: "pricing" },
+    { title: "Location", body: "Near the park.", category: "neighborhood" },
+  ],
+  ...over,
+});
+
+describe("reportView", () => {
+  it("shows every section whose switch is on, formatted, and never a private field", () => {
+    const v = reportView(report());
+    expect(v.valuation).toMatchObject({ estimate: "$620,000", low: "$610,000", high: "$650,000", position: 0.25 });
+    expect(v.valuation!.comparables).toEqual([expect.objectContaining({ address: "A St", adjustments: "+$10,000", adjustedPrice: "$610,000", pricePerSqft: "$305.00" })]);
+    expect(v.activity).toEqual({ showings: 1, openHouses: 1, attendees: 16, dates: [{ date: "Jul 1, 2026", kind: "Showing" }, { date: "Jul 4, 2026", kind: "Open house" }] });
+    expect(v.social!.totals[0]).toEqual({ label: "Posts", value: "1" });
+    expect(v.insights).toEqual([{ title: "Priced to sell", body: "Closed above list." }]);
+    expect(v.neighborhood).toEqual([{ title: "Location", body: "Near the park." }]);
+    expect(JSON.stringify(v)).not.toMatch(/pat@example\.com|dated kitchen|Dropped Rd/);
+  });
+
+  it.each(SWITCHES)("leaves out exactly the section of %s when it is off", (name) => {
+    const v = reportView(report({ [name]: false }));
+    for (const other of SWITCHES) expect({ other, present: v[SECTION[other]] !== undefined }).toEqual({ other, present: other !== name });
+    const html = reportPage(v).html;
+    for (const other of SWITCHES) expect({ other, present: html.includes(`id="${SECTION[other]}"`) }).toEqual({ other, present: other !== name });
+  });
+
+  it("leaves out sections with nothing to show and collections the reader may not read (null)", () => {
+    const v = reportView(report({ comparables: null, valuation: null, showings: [], engagement: null, agentInsights: null }));
+    expect([v.valuation, v.activity, v.social, v.insights, v.neighborhood]).toEqual([undefined, undefined, undefined, undefined, undefined]);
+  });
+
+  it("names the custom agent when set, else the listing agent", () => {
+    expect(reportView(report({ customAgentName: "Jordan", customAgentEmail: "j@example.com" })).agent).toEqual({ name: "Jordan", email: "j@example.com" });
+    expect(reportView(report()).agent).toEqual({ name: "Lee Listing", email: null });
+  });
+});
+
+describe("themeOf", () => {
+  it("keeps every text at 4.5:1 or more, whatever the colours", () => {
+    const hex = (n: number) => `#${n.toString(16).padStart(6, "0")}`;
+    for (let i = 0; i < 2000; i++) {
+      const theme = themeOf(hex((i * 2654435761) % 0x1000000), hex((i * 40503 + 12345) % 0x1000000));
+      expect(themeTextContrast(theme)).toBeGreaterThanOrEqual(4.5);
+      expect(contrast(parseHex(theme.bar)!, WHITE)).toBeGreaterThanOrEqual(3);
+    }
+    for (const c of ["#fff", "#000", "#ffff00", "#777777", "#808080", null, "not a colour"]) expect(themeTextContrast(themeOf(c, c))).toBeGreaterThanOrEqual(4.5);
+  });
+});
+
+it("escapes HTML", () => {
+  expect(escapeHtml(`<a href="x">'&'</a>`)).toBe("&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+});
