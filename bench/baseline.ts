@@ -17,7 +17,7 @@ async function readReport(id: string, teamId: string) {
   return prisma.report.findFirst({
     where: { id, teamId },
     include: {
-      // The contract embeds at most the first 100 of each collection (DECISIONS), so the hand-written route does too.
+      // The contract embeds at most the first 100 of each collection (docs/api.md "Embedded collections and restricted keys"), so the hand-written route does too.
       comparables: { orderBy: oldestFirst, take: 100 },
       showings: { orderBy: oldestFirst, take: 100 },
       socialMediaPosts: { orderBy: oldestFirst, take: 100 },

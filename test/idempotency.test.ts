@@ -1,4 +1,4 @@
-// Idempotency-Key on REST POSTs (DECISIONS "Robustness"), against the real stack on the suite's database: retries
+// Idempotency-Key on REST POSTs (docs/api.md "Robustness"), against the real stack on the suite's database: retries
 // after a dropped response, concurrent retries, reuse with another request, expiry, abandoned claims, scoping.
 import { randomUUID } from "node:crypto";
 import http from "node:http";

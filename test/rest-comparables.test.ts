@@ -1,4 +1,4 @@
-// Comparables and the valuation (DECISIONS "Comparables") against the real stack: REST routes with every response
+// Comparables and the valuation (docs/api.md "Comparables") against the real stack: REST routes with every response
 // checked against the OpenAPI document, and the same operations in GraphQL.
 import request from "supertest";
 import { prisma } from "../src/db";

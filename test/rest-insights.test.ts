@@ -1,4 +1,4 @@
-// Agent insights (DECISIONS "Agent insights") against the real stack: REST routes with every response checked
+// Agent insights (docs/api.md "Agent insights") against the real stack: REST routes with every response checked
 // against the OpenAPI document, and the same operations in GraphQL.
 import request from "supertest";
 import { addKey, createTeam, errorOf, startTestApp, type TestApp, type TestTeam } from "./support/app";

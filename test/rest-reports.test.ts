@@ -1,4 +1,4 @@
-// REST /v1/reports against the real stack: every rule of spec.md and DECISIONS for reports, with each response
+// REST /v1/reports against the real stack: every rule of docs/api.md for reports, with each response
 // checked against the OpenAPI document.
 import { prisma } from "../src/db";
 import { createTeam, errorOf, startTestApp, type TestApp, type TestTeam } from "./support/app";

@@ -1,4 +1,4 @@
-// REST /v1/showings against the real stack: every rule of spec.md and DECISIONS for showings, with each response
+// REST /v1/showings against the real stack: every rule of docs/api.md for showings, with each response
 // checked against the OpenAPI document.
 import { createTeam, errorOf, startTestApp, type TestApp, type TestTeam } from "./support/app";
 import { restClient } from "./support/openapi";

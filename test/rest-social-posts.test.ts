@@ -1,4 +1,4 @@
-// Social media posts and the engagement import (DECISIONS "Social media posts and engagement import") against the
+// Social media posts and the engagement import (docs/api.md "Social media posts and engagement import") against the
 // real stack: JSON and CSV imports, upsert rules, per-record errors, atomic imports, lists, engagement, permissions.
 import request from "supertest";
 import { addKey, countStatements, createTeam, errorOf, startTestApp, type TestApp, type TestTeam } from "./support/app";

@@ -1,4 +1,4 @@
-// AI-generated executive summaries with the default template provider (DECISIONS "AI-generated summaries") against the
+// AI-generated executive summaries with the default template provider (docs/api.md "AI-generated summaries") against the
 // real stack: POST /v1/reports/{id}/summary (responses checked against the OpenAPI document) and generateSummary in
 // GraphQL, written from the report's facts, valuation, showings, engagement and insights.
 import request from "supertest";

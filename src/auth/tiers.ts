@@ -1,4 +1,4 @@
-// Requests per clock hour for each rate-limit tier (DECISIONS), overridable by configuration.
+// Requests per clock hour for each rate-limit tier (docs/api.md "Rate limits"), overridable by configuration.
 import { config } from "../config";
 
 export const TIERS: Record<string, number> = {

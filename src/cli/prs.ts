@@ -1,4 +1,4 @@
-// The `prs` command line: team and API-key management without a dashboard (DECISIONS, "Management without a
+// The `prs` command line: team and API-key management without a dashboard (docs/api.md "Management without a
 // dashboard"). Arguments are checked (./args.ts) before the database is opened, so --help and mistakes are instant
 // and never create an embedded database by accident.
 import "../env-file"; // first: .env is read before the configuration

@@ -1,4 +1,4 @@
-// Idempotency-Key on every REST POST (DECISIONS "Robustness"), one middleware for everything under /v1.
+// Idempotency-Key on every REST POST (docs/api.md "Robustness"), one middleware for everything under /v1.
 //
 // The first request with a key claims it in the database (one INSERT … ON CONFLICT, atomic across processes), runs,
 // and its answer (status and JSON body) is written to the claim before it is sent, so a client whose connection

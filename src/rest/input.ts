@@ -1,5 +1,5 @@
 // Reading a REST request's input: JSON bodies (1 MiB, objects only, JSON content types only) and query parameters,
-// parsed strictly (DECISIONS "Robustness"). Values are only shaped here; the GraphQL schema checks them.
+// parsed strictly (docs/api.md "Robustness"). Values are only shaped here; the GraphQL schema checks them.
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { Context } from "../context";
 import { sendError } from "../http/errors";

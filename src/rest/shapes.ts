@@ -1,5 +1,5 @@
 // The GraphQL selections of the REST responses. Each field is selected under its REST name (a GraphQL alias), so
-// an operation's result already is the body of spec.md and is sent as it is: no second copy of every item per
+// an operation's result already is the body of docs/api.md and is sent as it is: no second copy of every item per
 // request (BENCHMARKS.md, scenario 1). Fields and order come from the field tables, which also give the OpenAPI
 // response schemas (./schemas.ts).
 import type { z } from "zod";

@@ -1,4 +1,4 @@
-// Address normalisation for search (DECISIONS, "Address search"): lower case, punctuation dropped, whitespace
+// Address normalisation for search (docs/api.md "Address search"): lower case, punctuation dropped, whitespace
 // collapsed, and USPS street suffixes, unit designators and directionals folded to one spelling each, so that
 // "123 North Main Street, Apt 4" and "123 n main st apt 4" compare equal. Applied on write (indexed columns)
 // and to the search input.

@@ -33,7 +33,7 @@ function deniedPermission(failure: AuthFailure, granted: Permissions): string | 
 
 const isList = (type: GraphQLOutputType): boolean => isListType(isNonNullType(type) ? type.ofType : type);
 
-/** Largest page a nested collection returns when the query gives no limit (DECISIONS "Embedded collections"). */
+/** Largest page a nested collection returns when the query gives no limit (docs/api.md "Embedded collections and restricted keys"). */
 export const NESTED_LIMIT = 100;
 
 export const builder = new SchemaBuilder<{
@@ -67,7 +67,7 @@ export const builder = new SchemaBuilder<{
       return badField(path, issue.message);
     },
   },
-  // The estimated result size (DECISIONS "GraphQL limits"): every object a query can return counts 1, scalars 0; a
+  // The estimated result size (docs/api.md "GraphQL limits"): every object a query can return counts 1, scalars 0; a
   // list of n objects (n = its limit argument, or NESTED_LIMIT) counts n and multiplies what is below it by n.
   complexity: {
     fieldComplexity: (args, _ctx, field) => {

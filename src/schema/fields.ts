@@ -28,7 +28,7 @@ export interface FieldSpec {
   rest: string;
   /** Name in REST bodies when it differs from the response name. */
   restInput?: string;
-  /** Second spellings accepted in REST bodies; the REST name wins when both are sent (DECISIONS "Names and aliases"). */
+  /** Second spellings accepted in REST bodies; the REST name wins when both are sent (docs/api.md "Names and aliases"). */
   aliases?: readonly string[];
   /** A second name under which REST list and detail responses carry the value too (the spec's sample names). */
   sampleName?: string;
@@ -180,7 +180,7 @@ export interface RestInput {
   spelled: Map<string, string>;
 }
 
-/** A REST body as a GraphQL input. Unknown body fields are ignored (DECISIONS "Validation"). */
+/** A REST body as a GraphQL input. Unknown body fields are ignored (docs/api.md "Validation (400 unless stated)"). */
 export function restToInput(table: FieldTable, mode: Mode, body: Record<string, unknown>): RestInput {
   const input: Record<string, unknown> = {};
   const spelled = new Map<string, string>();

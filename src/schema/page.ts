@@ -1,5 +1,5 @@
 // Pages of a team's list (reports, showings, …): one generic page type and the limit/offset arguments every list
-// takes (DECISIONS: limit 1..100, default 50; offset ≥ 0; no silent clamping).
+// takes (docs/api.md "Validation (400 unless stated)": limit 1..100, default 50; offset ≥ 0; no silent clamping).
 import type { ArgBuilder } from "./builder";
 import { builder } from "./builder";
 import { pageArgRules } from "./rules";
@@ -9,7 +9,7 @@ export const pageArgs = (t: { arg: ArgBuilder }, defaultLimit = 50) => ({
   offset: t.arg.int({ defaultValue: 0, required: true, description: "Items to skip, at least 0", validate: pageArgRules.offset }),
 });
 
-/** The estimated objects of a list field: its page (1) and up to `limit` items, each with what is below it (DECISIONS "GraphQL limits"). */
+/** The estimated objects of a list field: its page (1) and up to `limit` items, each with what is below it (docs/api.md "GraphQL limits"). */
 export const listComplexity = (args: { limit?: number | null }) => ({ field: 1 + (args.limit ?? 100), multiplier: args.limit ?? 100 });
 
 export interface PageOf<Where> {

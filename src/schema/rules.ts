@@ -60,10 +60,10 @@ export function checked<S extends z.ZodType>(schema: S) {
 const INVALID_CHARACTERS = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 export const hasInvalidCharacters = (value: string): boolean => INVALID_CHARACTERS.test(value);
 
-/** Every string input goes through this: NUL and lone surrogates are refused (DECISIONS "Robustness"). */
+/** Every string input goes through this: NUL and lone surrogates are refused (docs/api.md "Robustness"). */
 export const string = () => z.string().refine((s) => !hasInvalidCharacters(s), { error: "contains invalid characters" });
 
-/** Largest magnitude accepted for numbers in bodies (DECISIONS "Robustness"). */
+/** Largest magnitude accepted for numbers in bodies (docs/api.md "Robustness"). */
 export const MAX_NUMBER = 1e12;
 
 export const text = (max = 1000) => string().max(max);
@@ -85,7 +85,7 @@ export const yearBuilt = () =>
     if (year < 1600 || year > max) ctx.addIssue({ code: "custom", message: `must be between 1600 and ${max}`, input: year });
   });
 
-/** limit (1..100) and offset (≥ 0) of every list (DECISIONS: no silent clamping); zod, for the OpenAPI document. */
+/** limit (1..100) and offset (≥ 0) of every list (docs/api.md "Validation (400 unless stated)": no silent clamping); zod, for the OpenAPI document. */
 export const pageRules = { limit: z.int().min(1).max(100), offset: z.int().min(0) };
 
 /**

@@ -1,4 +1,4 @@
-// Strict scalars, the same for both interfaces: what one accepts, the other accepts (DECISIONS "Robustness").
+// Strict scalars, the same for both interfaces: what one accepts, the other accepts (docs/api.md "Robustness").
 import { GraphQLError } from "graphql";
 import { GraphQLDateTime, GraphQLSafeInt } from "graphql-scalars";
 import { builder } from "./builder";

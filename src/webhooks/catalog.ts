@@ -1,4 +1,4 @@
-// The event types a webhook endpoint can subscribe to (DECISIONS "Webhooks"), each with what it means. Endpoints
+// The event types a webhook endpoint can subscribe to (docs/api.md "Webhooks"), each with what it means. Endpoints
 // list the types they want, or "*" for all.
 export const EVENT_TYPES = {
   "report.created": "A report was created (as a draft). data: the report as GET /v1/reports/{id} returns it, without its collections",

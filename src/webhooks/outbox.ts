@@ -47,7 +47,7 @@ export async function recordEvent(tx: Tx, teamId: string, type: EventType, data:
   return id;
 }
 
-/** The report as its REST GET shows it, without its collections (DECISIONS: the payload of report events). */
+/** The report as its REST GET shows it, without its collections (docs/api.md "Webhooks": the payload of report events). */
 export async function reportRecord(tx: Tx, id: string): Promise<Record<string, unknown>> {
   const row = await tx.report.findUniqueOrThrow({ where: { id }, include: { _count: { select: { showings: true } } } });
   return restRecord(reportFields, row);

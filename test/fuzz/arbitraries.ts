@@ -46,7 +46,7 @@ export interface ValidOptions {
   optionalRate?: number;
 }
 
-/** A value the schema accepts (within the bounds of DECISIONS where the schema states none). */
+/** A value the schema accepts (within the bounds of docs/api.md "Robustness" where the schema states none). */
 export function validArb(schemaIn: Schema, name: string, deref: Deref, options: ValidOptions = {}): fc.Arbitrary<Val> {
   const schema = deref(schemaIn);
   if (schema.const !== undefined) return fc.constant(schema.const);

@@ -1,5 +1,5 @@
 // Which requests are certainly invalid: the OpenAPI document's schemas (ajv, JSON Schema 2020-12 as OpenAPI 3.1 uses)
-// plus the rules of DECISIONS "Robustness" that a schema cannot state (no NUL or lone surrogate in strings, date-times
+// plus the rules of docs/api.md "Robustness" that a schema cannot state (no NUL or lone surrogate in strings, date-times
 // with an offset and a year 1..9999 in UTC, numbers at most 10^12 unless a field states its own maximum, finite
 // numbers, query integers in decimal digits only). A request with a problem must not get a 2xx. The oracle only
 // says "certainly invalid": requests it cannot judge (semantic rules, undocumented bounds) are only held to "no 5xx".
@@ -13,7 +13,7 @@ const INT32_MAX = 2 ** 31 - 1;
 
 const DATE_TIME = /^([+-]\d{6}|\d{4})-(\d\d)-(\d\d)[Tt ](\d\d):(\d\d)(?::(\d\d)(\.\d+)?)?([Zz]|[+-]\d\d:?\d\d)$/;
 
-/** Problems of a date-time string under DECISIONS: an offset, a real calendar instant, a year 1..9999 in UTC. */
+/** Problems of a date-time string under docs/api.md "Validation (400 unless stated)": an offset, a real calendar instant, a year 1..9999 in UTC. */
 export function dateTimeProblem(s: string): string | undefined {
   const m = DATE_TIME.exec(s);
   if (!m) return "not an ISO 8601 date-time with an offset";
@@ -40,7 +40,7 @@ export function dateTimeProblem(s: string): string | undefined {
   return undefined;
 }
 
-/** A problem of a string under DECISIONS "Robustness", whatever field holds it. */
+/** A problem of a string under docs/api.md "Robustness", whatever field holds it. */
 export function stringProblem(s: string): string | undefined {
   if (s.includes("\u0000")) return "contains a NUL character";
   if (hasLoneSurrogate(s)) return "contains a lone UTF-16 surrogate";
@@ -87,7 +87,7 @@ export class Oracle {
 
   /**
    * An alias the document says loses to its spec name ("Alias of beds; beds wins when both are sent") is not judged
-   * when the spec name is sent too: DECISIONS leaves open whether the losing spelling is validated.
+   * when the spec name is sent too: docs/api.md "Validation (400 unless stated)" leaves open whether the losing spelling is validated.
    */
   private overridden(propSchema: Schema, value: Record<string, unknown>): boolean {
     const m = /Alias of (\w+); \1 wins/.exec(this.deref(propSchema).description ?? "");
@@ -111,7 +111,7 @@ export class Oracle {
     return problems;
   }
 
-  /** The DECISIONS rules along the documented properties of a value (unknown fields are ignored, as the API does). */
+  /** The docs/api.md "Validation (400 unless stated)" rules along the documented properties of a value (unknown fields are ignored, as the API does). */
   private robustness(schemaIn: Schema, value: unknown, where: string, out: string[]): void {
     const schema = this.deref(schemaIn);
     for (const key of ["anyOf", "oneOf", "allOf"]) {
@@ -144,7 +144,7 @@ export class Oracle {
   /** Problems of one query or header parameter as the server receives it (text, or a list when repeated). */
   paramProblems(name: string, schemaIn: Schema, received: string | string[] | undefined, required: boolean): string[] {
     if (received === undefined) return required ? [`${name} is required`] : [];
-    // A repeated parameter or an empty one: DECISIONS does not say; only "no 5xx" applies.
+    // A repeated parameter or an empty one: docs/api.md "Validation (400 unless stated)" does not say; only "no 5xx" applies.
     if (Array.isArray(received) || received === "") return [];
     const schema = this.deref(schemaIn);
     const types = typesOf(schema);

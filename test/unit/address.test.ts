@@ -1,4 +1,4 @@
-// Address normalisation (DECISIONS, "Address search"): the spellings a user may type fold to one form.
+// Address normalisation (docs/api.md "Address search"): the spellings a user may type fold to one form.
 import { normalizeAddress, normalizeFullAddress } from "../../src/schema/address";
 
 describe("normalizeAddress", () => {

@@ -1,4 +1,4 @@
-// The template summary provider and the screen (DECISIONS "AI-generated summaries"): deterministic, within the word
+// The template summary provider and the screen (docs/api.md "AI-generated summaries"): deterministic, within the word
 // limits, grounded (every number is an input's), never a flagged phrase — over generated reports, including ones
 // with no comparables, no showings, no price, and agent texts full of flagged phrases.
 import fc from "fast-check";
@@ -238,7 +238,7 @@ describe("the screen", () => {
     }
   });
 
-  it("knows every phrase DECISIONS lists", () => {
+  it("knows every phrase the fair-housing list of docs/api.md names", () => {
     for (const listed of [
       "perfect for families",
       "great for families",

@@ -1,4 +1,4 @@
-// Every field of a comparable property, once (DECISIONS "Comparables").
+// Every field of a comparable property, once (docs/api.md "Comparables").
 import { z } from "zod";
 import { enumSpec, type FieldSpec, type FieldTable } from "../../fields";
 import { amount, between, count, hasInvalidCharacters, label, MAX_NUMBER, text, yearBuilt } from "../../rules";

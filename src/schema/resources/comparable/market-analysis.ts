@@ -1,4 +1,4 @@
-// The comparative market analysis of a report (DECISIONS "Comparables"): pure arithmetic on the report and its
+// The comparative market analysis of a report (docs/api.md "Comparables"): pure arithmetic on the report and its
 // comparables, deterministic for a given `now`. The GraphQL fields (and through them REST) compute every figure
 // here; README "Valuation" walks through an example.
 import { column, constant, floor, over, plus, sumOfNumbers, times } from "../../computed";

@@ -1,4 +1,4 @@
-// Every field of an agent insight, once (DECISIONS "Agent insights").
+// Every field of an agent insight, once (docs/api.md "Agent insights").
 import { enumSpec, type FieldTable } from "../../fields";
 import { label, nonBlank, text } from "../../rules";
 

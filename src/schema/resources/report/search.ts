@@ -1,4 +1,4 @@
-// Address search (DECISIONS "Address search"): the team's report that best matches an address.
+// Address search (docs/api.md "Address search"): the team's report that best matches an address.
 import { prisma } from "../../../db";
 import { normalizeAddress } from "../../address";
 

@@ -1,4 +1,4 @@
-// Every field of a social media post, once (DECISIONS "Social media posts and engagement import"). Posts are
+// Every field of a social media post, once (docs/api.md "Social media posts and engagement import"). Posts are
 // written only by the import, whose records use the REST names (import-items.ts checks them).
 import { bigintNumber } from "../../computed";
 import type { FieldSpec, FieldTable } from "../../fields";

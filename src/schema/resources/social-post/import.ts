@@ -1,5 +1,5 @@
 // The engagement import: up to 500 post records of a report, upserted by (report, platform, external_id) in one
-// statement, each answered with what happened to it (DECISIONS "Social media posts and engagement import").
+// statement, each answered with what happened to it (docs/api.md "Social media posts and engagement import").
 import { z } from "zod";
 import { recordEvent, withEvents, type Tx } from "../../../webhooks/outbox";
 import { Prisma } from "../../../generated/prisma/client";

@@ -1,4 +1,4 @@
-// What a summary is written from (DECISIONS "AI-generated summaries"): the report's facts, the valuation, the
+// What a summary is written from (docs/api.md "AI-generated summaries"): the report's facts, the valuation, the
 // showings, the social engagement totals and the agent's insights — as one JSON-ready object in the REST names.
 // Both providers get exactly this; the grounding check reads its numbers.
 import { prisma } from "../../../db";

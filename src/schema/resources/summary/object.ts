@@ -1,6 +1,6 @@
 // generateSummary: an executive summary of a report written by the configured provider from the report's facts,
 // valuation, showings, engagement and insights; screened (fair housing, grounding, length) and saved unless asked not
-// to (DECISIONS "AI-generated summaries").
+// to (docs/api.md "AI-generated summaries").
 import { config } from "../../../config";
 import { recordEvent, reportRecord, withEvents } from "../../../webhooks/outbox";
 import { builder } from "../../builder";

@@ -1,4 +1,4 @@
-// Checks on a generated summary (DECISIONS "AI-generated summaries"): the fair-housing phrase screen, grounding
+// Checks on a generated summary (docs/api.md "AI-generated summaries"): the fair-housing phrase screen, grounding
 // (every number in the text appears in the inputs) and the word limits of each length.
 import phrases from "./fair-housing.json";
 import { screenForm } from "./normalise";
