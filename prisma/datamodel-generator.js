@@ -23,6 +23,7 @@ generatorHandler({
           type: f.type,
           dbName: f.dbName ?? null,
           isList: f.isList,
+          isId: f.isId,
           nativeType: f.nativeType ?? null,
           relationName: f.relationName ?? null,
           relationFromFields: f.relationFromFields ?? [],

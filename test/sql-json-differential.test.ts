@@ -63,8 +63,8 @@ async function compare(name: string, text: string, variables: Record<string, unk
 
 // ---- arguments from the schema ----
 
-/** Integers at the edges: each argument's rule says which are valid. */
-const EDGE_INTS = [-1, 0, 1, 2, 3, 99, 100, 101, 104, 105, 106, 1000, 2_147_483_647];
+/** Integers at the edges (of the rules, of a page, of the 105 seeded items): each argument's rule says which are valid. */
+const EDGE_INTS = [-1, 0, 1, 100, 101, 104, 105, 2_147_483_647];
 
 /** Values of one argument: valid ones (accepted by its rule) and refused ones. */
 function argValues(arg: GraphQLArgument): { valid: unknown[]; refused: unknown[] } {
@@ -265,7 +265,8 @@ describe.each(roots.map((r) => [r.field.name, r] as const))("%s: both engines an
       const defs = c.field.args.map((a) => `$${a.name}: Int = ${JSON.stringify(argValues(a).valid.at(-1))}`).join(", ");
       const viaVariables = `query(${defs}) { ${rootSelection(root, args, wrap(`${name}(${c.field.args.map((a) => `${a.name}: $${a.name}`).join(", ")}) { ${leaves} }`))} }`;
       await compare(`${name} by variables`, viaVariables);
-      for (const values of valid) await compare(`${name} by variables given`, viaVariables, values);
+      const ends = c.field.args.flatMap((a) => [argValues(a).valid[0], argValues(a).valid.at(-1)].map((v) => ({ [a.name]: v })));
+      for (const values of ends) await compare(`${name} by variables given`, viaVariables, values);
       for (const arg of c.field.args) {
         for (const value of argValues(arg).refused) {
           const refused = await compare(`${name}(${arg.name}: ${value})`, `{ ${rootSelection(root, args, wrap(`${call(c.field, { [arg.name]: value })} { id }`))} }`);

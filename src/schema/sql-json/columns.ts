@@ -11,6 +11,7 @@ interface DmmfField {
   type: string;
   dbName: string | null;
   isList: boolean;
+  isId: boolean;
   nativeType: [string, unknown[]] | null;
   relationName: string | null;
   relationFromFields: string[];
@@ -69,14 +70,18 @@ export const columns = {
   },
   /**
    * A list relation of a model (e.g. Report.comparables): the related model and the fields it joins on, read from
-   * the other side's `@relation(fields, references)` — what Prisma itself joins on.
+   * the other side's `@relation(fields, references)` — what Prisma itself joins on. When those include the parent's
+   * @id (reportId → id of (reportId, teamId) → (id, teamId)), that pair alone is the join: the foreign key makes the
+   * others equal too, and the child's (report_id, …) index answers it without reading the rows.
    */
   relation(modelName: string, name: string): Relation {
     const list = field(modelName, name);
     if (list.kind !== "object" || !list.relationName) throw new Error(`${modelName}.${name} is not a relation`);
     const back = model(list.type).fields.find((f) => f.relationName === list.relationName && f !== list && f.relationFromFields.length);
     if (!back) throw new Error(`${modelName}.${name}: the related model holds no foreign key (only lists held by the other side are read)`);
-    return { model: list.type, join: back.relationFromFields.map((child, i) => [child, back.relationToFields[i]] as const) };
+    const pairs = back.relationFromFields.map((child, i) => [child, back.relationToFields[i]] as const);
+    const byId = pairs.filter(([, parent]) => field(modelName, parent).isId);
+    return { model: list.type, join: byId.length ? byId : pairs };
   },
   /** SQL over one row of a model under `alias`: its columns, and counts of its related rows. */
   row(modelName: string, alias: string): RowSql {
