@@ -9,6 +9,7 @@
 const SYSTEM = [
   "browser",
   "dashboard",
+  "dashboard-admin",
   "cli",
   "server-process",
   "robustness-stop",

@@ -23,6 +23,28 @@ export class ApiError extends Error {
 
 const endpoint = new URL("/graphql", window.location.origin).toString();
 
+/** "in 3 minutes, at 14:00 UTC": when a 429 may be retried, from its Retry-After (seconds). */
+function retryWhen(retryAfter: string | null): string {
+  const seconds = Number(retryAfter);
+  if (!Number.isFinite(seconds) || seconds <= 0) return "later";
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  const at = new Date(Date.now() + seconds * 1000).toISOString().slice(11, 16);
+  return `in ${minutes} minute${minutes === 1 ? "" : "s"}, at ${at} UTC`;
+}
+
+/**
+ * The API's answer in the words a person reads: a 429 says when to try again, a refused permission names what the
+ * key lacks; anything else is the API's own message.
+ */
+function plainMessage(message: string, status: number, headers: Headers | undefined): string {
+  if (status === 429) return `This key has used up its hourly limit of requests. Try again ${retryWhen(headers?.get("Retry-After") ?? null)}.`;
+  const denied = /^Permission denied: ([a-z_]+:[a-z]+)$/.exec(message);
+  if (denied) return `This key may not do that: it lacks ${denied[1]}.`;
+  return message;
+}
+
+export const NETWORK_ERROR = "Could not reach the service: the network or the server is down. Check the connection and try again.";
+
 /** Runs one document with the key as a bearer token (in a header: never in a URL). */
 export async function run<R, V extends Record<string, unknown>>(key: string, document: TadaDocumentNode<R, V>, variables?: V): Promise<R> {
   const client = new GraphQLClient(endpoint, { headers: { Authorization: `Bearer ${key}` } });
@@ -32,8 +54,11 @@ export async function run<R, V extends Record<string, unknown>>(key: string, doc
     if (err instanceof ClientError) {
       const first = err.response.errors?.[0];
       const code = first?.extensions?.code;
-      throw new ApiError(first?.message ?? `Request failed (${err.response.status})`, typeof code === "string" ? code : undefined, err.response.status);
+      const message = plainMessage(first?.message ?? `Request failed (${err.response.status})`, err.response.status, err.response.headers);
+      throw new ApiError(message, typeof code === "string" ? code : undefined, err.response.status);
     }
+    // fetch itself failed (TypeError "Failed to fetch"): nothing came back.
+    if (err instanceof TypeError) throw new ApiError(NETWORK_ERROR, "NETWORK", undefined);
     throw new ApiError(err instanceof Error ? err.message : String(err), undefined, undefined);
   }
 }

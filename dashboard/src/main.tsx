@@ -1,8 +1,10 @@
 // The team dashboard: sign in with an admin key, then keys, usage, webhooks and reports, all over /graphql.
 import { render } from "preact";
+import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { graphql, run, ApiError, type ResultOf } from "./graphql";
-import { clearKey, missingAdminPermissions, storeKey, storedKey } from "./session";
+import { href, useRoute } from "./router";
+import { clearKey, holds, missingAdminPermissions, storeKey, storedKey } from "./session";
 import { KeysPage } from "./pages/keys";
 import { UsagePage } from "./pages/usage";
 import { WebhooksPage } from "./pages/webhooks";
@@ -14,7 +16,7 @@ const WHO = graphql(`
   query Who {
     me {
       team { id name }
-      apiKey { id name prefix permissions rateLimitTier }
+      apiKey { id name prefix permissions rateLimitTier expiresAt }
     }
   }
 `);
@@ -34,23 +36,38 @@ async function signIn(key: string): Promise<Who> {
   return who;
 }
 
-const PAGES = [
+/**
+ * The dashboard's pages, in the navigation's order. `needs`: the permission a page reads with; a key without it does
+ * not see the page's link, and is told so on the page itself (never a bare "Permission denied").
+ */
+export const PAGES: { path: string; title: string; needs?: string; what?: string }[] = [
   { path: "keys", title: "API keys" },
   { path: "usage", title: "Usage" },
-  { path: "webhooks", title: "Webhooks" },
-  { path: "reports", title: "Reports" },
-] as const;
+  { path: "webhooks", title: "Webhooks", needs: "webhooks:read", what: "the team's webhooks" },
+  { path: "reports", title: "Reports", needs: "reports:read", what: "the team's reports" },
+];
 
-/** The route is the URL's fragment (#/keys, #/reports/<id>): the server serves one page. */
-function useRoute(): string[] {
-  const read = () => window.location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
-  const [route, setRoute] = useState(read);
-  useEffect(() => {
-    const onChange = () => setRoute(read());
-    window.addEventListener("hashchange", onChange);
-    return () => window.removeEventListener("hashchange", onChange);
-  }, []);
-  return route;
+function NotFound() {
+  return (
+    <>
+      <h1>Page not found</h1>
+      <p>
+        There is no such page in the dashboard. Go to <a href={href(["keys"])}>API keys</a>.
+      </p>
+    </>
+  );
+}
+
+function NotAllowed({ what, needs }: { what: string; needs: string }) {
+  return (
+    <>
+      <h1>Not available to this key</h1>
+      <p>
+        This key cannot see {what}: it lacks {needs}. Sign out and sign in with a key that holds it, or create one on the{" "}
+        <a href={href(["keys"])}>API keys</a> page.
+      </p>
+    </>
+  );
 }
 
 function SignIn({ onSignedIn, notice }: { onSignedIn: (key: string, who: Who) => void; notice: string | null }) {
@@ -93,11 +110,12 @@ function App() {
   const [checking, setChecking] = useState(storedKey() !== null);
   const [notice, setNotice] = useState<string | null>(null);
   const route = useRoute();
-  const [page = "keys", id] = route;
-  const current = PAGES.find((p) => p.path === page) ?? PAGES[0];
-  useEffect(() => void (document.title = session ? `${current.title} · Team dashboard` : "Sign in · Team dashboard"), [current, session]);
+  const [page = "keys", id, ...rest] = route.path;
+  const current = PAGES.find((p) => p.path === page && (id === undefined || p.path === "reports") && rest.length === 0);
+  const title = current?.title ?? "Page not found";
+  useEffect(() => void (document.title = session ? `${title} · Team dashboard` : "Sign in · Team dashboard"), [title, session]);
   // A new page (or report) takes the focus to its content, as a page load would for keyboard and screen readers.
-  const place = route.join("/");
+  const place = route.path.join("/");
   const visited = useRef(false);
   useEffect(() => {
     if (visited.current) document.getElementById("main")?.focus();
@@ -122,10 +140,26 @@ function App() {
   if (checking) return <p aria-live="polite">Checking your key…</p>;
   if (!session) return <SignIn notice={notice} onSignedIn={(key, who) => setSession({ key, who })} />;
 
-  const props = { apiKey: session.key, who: session.who, onUnauthorized: () => signOut("Your key stopped working (revoked or expired). Sign in again.") };
+  const props = { apiKey: session.key, who: session.who, params: route.params, onUnauthorized: () => signOut("Your key stopped working (revoked or expired). Sign in again.") };
+  const allowed = (p: (typeof PAGES)[number]) => !p.needs || holds(session.who.apiKey.permissions, p.needs);
+  let content: ComponentChildren;
+  if (!current) content = <NotFound />;
+  else if (!allowed(current)) content = <NotAllowed what={current.what ?? current.title} needs={current.needs!} />;
+  else if (current.path === "keys") content = <KeysPage {...props} />;
+  else if (current.path === "usage") content = <UsagePage {...props} />;
+  else if (current.path === "webhooks") content = <WebhooksPage {...props} />;
+  else if (current.path === "reports") content = id ? <ReportPage {...props} id={id} /> : <ReportsPage {...props} />;
   return (
     <>
-      <a class="skip" href="#main">
+      {/* Moves the focus itself: the fragment is the router's, so an in-page anchor must not change it. */}
+      <a
+        class="skip"
+        href="#main"
+        onClick={(e) => {
+          e.preventDefault();
+          document.getElementById("main")?.focus();
+        }}
+      >
         Skip to content
       </a>
       <header>
@@ -137,9 +171,9 @@ function App() {
         </div>
         <nav aria-label="Dashboard">
           <ul>
-            {PAGES.map((p) => (
+            {PAGES.filter(allowed).map((p) => (
               <li key={p.path}>
-                <a href={`#/${p.path}`} aria-current={p.path === current.path ? "page" : undefined}>
+                <a href={href([p.path])} aria-current={p.path === current?.path ? "page" : undefined}>
                   {p.title}
                 </a>
               </li>
@@ -151,10 +185,7 @@ function App() {
         </button>
       </header>
       <main id="main" tabIndex={-1}>
-        {current.path === "keys" && <KeysPage {...props} />}
-        {current.path === "usage" && <UsagePage {...props} />}
-        {current.path === "webhooks" && <WebhooksPage {...props} />}
-        {current.path === "reports" && (id ? <ReportPage {...props} id={id} /> : <ReportsPage {...props} />)}
+        {content}
       </main>
     </>
   );
@@ -163,6 +194,8 @@ function App() {
 export interface PageProps {
   apiKey: string;
   who: Who;
+  /** The route's parameters (#/reports?page=2): a page keeps its state there so Back and reload return to it. */
+  params: URLSearchParams;
   onUnauthorized: () => void;
 }
 

@@ -14,3 +14,9 @@ export const missingAdminPermissions = (permissions: Record<string, string[]>): 
     const [resource, action] = p.split(":");
     return !(permissions[resource] ?? []).includes(action);
   });
+
+/** Whether a key's permissions hold `permission` ("webhooks:read"). */
+export const holds = (permissions: Record<string, string[]>, permission: string): boolean => {
+  const [resource, action] = permission.split(":");
+  return (permissions[resource] ?? []).includes(action);
+};

@@ -1,6 +1,6 @@
 // Small pieces every page uses: loading a query, showing an error, formatting dates.
 import type { ComponentChildren, JSX } from "preact";
-import { useCallback, useEffect, useState } from "preact/hooks";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { ApiError } from "./graphql";
 
 export interface Loaded<T> {
@@ -32,12 +32,21 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
 
 export const messageOf = (err: unknown): string => (err instanceof ApiError || err instanceof Error ? err.message : String(err));
 
-export function ErrorMessage({ error }: { error: string | null }) {
-  return error ? (
-    <p class="error" role="alert">
-      {error}
-    </p>
-  ) : null;
+/** An error as a person reads it; with `onRetry`, a "Try again" button beside it (a failed load, a lost network). */
+export function ErrorMessage({ error, onRetry }: { error: string | null; onRetry?: () => void }) {
+  if (!error) return null;
+  return (
+    <div class="error-box row">
+      <p class="error" role="alert">
+        {error}
+      </p>
+      {onRetry && (
+        <button type="button" class="secondary" onClick={onRetry}>
+          Try again
+        </button>
+      )}
+    </div>
+  );
 }
 
 export function Loading({ what }: { what: string }) {
@@ -45,6 +54,27 @@ export function Loading({ what }: { what: string }) {
 }
 
 export const date = (iso: string | null | undefined): string => (iso ? new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC" : "—");
+
+/** A time to the second, in UTC ("May 1, 2026, 2:00:05 PM UTC"). */
+export const seconds = (iso: string | null | undefined): string =>
+  iso ? new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" }) + " UTC" : "—";
+
+/** "51–72 of 72" with Previous and Next: a list that has more than one page says so. */
+export function Pager({ offset, size, total, onPage, label }: { offset: number; size: number; total: number; onPage: (offset: number) => void; label: string }) {
+  return (
+    <nav class="row pager" aria-label={label}>
+      <button type="button" class="secondary" disabled={offset === 0} onClick={() => onPage(Math.max(0, offset - size))}>
+        Previous
+      </button>
+      <span>
+        {total === 0 ? 0 : offset + 1}–{Math.min(offset + size, total)} of {total}
+      </span>
+      <button type="button" class="secondary" disabled={offset + size >= total} onClick={() => onPage(offset + size)}>
+        Next
+      </button>
+    </nav>
+  );
+}
 
 export const money = (n: number | null | undefined): string => (n == null ? "—" : n.toLocaleString("en-US", { style: "currency", currency: "USD", maximumFractionDigits: 0 }));
 
@@ -57,9 +87,11 @@ export function Section({ title, children, id }: { title: string; children: Comp
   );
 }
 
-/** A secret shown once, with a copy button. */
+/** A secret shown once, with a copy button that takes the focus when it appears (where the user's next step is). */
 export function ShownOnce({ label, value, onDone }: { label: string; value: string; onDone: () => void }) {
   const [copied, setCopied] = useState(false);
+  const copy = useRef<HTMLButtonElement>(null);
+  useEffect(() => copy.current?.focus(), [value]);
   return (
     <div class="once" role="status">
       <p>
@@ -69,6 +101,7 @@ export function ShownOnce({ label, value, onDone }: { label: string; value: stri
         <input readOnly aria-label={label} value={value} data-testid="secret" onFocus={(e) => (e.target as HTMLInputElement).select()} />
         <button
           type="button"
+          ref={copy}
           onClick={() => navigator.clipboard?.writeText(value).then(() => setCopied(true), () => setCopied(false))}
         >
           Copy

@@ -1,8 +1,11 @@
 // API keys: the team's keys, a form to create one (its full key shown once), and revocation with a confirmation.
-import { useRef, useState } from "preact/hooks";
+// The form starts from the API's own defaults (docs/api.md "API keys, teams and permissions": every permission but
+// api_keys, the caller's tier) and offers only what the API accepts from this key (no more permissions, no higher
+// tier, no later expiry than its own).
+import { useEffect, useRef, useState } from "preact/hooks";
 import { client, graphql, type ResultOf } from "../graphql";
 import type { PageProps } from "../main";
-import { date, ErrorMessage, Loading, messageOf, ShownOnce, Table, useFormAction, useLoad } from "../ui";
+import { date, ErrorMessage, Loading, messageOf, ShownOnce, Table, useLoad } from "../ui";
 
 const KEYS = graphql(`
   query Keys {
@@ -23,37 +26,94 @@ type Key = ResultOf<typeof KEYS>["apiKeys"][number];
 
 /** The tiers of the spec, smallest first; the API refuses one above the signed-in key's own. */
 const TIERS = ["free", "standard", "pro", "enterprise"];
+const DAY = 86_400_000;
+/** How often the table is read again while the page is open ("Last used" is kept to within a minute). */
+const REFRESH_MS = 30_000;
 
-const permissionList = (permissions: Record<string, string[]>) =>
-  Object.entries(permissions).map(([resource, actions]) => `${resource}: ${actions.join(", ")}`).join("; ");
+const permissionList = (permissions: Record<string, string[]>) => {
+  const held = Object.entries(permissions).filter(([, actions]) => actions.length > 0);
+  return held.length ? held.map(([resource, actions]) => `${resource}: ${actions.join(", ")}`).join("; ") : "none (only GET /v1/users/me)";
+};
+
+/** Focuses the table row of key `id` once it is on the page (after a create or a revoke, where the focus belongs). */
+function focusRow(id: string) {
+  requestAnimationFrame(() => document.querySelector<HTMLElement>(`tr[data-key-id="${id}"]`)?.focus());
+}
 
 export function KeysPage(props: PageProps) {
   const api = client(props);
   const keys = useLoad(() => api(KEYS), []);
-  const [created, setCreated] = useState<{ key: string; name: string } | null>(null);
+  const [created, setCreated] = useState<{ key: string; name: string; id: string } | null>(null);
   const [revoking, setRevoking] = useState<Key | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  const [focusAfterLoad, setFocusAfterLoad] = useState<string | null>(null);
   const dialog = useRef<HTMLDialogElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
+
+  // "Last used" moves while the page is open: read again every REFRESH_MS and when the tab comes back.
+  useEffect(() => {
+    const timer = setInterval(keys.reload, REFRESH_MS);
+    const onVisible = () => document.visibilityState === "visible" && keys.reload();
+    document.addEventListener("visibilitychange", onVisible);
+    return () => (clearInterval(timer), document.removeEventListener("visibilitychange", onVisible));
+  }, [keys.reload]);
+  useEffect(() => {
+    if (keys.data && focusAfterLoad) (focusRow(focusAfterLoad), setFocusAfterLoad(null));
+  }, [keys.data, focusAfterLoad]);
+
+  const revoke = async () => {
+    const key = revoking;
+    dialog.current?.close();
+    if (!key) return;
+    try {
+      await api(REVOKE, { id: key.id });
+      setError(null);
+      setStatus(`“${key.name}” is revoked: every request with ${key.prefix}… is now refused.`);
+    } catch (err) {
+      setError(messageOf(err));
+    }
+    setFocusAfterLoad(key.id);
+    keys.reload();
+  };
 
   return (
     <>
       <h1>API keys</h1>
       <CreateKey
         props={props}
-        onCreated={(key, name) => {
-          setCreated({ key, name });
+        onCreated={(key, name, id) => {
+          setCreated({ key, name, id });
+          setStatus(null);
           keys.reload();
         }}
       />
-      {created && <ShownOnce label={`New key “${created.name}”:`} value={created.key} onDone={() => setCreated(null)} />}
+      {created && (
+        <ShownOnce
+          label={`New key “${created.name}”:`}
+          value={created.key}
+          onDone={() => {
+            focusRow(created.id);
+            setCreated(null);
+          }}
+        />
+      )}
       <section class="card" aria-labelledby="keys-title">
-        <h2 id="keys-title">The team's keys</h2>
-        <ErrorMessage error={keys.error ?? error} />
+        <div class="row">
+          <h2 id="keys-title">The team's keys</h2>
+          <button type="button" class="secondary" onClick={keys.reload}>
+            Refresh keys
+          </button>
+        </div>
+        <p role="status" class="status">
+          {status}
+        </p>
+        <ErrorMessage error={keys.error ?? error} onRetry={keys.error ? keys.reload : undefined} />
         {!keys.data && !keys.error && <Loading what="keys" />}
         {keys.data && (
           <Table label="API keys table" columns={["Name", "Description", "Prefix", "Permissions", "Tier", "Created", "Last used", "Expires", "Revoked", ""]}>
             {keys.data.apiKeys.map((k) => (
-              <tr key={k.id} data-key-id={k.id}>
+              <tr key={k.id} data-key-id={k.id} tabIndex={-1}>
                 <td>{k.name}</td>
                 <td>{k.description ?? "—"}</td>
                 <td>
@@ -62,7 +122,7 @@ export function KeysPage(props: PageProps) {
                 <td class="perms">{permissionList(k.permissions)}</td>
                 <td>{k.rateLimitTier}</td>
                 <td>{date(k.createdAt)}</td>
-                <td>{date(k.lastUsedAt)}</td>
+                <td class="last-used">{k.lastUsedAt ? date(k.lastUsedAt) : "never"}</td>
                 <td>{date(k.expiresAt)}</td>
                 <td>{k.revokedAt ? date(k.revokedAt) : "no"}</td>
                 <td>
@@ -74,6 +134,8 @@ export function KeysPage(props: PageProps) {
                       onClick={() => {
                         setRevoking(k);
                         dialog.current?.showModal();
+                        // Start on Cancel: Enter on a freshly opened dialog must not revoke a key.
+                        cancel.current?.focus();
                       }}
                     >
                       Revoke
@@ -91,26 +153,11 @@ export function KeysPage(props: PageProps) {
           Every request with <code>{revoking?.prefix}…</code> is refused at once, on every server. This cannot be undone.
         </p>
         <form method="dialog" class="row">
-          <button
-            type="button"
-            class="danger"
-            onClick={async () => {
-              const key = revoking;
-              dialog.current?.close();
-              if (!key) return;
-              try {
-                await api(REVOKE, { id: key.id });
-                setError(null);
-              } catch (err) {
-                setError(messageOf(err));
-              }
-              keys.reload();
-            }}
-          >
-            Revoke key
-          </button>
-          <button type="submit" class="secondary">
+          <button type="submit" class="secondary" ref={cancel} autoFocus>
             Cancel
+          </button>
+          <button type="button" class="danger" onClick={revoke}>
+            Revoke key
           </button>
         </form>
       </dialog>
@@ -118,24 +165,71 @@ export function KeysPage(props: PageProps) {
   );
 }
 
-function CreateKey({ props, onCreated }: { props: PageProps; onCreated: (key: string, name: string) => void }) {
+/** The default permissions of a new key: what the API gives a key created without a list, within the signed-in key's. */
+const defaultPermissions = (held: Record<string, string[]>): Set<string> =>
+  new Set(Object.entries(held).flatMap(([resource, actions]) => (resource === "api_keys" ? [] : actions.map((a) => `${resource}:${a}`))));
+
+/** yyyy-mm-dd of a time, in UTC (a key expires at 00:00 UTC of its date). */
+const day = (time: number) => new Date(time).toISOString().slice(0, 10);
+const longDay = (iso: string) => new Date(iso).toLocaleDateString("en-US", { dateStyle: "medium", timeZone: "UTC" });
+
+function CreateKey({ props, onCreated }: { props: PageProps; onCreated: (key: string, name: string, id: string) => void }) {
   const api = client(props);
+  const own = props.who.apiKey;
   // The permissions a new key may hold are those of the signed-in key (the API refuses any other).
-  const available = Object.entries(props.who.apiKey.permissions);
-  const { onSubmit, error, busy } = useFormAction(async (data) => {
-    const name = String(data.get("name"));
-    const expires = String(data.get("expires") ?? "");
-    const { createApiKey } = await api(CREATE, {
-      input: {
-        name,
-        description: String(data.get("description") ?? "") || null,
-        expiresAt: expires ? new Date(`${expires}T00:00:00Z`).toISOString() : null,
-        permissions: data.getAll("permission").map(String),
-        rateLimitTier: String(data.get("tier")),
-      },
-    });
-    onCreated(createApiKey.key, name);
-  });
+  const available = Object.entries(own.permissions);
+  const tiers = TIERS.slice(0, TIERS.indexOf(own.rateLimitTier) + 1);
+  const [ticked, setTicked] = useState(() => defaultPermissions(own.permissions));
+  const [tier, setTier] = useState(own.rateLimitTier);
+  const [expires, setExpires] = useState("");
+  const [noPermission, setNoPermission] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const latest = own.expiresAt ? day(new Date(own.expiresAt).getTime()) : undefined;
+
+  const toggle = (permission: string, on: boolean) => {
+    const next = new Set(ticked);
+    if (on) next.add(permission);
+    else next.delete(permission);
+    setTicked(next);
+  };
+  const chosen = available
+    .map(([resource, actions]) => [resource, actions.filter((a) => ticked.has(`${resource}:${a}`))] as const)
+    .filter(([, actions]) => actions.length > 0);
+
+  const onSubmit = async (e: Event) => {
+    e.preventDefault();
+    const form = e.currentTarget as HTMLFormElement;
+    if (ticked.size === 0 && !noPermission) {
+      setError("Tick the permissions the key needs, or confirm a key with no permission below.");
+      return;
+    }
+    setBusy(true);
+    try {
+      const name = String(new FormData(form).get("name")).trim();
+      const { createApiKey } = await api(CREATE, {
+        input: {
+          name,
+          description: String(new FormData(form).get("description") ?? "") || null,
+          expiresAt: expires ? new Date(`${expires}T00:00:00Z`).toISOString() : null,
+          permissions: [...ticked],
+          rateLimitTier: tier,
+        },
+      });
+      setError(null);
+      form.reset();
+      setTicked(defaultPermissions(own.permissions));
+      setTier(own.rateLimitTier);
+      setExpires("");
+      setNoPermission(false);
+      onCreated(createApiKey.key, name, createApiKey.apiKey.id);
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
   return (
     <section class="card" aria-labelledby="create-key-title">
       <h2 id="create-key-title">Create a key</h2>
@@ -151,28 +245,59 @@ function CreateKey({ props, onCreated }: { props: PageProps; onCreated: (key: st
           </label>
           <label>
             Expires on (optional, 00:00 UTC)
-            <input name="expires" type="date" />
+            <input
+              name="expires"
+              type="date"
+              min={day(Date.now() + DAY)}
+              max={latest}
+              value={expires}
+              aria-describedby="expires-hint"
+              onInput={(e) => setExpires((e.target as HTMLInputElement).value)}
+            />
+            <span id="expires-hint" class="hint">
+              {own.expiresAt
+                ? `From tomorrow to at most ${longDay(own.expiresAt)}, when your own key expires (a key cannot outlive the key that made it); empty: it expires with yours.`
+                : "From tomorrow on; empty: it never expires."}
+            </span>
           </label>
           <label>
             Rate-limit tier
-            <select name="tier" defaultValue={props.who.apiKey.rateLimitTier}>
-              {TIERS.map((t) => (
+            <select name="tier" value={tier} aria-describedby="tier-hint" onChange={(e) => setTier((e.target as HTMLSelectElement).value)}>
+              {tiers.map((t) => (
                 <option key={t} value={t}>
                   {t}
                 </option>
               ))}
             </select>
+            <span id="tier-hint" class="hint">
+              Up to your own key's tier ({own.rateLimitTier}).
+            </span>
           </label>
         </div>
         <fieldset>
           <legend>Permissions</legend>
+          <p class="hint">Ticked: what a key gets when none are named (everything your key holds except managing keys).</p>
+          <div class="row">
+            <button type="button" class="secondary" onClick={() => setTicked(defaultPermissions(own.permissions))}>
+              Back to the defaults
+            </button>
+            <button type="button" class="secondary" onClick={() => setTicked(new Set())}>
+              Untick all
+            </button>
+          </div>
           <div class="perm-grid">
             {available.map(([resource, actions]) => (
               <fieldset key={resource} class="perm-group">
                 <legend>{resource}</legend>
                 {actions.map((action) => (
                   <label key={action} class="check">
-                    <input type="checkbox" name="permission" value={`${resource}:${action}`} />
+                    <input
+                      type="checkbox"
+                      name="permission"
+                      value={`${resource}:${action}`}
+                      checked={ticked.has(`${resource}:${action}`)}
+                      onChange={(e) => toggle(`${resource}:${action}`, (e.target as HTMLInputElement).checked)}
+                    />
                     {action}
                   </label>
                 ))}
@@ -180,6 +305,17 @@ function CreateKey({ props, onCreated }: { props: PageProps; onCreated: (key: st
             ))}
           </div>
         </fieldset>
+        <div class="summary" data-testid="key-summary" aria-live="polite">
+          <strong>The new key will hold:</strong>{" "}
+          {chosen.length ? chosen.map(([resource, actions]) => `${resource}: ${actions.join(", ")}`).join("; ") : "no permission at all (it can only call GET /v1/users/me)"}
+          {"; "}the {tier} tier; {expires ? `it expires on ${longDay(`${expires}T00:00:00Z`)}` : own.expiresAt ? `it expires with your key on ${longDay(own.expiresAt)}` : "it never expires"}.
+        </div>
+        {ticked.size === 0 && (
+          <label class="check">
+            <input type="checkbox" checked={noPermission} onChange={(e) => setNoPermission((e.target as HTMLInputElement).checked)} />
+            Yes, create a key that can do nothing but GET /v1/users/me
+          </label>
+        )}
         <button type="submit" disabled={busy}>
           Create key
         </button>

@@ -1,6 +1,7 @@
 // Reports, read-only: a page of the team's reports with an address search (the API's own address matching), and
 // a detail page with the valuation, comparables, showings and social engagement.
 import { useState } from "preact/hooks";
+import { href, navigate } from "../router";
 import { client, graphql } from "../graphql";
 import type { PageProps } from "../main";
 import { date, ErrorMessage, Loading, money, Table, useLoad } from "../ui";
@@ -40,7 +41,7 @@ function ReportTable({ rows }: { rows: Row[] }) {
       {rows.map((r) => (
         <tr key={r.id}>
           <td>
-            <a href={`#/reports/${r.id}`}>{r.address}</a>
+            <a href={href(["reports", r.id])}>{r.address}</a>
           </td>
           <td>{[r.city, r.state].filter(Boolean).join(", ") || "—"}</td>
           <td>{money(r.price)}</td>
@@ -54,9 +55,12 @@ function ReportTable({ rows }: { rows: Row[] }) {
 
 export function ReportsPage(props: PageProps) {
   const api = client(props);
-  const [offset, setOffset] = useState(0);
-  const [search, setSearch] = useState("");
-  const [query, setQuery] = useState("");
+  // The page and the search are in the URL (#/reports?page=2&address=…), so Back from a report returns to them.
+  const page = Math.max(1, Math.floor(Number(props.params.get("page"))) || 1);
+  const offset = (page - 1) * PAGE;
+  const query = props.params.get("address") ?? "";
+  const [search, setSearch] = useState(query);
+  const go = (to: { page?: number; address?: string }) => navigate(["reports"], { page: to.page && to.page > 1 ? to.page : null, address: to.address || null });
   const list = useLoad(async () => {
     if (query) {
       const { reportByAddress } = await api(SEARCH, { address: query });
@@ -72,15 +76,14 @@ export function ReportsPage(props: PageProps) {
         class="row"
         onSubmit={(e) => {
           e.preventDefault();
-          setOffset(0);
-          setQuery(search.trim());
+          go({ address: search.trim() });
         }}
       >
         <label for="search">Find by address</label>
         <input id="search" type="search" value={search} placeholder="123 n main st" onInput={(e) => setSearch((e.target as HTMLInputElement).value)} />
         <button type="submit">Search</button>
         {query && (
-          <button type="button" class="secondary" onClick={() => (setSearch(""), setQuery(""))}>
+          <button type="button" class="secondary" onClick={() => (setSearch(""), go({}))}>
             Show all
           </button>
         )}
@@ -93,13 +96,13 @@ export function ReportsPage(props: PageProps) {
           {list.data.items.length === 0 ? <p>No report found.</p> : <ReportTable rows={list.data.items} />}
           {!query && list.data.total > PAGE && (
             <nav class="row" aria-label="Pages">
-              <button type="button" class="secondary" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+              <button type="button" class="secondary" disabled={offset === 0} onClick={() => go({ page: page - 1 })}>
                 Previous
               </button>
               <span>
                 {offset + 1}–{Math.min(offset + PAGE, list.data.total)} of {list.data.total}
               </span>
-              <button type="button" class="secondary" disabled={offset + PAGE >= list.data.total} onClick={() => setOffset(offset + PAGE)}>
+              <button type="button" class="secondary" disabled={offset + PAGE >= list.data.total} onClick={() => go({ page: page + 1 })}>
                 Next
               </button>
             </nav>
@@ -117,7 +120,7 @@ export function ReportPage(props: PageProps & { id: string }) {
   return (
     <>
       <p>
-        <a href="#/reports">← All reports</a>
+        <a href={href(["reports"])}>← All reports</a>
       </p>
       <ErrorMessage error={detail.error} />
       {!detail.data && !detail.error && <Loading what="the report" />}

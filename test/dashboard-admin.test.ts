@@ -1,0 +1,261 @@
+// The dashboard as a new team admin uses it in the first hour (issue 33): the traps a person hits, by mouse and by
+// keyboard, in headless Chromium against the real server — the key form's defaults and limits, the skip link and
+// unknown routes, the paged and filtered delivery log, focus and the revoke dialog, errors (network, 429, a page the
+// key may not read), the reports page in the URL. Each page and state is checked by axe (no violation at all, in the
+// light and the dark colour scheme) and photographed to artifacts/screenshots/dashboard-*.png at 1280 and 390 px.
+// Needs Debian's chromium like test/dashboard.test.ts.
+process.env.WEBHOOK_ALLOW_PRIVATE_URLS = "true";
+process.env.WEBHOOK_RETRY_SCHEDULE = "1,1";
+process.env.WEBHOOK_POLL_MS = "100";
+
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { createApiKey } from "../src/auth/api-keys";
+import { ALL_PERMISSIONS, parsePermissions } from "../src/auth/permissions";
+import { prisma } from "../src/db";
+import { startDeliveryWorker, type DeliveryWorker } from "../src/webhooks/worker";
+import { startTestApp, type TestApp } from "./support/app";
+import { receiver, type Receiver } from "./support/receiver";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const available = existsSync(CHROMIUM);
+if (!available) {
+  const why = `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`;
+  if (process.env.REQUIRE_CHROMIUM) throw new Error(`browser tests cannot run: ${why}`);
+  console.warn(`dashboard browser tests skipped: ${why}`);
+}
+const ROOT = path.join(__dirname, "..");
+const SCREENSHOTS = path.join(ROOT, "artifacts", "screenshots");
+const DAY = 86_400_000;
+
+(available ? describe : describe.skip)("the dashboard as a new team admin uses it", () => {
+  let t: TestApp;
+  let worker: DeliveryWorker;
+  let server: http.Server;
+  let origin: string;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let teamId: string;
+  /** Every permission, the standard tier, expiring in 30 days. */
+  let admin: string;
+  /** Every permission on the free tier (the issue's new team). */
+  let freeAdmin: string;
+  let failing: Receiver;
+
+  const newKey = async (name: string, permissions: string | typeof ALL_PERMISSIONS, extra: { tier?: string; expiresAt?: Date } = {}) =>
+    (await createApiKey({ teamId, name, permissions: typeof permissions === "string" ? parsePermissions(permissions) : permissions, ...extra })).key;
+  const apiStatus = async (key: string, route = "/v1/reports") => (await fetch(`${origin}${route}`, { headers: { Authorization: `Bearer ${key}` } })).status;
+  const rest = async (key: string, method: string, route: string, body?: unknown) => {
+    const res = await fetch(`${origin}${route}`, { method, headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: res.status, body: (await res.json()) as Record<string, any> };
+  };
+
+  beforeAll(async () => {
+    execFileSync(process.execPath, [path.join(ROOT, "scripts/build-dashboard.mjs"), "--if-stale"], { cwd: ROOT, stdio: "inherit" });
+    t = await startTestApp();
+    worker = startDeliveryWorker();
+    teamId = (await prisma.team.create({ data: { name: "First Hour Realty", adminName: "Alex Admin" } })).id;
+    admin = await newKey("Admin key", ALL_PERMISSIONS, { tier: "standard", expiresAt: new Date(Date.now() + 30 * DAY) });
+    freeAdmin = await newKey("Free admin", ALL_PERMISSIONS, { tier: "free" });
+    server = http.createServer(t.app);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    for (let i = 1; i <= 25; i++) expect((await rest(admin, "POST", "/v1/reports", { address: `${i} Maple Street`, city: "Springfield", state: "IL", price: 300000 + i * 1000 })).status).toBe(201);
+    failing = await receiver([500]);
+    browser = await chromium.launch({ executablePath: CHROMIUM });
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => server?.close(resolve));
+    await failing?.close();
+    await worker?.stop(1000);
+    await t?.close();
+  });
+
+  /** No axe violation at all, in the light and the dark colour scheme; a screenshot of each at this width. */
+  async function checkPage(name: string) {
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      expect(violations.map((v) => `${scheme} ${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+      const width = page.viewportSize()!.width;
+      await page.screenshot({ path: path.join(SCREENSHOTS, `dashboard-${name}${width < 600 ? "-phone" : ""}${scheme === "dark" ? "-dark" : ""}.png`), fullPage: true });
+    }
+    await page.emulateMedia({ colorScheme: "light" });
+  }
+
+  async function signIn(key: string, at = "#/keys") {
+    await page.goto(`${origin}/dashboard/`);
+    await page.evaluate(() => sessionStorage.clear());
+    await page.goto("about:blank"); // a new load: a change of fragment alone would keep the app as it is
+    await page.goto(`${origin}/dashboard/${at}`);
+    await page.getByLabel("Admin API key").fill(key);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign out" }).waitFor();
+  }
+  const focused = () => page.evaluate(() => ({ tag: document.activeElement?.tagName, text: (document.activeElement as HTMLElement | null)?.innerText?.trim() ?? "", id: document.activeElement?.id }));
+  const keysCreated = () => prisma.apiKey.count({ where: { teamId } });
+
+  it("defect 1: a new key starts from the API's defaults, shows what it will hold, and no permission at all needs an explicit choice", async () => {
+    await signIn(freeAdmin);
+    await page.getByRole("heading", { name: "The team's keys" }).waitFor();
+    await page.getByLabel("Name").fill("Defaults key");
+    // Before it is created the form says what it will hold: every permission but api_keys, the signed-in key's tier.
+    const summary = page.getByTestId("key-summary");
+    await summary.getByText("reports: read, create, update, delete, publish").waitFor();
+    expect(await summary.innerText()).not.toContain("api_keys");
+    await summary.getByText("free tier").waitFor();
+    await checkPage("keys-create");
+    await page.getByRole("button", { name: "Create key" }).click();
+    const key = await page.getByTestId("secret").inputValue();
+    expect(await apiStatus(key)).toBe(200);
+    const row = page.locator("tr", { hasText: "Defaults key" });
+    expect(await row.locator("td.perms").innerText()).toContain("reports: read, create");
+    await page.getByRole("button", { name: "Done" }).click();
+
+    // Nothing ticked: refused until the admin says so in plain words.
+    const before = await keysCreated();
+    await page.getByLabel("Name").fill("Empty key");
+    await page.getByRole("button", { name: "Untick all" }).click();
+    await summary.getByText("no permission at all").waitFor();
+    await page.getByRole("button", { name: "Create key" }).click();
+    await page.getByRole("alert").getByText("Tick the permissions the key needs, or confirm a key with no permission").waitFor();
+    expect(await keysCreated()).toBe(before);
+    await page.getByLabel("Yes, create a key that can do nothing but GET /v1/users/me").check();
+    await page.getByRole("button", { name: "Create key" }).click();
+    const empty = await page.getByTestId("secret").inputValue();
+    expect(await apiStatus(empty)).toBe(403);
+    expect(await apiStatus(empty, "/v1/users/me")).toBe(200);
+    await page.getByRole("button", { name: "Done" }).click();
+  });
+
+  it("defect 2: Skip to content stays on the page; an unknown route says not found", async () => {
+    await signIn(admin, "#/webhooks");
+    await page.getByRole("heading", { name: "Webhooks", level: 1 }).waitFor();
+    await page.keyboard.press("Tab");
+    expect((await focused()).text).toBe("Skip to content");
+    await page.keyboard.press("Enter");
+    await page.waitForTimeout(300);
+    expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe("Webhooks");
+    expect((await focused()).id).toBe("main");
+    expect(page.url()).toContain("#/webhooks");
+
+    await page.goto(`${origin}/dashboard/#/no-such-page`);
+    await page.getByRole("heading", { name: "Page not found", level: 1 }).waitFor();
+    expect(await page.getByRole("heading", { name: "API keys", level: 1 }).count()).toBe(0);
+    await checkPage("not-found");
+  });
+
+  it("defect 7: the revoke dialog starts on Cancel, focus returns where it was, revoking says so, checkboxes are large enough", async () => {
+    await signIn(admin);
+    await page.getByRole("heading", { name: "The team's keys" }).waitFor();
+    const box = (await page.getByRole("group", { name: "reports" }).getByLabel("read").boundingBox())!;
+    expect(Math.min(box.width, box.height)).toBeGreaterThanOrEqual(24);
+
+    await page.getByLabel("Name").fill("Focus key");
+    await page.getByRole("button", { name: "Create key" }).click();
+    await page.getByTestId("secret").waitFor();
+    expect((await focused()).text).toBe("Copy");
+    await page.getByRole("button", { name: "Done" }).click();
+    expect((await focused()).text).toContain("Focus key");
+
+    await page.getByRole("button", { name: "Revoke Focus key" }).click();
+    const dialog = page.getByRole("dialog", { name: "Revoke “Focus key”?" });
+    await dialog.waitFor();
+    expect((await focused()).text).toBe("Cancel");
+    await checkPage("keys-revoke-dialog");
+    await page.keyboard.press("Enter");
+    await dialog.waitFor({ state: "hidden" });
+    expect((await focused()).text).toContain("Revoke");
+    expect(await prisma.apiKey.count({ where: { teamId, name: "Focus key", revokedAt: { not: null } } })).toBe(0);
+
+    await page.keyboard.press("Enter"); // the Revoke button again
+    await dialog.waitFor();
+    await dialog.getByRole("button", { name: "Revoke key" }).click();
+    await page.getByRole("status").getByText("“Focus key” is revoked").waitFor();
+    expect((await focused()).text).toContain("Focus key");
+    expect(await prisma.apiKey.count({ where: { teamId, name: "Focus key", revokedAt: { not: null } } })).toBe(1);
+  });
+
+  it("defect 8: the key form offers only the tiers and dates the API allows, and says why in plain words", async () => {
+    await signIn(admin);
+    await page.getByRole("heading", { name: "Create a key" }).waitFor();
+    const tiers = await page.getByLabel("Rate-limit tier").locator("option").allInnerTexts();
+    expect(tiers.map((t) => t.split(" ")[0])).toEqual(["free", "standard"]);
+    const expires = page.getByLabel(/^Expires on/);
+    const max = (await expires.getAttribute("max"))!;
+    expect(max).toBe(new Date(Date.now() + 30 * DAY).toISOString().slice(0, 10));
+    expect(await expires.getAttribute("min")).toBe(new Date(Date.now() + DAY).toISOString().slice(0, 10));
+    await page.getByText(`at most ${new Date(max + "T00:00:00Z").toLocaleDateString("en-US", { dateStyle: "medium", timeZone: "UTC" })}, when your own key expires`).waitFor();
+
+    const before = await keysCreated();
+    await page.getByLabel("Name").fill("Too late");
+    await expires.fill(new Date(Date.now() + 60 * DAY).toISOString().slice(0, 10));
+    await page.getByRole("button", { name: "Create key" }).click();
+    expect(await expires.evaluate((e: HTMLInputElement) => e.validationMessage)).not.toBe("");
+    expect(await keysCreated()).toBe(before);
+    expect(await page.getByText("expiresAt").count()).toBe(0);
+  });
+
+  it("defect 9: errors say what happened and offer a retry; a page the key may not read is explained; the page number is in the URL; Last used refreshes", async () => {
+    await signIn(admin);
+    await page.getByRole("heading", { name: "The team's keys" }).waitFor();
+    // The network fails: the page says so, keeps the form and offers a retry that works once the network is back.
+    await page.route("**/graphql", (route) => route.abort("internetdisconnected"));
+    await page.getByRole("button", { name: "Refresh keys" }).click();
+    await page.getByRole("alert").getByText("Could not reach the service").waitFor();
+    await page.getByRole("heading", { name: "Create a key" }).waitFor();
+    await checkPage("keys-offline");
+    await page.unroute("**/graphql");
+    await page.getByRole("button", { name: "Try again" }).click();
+    await page.locator("tr", { hasText: "Admin key" }).first().waitFor();
+
+    // Last used moves without reloading the page.
+    const user = await newKey("Fresh key", "reports:read");
+    const row = page.locator("tr", { hasText: "Fresh key" });
+    await page.getByRole("button", { name: "Refresh keys" }).click();
+    await row.locator("td.last-used", { hasText: "never" }).waitFor();
+    expect(await apiStatus(user)).toBe(200);
+    await page.getByRole("button", { name: "Refresh keys" }).click();
+    await row.locator("td.last-used", { hasText: /UTC/ }).waitFor();
+
+    // 429: says when to try again.
+    const limited = await newKey("Limited admin", "api_keys:*,reports:read", { tier: "free" });
+    await signIn(limited);
+    await page.getByRole("heading", { name: "The team's keys" }).waitFor();
+    while ((await apiStatus(limited, "/v1/users/me")) !== 429);
+    await page.getByRole("button", { name: "Refresh keys" }).click();
+    await page.getByRole("alert").getByText(/hourly limit .* Try again in \d+ minutes?, at \d\d:\d\d UTC/).waitFor();
+    await checkPage("keys-rate-limited");
+
+    // A key without webhooks:read: no Webhooks link, and the page explains instead of "Permission denied".
+    const keysOnly = await newKey("Keys only", "api_keys:*,reports:read");
+    await signIn(keysOnly);
+    expect(await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Webhooks" }).count()).toBe(0);
+    await page.goto(`${origin}/dashboard/#/webhooks`);
+    await page.getByText("This key cannot see the team's webhooks: it lacks webhooks:read.").waitFor();
+    expect(await page.getByText("Permission denied").count()).toBe(0);
+    await checkPage("webhooks-not-allowed");
+
+    // The reports page number is in the URL: Back from a report returns to the same page.
+    await signIn(admin, "#/reports");
+    await page.getByRole("heading", { name: /reports$/ }).waitFor();
+    await page.getByRole("button", { name: "Next" }).click();
+    await page.getByText(/^21–\d+ of \d+$/).waitFor();
+    expect(page.url()).toMatch(/#\/reports\?page=2$/);
+    await page.locator("table a").first().click();
+    await page.getByRole("link", { name: "← All reports" }).waitFor();
+    await page.goBack();
+    await page.getByText(/^21–\d+ of \d+$/).waitFor();
+  });
+});
