@@ -156,6 +156,40 @@ const DAY = 86_400_000;
     await checkPage("not-found");
   });
 
+  it("defect 3: the delivery log pages through every attempt and filters by status and event type, in the API too", async () => {
+    const endpoint = (await rest(admin, "POST", "/v1/webhooks", { url: failing.url, events: ["*"], description: "always 500" })).body.data;
+    for (let i = 0; i < 22; i++) expect((await rest(admin, "POST", `/v1/webhooks/${endpoint.id}/test`)).status).toBe(202);
+    for (const n of [1, 2]) expect((await rest(admin, "POST", "/v1/reports", { address: `${n} Webhook Way`, price: 100000 })).status).toBe(201);
+    // 24 events, 3 attempts each (the first and two retries), all failing: 72 attempts, the last of each `failed`.
+    const log = `/v1/webhooks/${endpoint.id}/deliveries`;
+    for (let i = 0; (await rest(admin, "GET", `${log}?status=failed&limit=1`)).body.total !== 24; i++) {
+      if (i > 150) throw new Error("the deliveries never all failed");
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect((await rest(admin, "GET", log)).body.total).toBe(72);
+    const failed = (await rest(admin, "GET", `${log}?status=failed&event_type=report.created`)).body;
+    expect([failed.total, failed.data.length]).toEqual([2, 2]);
+    expect(failed.data.every((d: { status: string; event_type: string }) => d.status === "failed" && d.event_type === "report.created")).toBe(true);
+    expect((await rest(admin, "GET", `${log}?status=lost`)).status).toBe(400);
+
+    await signIn(admin, "#/webhooks");
+    const item = page.locator("li.endpoint", { hasText: failing.url });
+    await item.getByRole("button", { name: `Show deliveries of ${failing.url}` }).click();
+    await item.getByText("1–50 of 72").waitFor();
+    expect(await item.locator("tr.delivery").count()).toBe(50);
+    await item.getByRole("button", { name: "Next" }).click();
+    await item.getByText("51–72 of 72").waitFor();
+    expect(await item.locator("tr.delivery").count()).toBe(22);
+    // Each attempt's time to the second.
+    expect(await item.locator("tr.delivery td.sent").first().innerText()).toMatch(/\d{1,2}:\d\d:\d\d/);
+    await item.getByLabel("Status").selectOption("failed");
+    await item.getByText("1–24 of 24").waitFor();
+    await item.getByLabel("Event type").selectOption("report.created");
+    await item.getByText("1–2 of 2").waitFor();
+    expect(await item.locator("tr.delivery").count()).toBe(2);
+    await checkPage("webhooks-deliveries");
+  });
+
   it("defect 7: the revoke dialog starts on Cancel, focus returns where it was, revoking says so, checkboxes are large enough", async () => {
     await signIn(admin);
     await page.getByRole("heading", { name: "The team's keys" }).waitFor();

@@ -13,6 +13,7 @@ import { VALUATION_WARNINGS } from "../schema/resources/comparable/market-analys
 import { COUNTS, PLATFORMS } from "../schema/resources/social-post/fields";
 import { pageRules } from "../schema/rules";
 import { EVENT_TYPES, type EventType } from "../webhooks/catalog";
+import { DELIVERY_STATUSES } from "../schema/resources/webhook/object";
 import { SUMMARY_LENGTHS, WORD_LIMITS } from "../schema/resources/summary/screen";
 import { SUMMARY_TONES, TEMPLATE_MODEL } from "../schema/resources/summary/template";
 
@@ -321,3 +322,7 @@ export const webhookIdParams = z.object({ webhookId: z.string().meta({ descripti
 export const deliveryParams = webhookIdParams.extend({ deliveryId: z.string().meta({ description: "The delivery's uuid" }) });
 export const eventIdParams = z.object({ eventId: z.string().meta({ description: "The event's id (evt_…)" }) });
 export const eventListQuery = pageQuery.extend({ type: z.string().optional().meta({ description: "Only events of this type" }) });
+export const deliveryListQuery = pageQuery.extend({
+  status: z.enum(DELIVERY_STATUSES).optional().meta({ description: "Only attempts in this status" }),
+  event_type: z.string().optional().meta({ description: "Only attempts sending events of this type" }),
+});

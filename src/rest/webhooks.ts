@@ -27,8 +27,8 @@ const UPDATE = operation(`mutation RestUpdateWebhook($id: ID!, $input: UpdateWeb
 const DELETE = operation(`mutation RestDeleteWebhook($id: ID!) { deleteWebhookEndpoint(id: $id) }`);
 const ROTATE = operation(`mutation RestRotateWebhookSecret($id: ID!) { rotateWebhookSecret(id: $id) { endpoint { ...RestWebhook } secret } } ${ENDPOINT}`);
 const TEST = operation(`mutation RestTestWebhook($id: ID!) { sendTestWebhook(id: $id) { ...RestDelivery } } ${DELIVERY}`);
-const DELIVERIES = operation(`query RestWebhookDeliveries($id: ID!, $limit: Int!, $offset: Int!) {
-  webhookDeliveries(endpointId: $id, limit: $limit, offset: $offset) { total limit offset items { ...RestDelivery } }
+const DELIVERIES = operation(`query RestWebhookDeliveries($id: ID!, $status: String, $eventType: String, $limit: Int!, $offset: Int!) {
+  webhookDeliveries(endpointId: $id, status: $status, eventType: $eventType, limit: $limit, offset: $offset) { total limit offset items { ...RestDelivery } }
 } ${DELIVERY}`);
 const REDELIVER = operation(`mutation RestRedeliver($id: ID!, $deliveryId: ID!) {
   redeliverWebhook(endpointId: $id, deliveryId: $deliveryId) { ...RestDelivery }
@@ -125,7 +125,11 @@ export function webhooksRouter(): Router {
   router.get(
     deliveries,
     handle(async (req, res) => {
-      const data = await run<{ webhookDeliveries: Page }>(DELIVERIES, { id: req.params.webhookId, ...pageVariables(req) }, res.locals.context);
+      const data = await run<{ webhookDeliveries: Page }>(
+        DELIVERIES,
+        { id: req.params.webhookId, status: queryText(req, "status"), eventType: queryText(req, "event_type"), ...pageVariables(req) },
+        res.locals.context,
+      );
       res.json(pageBody(data.webhookDeliveries));
     }),
   );

@@ -3,7 +3,7 @@
 import { useState } from "preact/hooks";
 import { client, graphql, type ResultOf } from "../graphql";
 import type { PageProps } from "../main";
-import { date, ErrorMessage, Loading, messageOf, ShownOnce, Table, useFormAction, useLoad } from "../ui";
+import { date, ErrorMessage, Loading, messageOf, Pager, seconds, ShownOnce, Table, useFormAction, useLoad } from "../ui";
 
 const ENDPOINTS = graphql(`
   query Endpoints {
@@ -32,13 +32,16 @@ const TEST = graphql(`
   }
 `);
 const DELIVERIES = graphql(`
-  query Deliveries($endpointId: ID!) {
-    webhookDeliveries(endpointId: $endpointId, limit: 50) {
+  query Deliveries($endpointId: ID!, $status: String, $eventType: String, $limit: Int!, $offset: Int!) {
+    webhookDeliveries(endpointId: $endpointId, status: $status, eventType: $eventType, limit: $limit, offset: $offset) {
       total
       items { id eventId eventType attempt status responseStatus durationMs error createdAt nextAttemptAt }
     }
   }
 `);
+/** Delivery attempts per page of the log. */
+const LOG_PAGE = 50;
+const STATUSES = ["pending", "succeeded", "retrying", "failed"];
 const REDELIVER = graphql(`
   mutation Redeliver($endpointId: ID!, $deliveryId: ID!) {
     redeliverWebhook(endpointId: $endpointId, deliveryId: $deliveryId) { id }
@@ -124,7 +127,7 @@ export function WebhooksPage(props: PageProps) {
                   <span class="sr-only"> of {e.url}</span>
                 </button>
               </div>
-              {open === e.id && <Deliveries props={props} endpointId={e.id} />}
+              {open === e.id && <Deliveries props={props} endpointId={e.id} types={list.data!.webhookEventTypes} />}
             </li>
           ))}
         </ul>
@@ -177,54 +180,87 @@ function CreateEndpoint({ props, types, onCreated }: { props: PageProps; types: 
   );
 }
 
-function Deliveries({ props, endpointId }: { props: PageProps; endpointId: string }) {
+function Deliveries({ props, endpointId, types }: { props: PageProps; endpointId: string; types: { type: string }[] }) {
   const api = client(props);
-  const log = useLoad(() => api(DELIVERIES, { endpointId }), [endpointId]);
+  const [status, setStatus] = useState("");
+  const [eventType, setEventType] = useState("");
+  const [offset, setOffset] = useState(0);
+  const log = useLoad(
+    () => api(DELIVERIES, { endpointId, status: status || null, eventType: eventType || null, limit: LOG_PAGE, offset }),
+    [endpointId, status, eventType, offset],
+  );
   const [error, setError] = useState<string | null>(null);
+  const page = log.data?.webhookDeliveries;
+  const filter = (set: (v: string) => void) => (e: Event) => (set((e.target as HTMLSelectElement).value), setOffset(0));
   return (
     <div class="deliveries">
       <div class="row">
         <h4>Delivery log</h4>
+        <label class="inline">
+          Status
+          <select value={status} onChange={filter(setStatus)}>
+            <option value="">any</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label class="inline">
+          Event type
+          <select value={eventType} onChange={filter(setEventType)}>
+            <option value="">any</option>
+            {types.map((t) => (
+              <option key={t.type} value={t.type}>
+                {t.type}
+              </option>
+            ))}
+          </select>
+        </label>
         <button type="button" class="secondary" onClick={log.reload}>
           Refresh log
         </button>
       </div>
-      <ErrorMessage error={log.error ?? error} />
-      {log.data?.webhookDeliveries.items.length === 0 && <p>No delivery yet.</p>}
-      {log.data && log.data.webhookDeliveries.items.length > 0 && (
-        <Table label="Delivery log" columns={["Event", "Status", "Response", "Duration", "Attempt", "Sent", "Next retry", ""]}>
-          {log.data.webhookDeliveries.items.map((d) => (
-            <tr key={d.id} class="delivery" data-status={d.status}>
-              <td>
-                {d.eventType} <code>{d.eventId}</code>
-              </td>
-              <td>{d.status}</td>
-              <td>{d.responseStatus ?? d.error ?? "—"}</td>
-              <td>{d.durationMs == null ? "—" : `${d.durationMs} ms`}</td>
-              <td>{d.attempt}</td>
-              <td>{date(d.createdAt)}</td>
-              <td>{date(d.nextAttemptAt)}</td>
-              <td>
-                <button
-                  type="button"
-                  class="secondary"
-                  aria-label={`Redeliver ${d.eventType} attempt ${d.attempt}`}
-                  onClick={async () => {
-                    try {
-                      await api(REDELIVER, { endpointId, deliveryId: d.id });
-                      setError(null);
-                    } catch (err) {
-                      setError(messageOf(err));
-                    }
-                    log.reload();
-                  }}
-                >
-                  Redeliver
-                </button>
-              </td>
-            </tr>
-          ))}
-        </Table>
+      <ErrorMessage error={log.error ?? error} onRetry={log.error ? log.reload : undefined} />
+      {page?.items.length === 0 && <p>{status || eventType ? "No delivery matches." : "No delivery yet."}</p>}
+      {page && page.items.length > 0 && (
+        <>
+          <Table label="Delivery log" columns={["Event", "Status", "Response", "Duration", "Attempt", "Scheduled", "Next retry", ""]}>
+            {page.items.map((d) => (
+              <tr key={d.id} class="delivery" data-status={d.status}>
+                <td>
+                  {d.eventType} <code>{d.eventId}</code>
+                </td>
+                <td>{d.status}</td>
+                <td>{d.responseStatus ?? d.error ?? "—"}</td>
+                <td>{d.durationMs == null ? "—" : `${d.durationMs} ms`}</td>
+                <td>{d.attempt}</td>
+                <td class="sent">{seconds(d.createdAt)}</td>
+                <td>{seconds(d.nextAttemptAt)}</td>
+                <td>
+                  <button
+                    type="button"
+                    class="secondary"
+                    aria-label={`Redeliver ${d.eventType} attempt ${d.attempt}`}
+                    onClick={async () => {
+                      try {
+                        await api(REDELIVER, { endpointId, deliveryId: d.id });
+                        setError(null);
+                      } catch (err) {
+                        setError(messageOf(err));
+                      }
+                      log.reload();
+                    }}
+                  >
+                    Redeliver
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </Table>
+          <Pager offset={offset} size={LOG_PAGE} total={page.total} onPage={setOffset} label="Delivery log pages" />
+        </>
       )}
     </div>
   );

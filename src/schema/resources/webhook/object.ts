@@ -8,6 +8,7 @@ import type { Prisma } from "../../../generated/prisma/client";
 import { EVENT_TYPES, isEventType } from "../../../webhooks/catalog";
 import { checkHost, PrivateAddressError } from "../../../webhooks/address";
 import { recordEvent, withEvents, type Tx } from "../../../webhooks/outbox";
+import { z } from "zod";
 import { builder } from "../../builder";
 import { badField, badInput, conflict, notFound } from "../../errors";
 import { pageArgs, pageType } from "../../page";
@@ -17,6 +18,8 @@ import { isUuid, teamIdOf } from "../../scope";
 export const WEBHOOK_NOT_FOUND = "Webhook not found";
 export const EVENT_NOT_FOUND = "Event not found";
 export const DELIVERY_NOT_FOUND = "Delivery not found";
+/** A delivery attempt's statuses (docs/api.md "Webhooks", the delivery record). */
+export const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "retrying"] as const;
 /** How long the previous secret keeps signing after a rotation. */
 const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
@@ -217,13 +220,19 @@ builder.queryFields((t) => ({
   }),
   webhookDeliveries: t.field({
     type: DeliveryPage,
-    description: "An endpoint's delivery attempts, newest first. Needs webhooks:read.",
+    description: "An endpoint's delivery attempts, newest first, optionally only those of a status and an event type. Needs webhooks:read.",
     authScopes: { permission: "webhooks:read" },
-    args: { endpointId: t.arg.id({ required: true, description: "The endpoint's id" }), ...pageArgs(t) },
-    resolve: async (_root, { endpointId, limit, offset }, ctx) => {
+    args: {
+      endpointId: t.arg.id({ required: true, description: "The endpoint's id" }),
+      status: t.arg.string({ description: `Only attempts in this status: ${DELIVERY_STATUSES.join(", ")}`, validate: checked(z.enum(DELIVERY_STATUSES).nullish()) }),
+      eventType: t.arg.string({ description: "Only attempts sending events of this type", validate: checked(text(100).nullish()) }),
+      ...pageArgs(t),
+    },
+    resolve: async (_root, { endpointId, status, eventType, limit, offset }, ctx) => {
       const teamId = teamIdOf(ctx);
       const endpoint = await endpointOfTeam(teamId, String(endpointId));
-      return { where: { endpointId: endpoint.id, teamId }, limit, offset };
+      const where: Prisma.WebhookDeliveryWhereInput = { endpointId: endpoint.id, teamId, ...(status ? { status } : {}), ...(eventType ? { event: { type: eventType } } : {}) };
+      return { where, limit, offset };
     },
   }),
   webhookEvents: t.field({
