@@ -27,6 +27,7 @@ import { tracing } from "./observability/tracing";
 import { docsRouter, restRouter } from "./rest";
 import { API_VERSION } from "./rest/openapi";
 import { readsReports } from "./rest/reports";
+import { routeTemplate } from "./rest/route-templates";
 import { schema } from "./schema";
 import { sharePagesRouter } from "./share/router";
 import { useCompiledExecution } from "./schema/engine";
@@ -68,7 +69,7 @@ const maskDatabaseFailures: typeof maskError = (error, message, isDev) => {
 const observed = () => [...(metricsEnabled ? [useGraphQLPhaseMetrics()] : []), ...(tracing ? [useExecutionSpans()] : [])];
 
 export function buildApp({ rateLimiter }: AppDependencies): Express {
-  return assembleApp(authenticate(rateLimiter, { checkedByStatement: readsReports }), rateLimiter);
+  return assembleApp(authenticate(rateLimiter, { checkedByStatement: readsReports, routeOf: routeTemplate }), rateLimiter);
 }
 
 /**

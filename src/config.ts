@@ -33,6 +33,8 @@ const envSchema = z.object({
   MAX_KEYS_PER_TEAM: z.coerce.number().int().positive().default(100),
   // Webhook endpoints a team may hold; creating one more answers 400 "Webhook limit reached".
   MAX_WEBHOOKS_PER_TEAM: z.coerce.number().int().positive().default(20),
+  // Days an audit-log entry is kept (src/audit/retention.ts deletes older ones in bulk).
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().positive().max(36_500).default(365),
   // Server processes on this machine (src/cluster.ts): 1 serves in this process; more fork that many workers behind
   // one port, which needs PostgreSQL and Redis (shared by processes as by machines). "auto": one per core.
   WEB_CONCURRENCY: z

@@ -23,10 +23,12 @@ export interface RateLimitState {
 export interface Context {
   viewer: Viewer | null;
   rateLimit: RateLimitState | null;
-  /** The request's X-Request-Id, for log lines written below the HTTP layer. */
+  /** The request's X-Request-Id, for log lines written below the HTTP layer (and the audit log). */
   requestId?: string;
   /** The rate limiter's counts, to answer other keys' remaining hourly quota (absent: not known). */
   rateLimiter?: Pick<RateLimiter, "peek" | "hitWithin">;
+  /** The client's address as Express gives it (TRUST_PROXY decides whether X-Forwarded-For counts): for the audit log. */
+  clientAddress?: string;
   /** The rate limiter's name for the key's hourly budget: a request costing more than one point takes the rest there. */
   rateKey?: string;
   /** Present while the key is still to be confirmed (see KeyCheck). */

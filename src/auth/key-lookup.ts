@@ -18,6 +18,8 @@ export interface KeyRow {
   rate_limit_tier: string;
   revoked_at: Date | null;
   expires_at: Date | string | null;
+  /** The hourly budget the key spends when not its own: a rolled key's successor spends its predecessor's. */
+  budget_key_id: string | null;
   /**
    * The row's version: PostgreSQL's `xmin`, the transaction that wrote it, new with every UPDATE (the optimistic
    * concurrency token of PostgreSQL drivers). The same version, the same viewer, limit and validity. A write that
@@ -27,7 +29,7 @@ export interface KeyRow {
   version: string;
 }
 
-const KEY_COLUMNS = "id, team_id, permissions, rate_limit_tier, revoked_at, expires_at, xmin::text AS version";
+const KEY_COLUMNS = "id, team_id, permissions, rate_limit_tier, revoked_at, expires_at, budget_key_id, xmin::text AS version";
 
 // Goes to the driver directly: a tenth of a Prisma call's CPU (see BENCHMARKS.md).
 const FIND_KEYS: Statement = {
@@ -97,16 +99,25 @@ export const keyRowParams = (keyHash: string, row: KeyRow): unknown[] => [keyHas
 export const keyReadsCostAStatement = (): boolean => !database.listenToOwnWrites;
 
 const TOUCH_KEY: Statement = {
-  name: "prs_touch_api_key",
-  text: `UPDATE api_keys SET last_used_at = $2 WHERE key_hash = $1 AND (last_used_at IS NULL OR last_used_at < $3) RETURNING ${KEY_COLUMNS}`,
+  name: "prs_touch_api_key_use",
+  text:
+    `UPDATE api_keys SET last_used_at = $2, last_used_ip = $4, last_used_route = $5 ` +
+    `WHERE key_hash = $1 AND (last_used_at IS NULL OR last_used_at < $3) RETURNING ${KEY_COLUMNS}`,
 };
 
+/** Where a key's use came from: the client address and the route template (never the raw path). */
+export interface KeyUse {
+  ip: string | null;
+  route: string;
+}
+
 /**
- * Sets a key's last_used_at to `at` unless it is already after `after`, and answers the row as written (a new
- * version), or undefined when another write came first or the key is gone.
+ * Sets a key's last_used_at to `at`, with the use's address and route, unless it is already after `after` (one
+ * statement), and answers the row as written (a new version), or undefined when another write came first or the key
+ * is gone.
  */
-export async function touchKey(keyHash: string, at: Date, after: Date): Promise<KeyRow | undefined> {
-  const [row] = await database.query<KeyRow>(TOUCH_KEY, [keyHash, at, after]);
+export async function touchKey(keyHash: string, at: Date, after: Date, use: KeyUse): Promise<KeyRow | undefined> {
+  const [row] = await database.query<KeyRow>(TOUCH_KEY, [keyHash, at, after, use.ip, use.route]);
   return row;
 }
 

@@ -15,3 +15,9 @@ export const isWellFormedKey = (key: string): boolean => KEY_PATTERN.test(key);
 export const hashApiKey = (key: string): string => hash("sha256", key, "hex");
 /** The part of a key that may be shown again: `prs_sk_live_` and 4 more characters. */
 export const keyDisplayPrefix = (key: string): string => key.slice(0, 16);
+
+/**
+ * The rate limiter's name for a key's hourly budget: its own id, or for a key made by a roll its predecessor's
+ * budget, so the old and the new key spend one budget during the overlap (docs/api.md "Wave 3 contracts", Key roll).
+ */
+export const rateKey = (key: { id: string; budget_key_id: string | null }): string => `key:${key.budget_key_id ?? key.id}`;

@@ -11,8 +11,8 @@ import { config } from "../config";
 import type { Context, KeyCheck, Refusal } from "../context";
 import { sendError } from "../http/errors";
 import { limitedByAddress } from "../observability/series";
-import { hashApiKey, isWellFormedKey, keyDisplayPrefix } from "./keys";
-import { findKey, keyReadsCostAStatement, touchKey, type KeyRow } from "./key-lookup";
+import { hashApiKey, isWellFormedKey, keyDisplayPrefix, rateKey } from "./keys";
+import { findKey, keyReadsCostAStatement, touchKey, type KeyRow, type KeyUse } from "./key-lookup";
 import { applyLimit, type RateLimiter, type RateLimitResult, type WindowCount } from "./rate-limit";
 import { tierLimit } from "./tiers";
 import { countCall } from "./usage";
@@ -44,8 +44,6 @@ declare module "express-serve-static-core" {
   }
 }
 
-/** The rate limiter's name for a key's hourly budget. */
-const rateKey = (keyHash: string): string => `key:${keyHash}`;
 
 function bearerToken(header: string | undefined): string | null {
   const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
@@ -65,10 +63,10 @@ export function setRateLimitHeaders(res: Response, r: RateLimitResult): void {
  * makes a new version of the key's row: the one it answers becomes the row this process knows, so the next request
  * is still checked by its own statement. Undefined when no write is due; never rejects.
  */
-function touchLastUsed(keyHash: string, keyId: string, now: number): Promise<void> | undefined {
+function touchLastUsed(keyHash: string, keyId: string, now: number, use: () => KeyUse): Promise<void> | undefined {
   if (now - (lastUsedWrites.get(keyId) ?? 0) < LAST_USED_EVERY_MS) return undefined;
   lastUsedWrites.set(keyId, now);
-  return touchKey(keyHash, new Date(now), new Date(now - LAST_USED_EVERY_MS)).then(
+  return touchKey(keyHash, new Date(now), new Date(now - LAST_USED_EVERY_MS), use()).then(
     (row) => {
       if (row && knownKeys.has(keyHash)) knownKeys.set(keyHash, row);
     },
@@ -78,10 +76,10 @@ function touchLastUsed(keyHash: string, keyId: string, now: number): Promise<voi
 
 const RATE_LIMITED = "Rate limit exceeded. Please try again later.";
 
-/** Counts an authenticated call (usage, last_used_at); a promise while last_used_at is being written. */
-function counted(keyHash: string, key: KeyRow, now: number): Promise<void> | undefined {
+/** Counts an authenticated call (usage, last use); a promise while last_used_at is being written. */
+function counted(keyHash: string, key: KeyRow, now: number, use: () => KeyUse): Promise<void> | undefined {
   countCall(key.team_id, key.id);
-  return touchLastUsed(keyHash, key.id, now);
+  return touchLastUsed(keyHash, key.id, now, use);
 }
 
 const isValid = (key: KeyRow | undefined, now: number): key is KeyRow =>
@@ -94,12 +92,13 @@ class StatementKeyCheck implements KeyCheck {
     readonly keyHash: string,
     readonly row: KeyRow,
     readonly recheck: KeyCheck["recheck"],
+    readonly use: () => KeyUse,
   ) {}
 
   confirmed(): void {
     if (!this.pending) return;
     this.pending = false;
-    void counted(this.keyHash, this.row, Date.now());
+    void counted(this.keyHash, this.row, Date.now(), this.use);
   }
 
   async confirm(): Promise<boolean> {
@@ -118,13 +117,18 @@ export interface AuthOptions {
    * that also checks the key: src/schema/sql-json). Only when reading a key costs a statement of its own.
    */
   checkedByStatement?: (req: Request) => boolean;
+  /** The route template a request calls (for a key's last use: never the raw path); default: the path. */
+  routeOf?: (req: Request) => string;
 }
 
 export function authenticate(limiter: RateLimiter, options: AuthOptions = {}) {
   const checkedByStatement = options.checkedByStatement ?? (() => false);
+  const routeOf = options.routeOf ?? ((req: Request) => req.path);
+  /** The request as a key's last use (read only when a last_used_at write is due). */
+  const useOf = (req: Request) => (): KeyUse => ({ ip: req.ip ?? null, route: `${req.method} ${routeOf(req)}` });
   const deferrable = (req: Request) => keyReadsCostAStatement() && checkedByStatement(req);
   /** Counts a request of a key in its hourly budget (the row gives the limit the count may be taken in blocks for). */
-  const countKey = (keyHash: string, row: KeyRow) => limiter.hit(rateKey(keyHash), undefined, tierLimit(row.rate_limit_tier));
+  const countKey = (row: KeyRow) => limiter.hit(rateKey(row), undefined, tierLimit(row.rate_limit_tier));
 
   /** The request's context for `key` (valid), or the refusal when its budget is spent; sets the rate-limit headers. */
   function admit(req: Request, res: Response, token: string, keyHash: string, key: KeyRow, count: WindowCount): Context | Refusal {
@@ -136,8 +140,9 @@ export function authenticate(limiter: RateLimiter, options: AuthOptions = {}) {
       viewer: { keyId: key.id, keyPrefix: keyDisplayPrefix(token), teamId: key.team_id, permissions: key.permissions, tier },
       rateLimit: { tier, limit: result.limit, remaining: result.remaining, resetsAt: result.resetsAt },
       requestId: req.id === undefined ? undefined : String(req.id),
+      clientAddress: req.ip,
       rateLimiter: limiter,
-      rateKey: rateKey(keyHash),
+      rateKey: rateKey(key),
     };
   }
 
@@ -163,13 +168,15 @@ export function authenticate(limiter: RateLimiter, options: AuthOptions = {}) {
     const [key, earlyCount] =
       count || !known
         ? [keyHash ? await findKey(keyHash) : undefined, count]
-        : await Promise.all([findKey(keyHash!), countKey(keyHash!, known)]);
+        : await Promise.all([findKey(keyHash!), countKey(known)]);
     const now = Date.now();
     if (!isValid(key, now)) return refuseKey(req, res, keyHash);
     knownKeys.set(keyHash!, key);
-    const context = admit(req, res, token!, keyHash!, key, earlyCount ?? (await countKey(keyHash!, key)));
+    // A count taken by the row seen last is of the same budget unless the key was rolled since: then counted again.
+    const sameBudget = earlyCount && (!known || rateKey(known) === rateKey(key));
+    const context = admit(req, res, token!, keyHash!, key, sameBudget ? earlyCount : await countKey(key));
     // Waits for a last_used_at write (once a minute): the key's next request then runs with the version it made.
-    if (!("status" in context)) await counted(keyHash!, key, now);
+    if (!("status" in context)) await counted(keyHash!, key, now, useOf(req));
     return context;
   }
 
@@ -181,7 +188,7 @@ export function authenticate(limiter: RateLimiter, options: AuthOptions = {}) {
     const context = admit(req, res, token, keyHash, known, count);
     // Past its budget by the row seen last: read the key, so a key revoked meanwhile still gets its 401.
     if ("status" in context) return checked(req, res, token, keyHash, count);
-    context.keyCheck = new StatementKeyCheck(keyHash, known, () => checked(req, res, token, keyHash, count));
+    context.keyCheck = new StatementKeyCheck(keyHash, known, () => checked(req, res, token, keyHash, count), useOf(req));
     return context;
   }
 
@@ -194,9 +201,9 @@ export function authenticate(limiter: RateLimiter, options: AuthOptions = {}) {
     const keyHash = token ? hashApiKey(token) : null;
     const known = keyHash ? knownKeys.get(keyHash) : undefined;
     if (!known || !isValid(known, Date.now()) || !deferrable(req)) return checked(req, res, token, keyHash);
-    const held = limiter.hitHeld(rateKey(keyHash!));
+    const held = limiter.hitHeld(rateKey(known));
     if (held) return deferred(req, res, token!, keyHash!, known, held);
-    return countKey(keyHash!, known).then((count) => deferred(req, res, token!, keyHash!, known, count));
+    return countKey(known).then((count) => deferred(req, res, token!, keyHash!, known, count));
   }
 
   function proceed(req: Request, res: Response, next: NextFunction, answered: Context | Refusal): void {

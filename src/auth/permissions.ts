@@ -1,5 +1,5 @@
 // Per-key permissions: resource → allowed actions (DECISIONS, "API keys, teams and permissions").
-export const RESOURCES = ["reports", "comparables", "showings", "social_media", "ai_insights", "team", "webhooks", "api_keys"] as const;
+export const RESOURCES = ["reports", "comparables", "showings", "social_media", "ai_insights", "team", "webhooks", "api_keys", "audit_log"] as const;
 /** The actions of every resource. */
 export const ACTIONS = ["read", "create", "update", "delete", "publish"] as const;
 /** Actions only some resources have: reports:share makes share links (docs/api.md "Wave 3 contracts"). */
@@ -11,7 +11,10 @@ export type Permission = `${Resource}:${Action}`;
 export type Permissions = Partial<Record<Resource, Action[]>>;
 
 /** Every action of `resource`, in a fixed order (what `resource:*` grants). */
-export const actionsOf = (resource: Resource): Action[] => [...ACTIONS, ...((EXTRA_ACTIONS as Partial<Record<Resource, readonly Action[]>>)[resource] ?? [])];
+export const actionsOf = (resource: Resource): Action[] =>
+  ONLY_ACTIONS[resource] ? [...ONLY_ACTIONS[resource]] : [...ACTIONS, ...((EXTRA_ACTIONS as Partial<Record<Resource, readonly Action[]>>)[resource] ?? [])];
+/** Resources with fewer actions than the others: the audit log is only ever read (docs/api.md "Wave 3 contracts"). */
+const ONLY_ACTIONS: Partial<Record<Resource, readonly Action[]>> = { audit_log: ["read"] };
 
 const grantAll = (resources: readonly Resource[]): Permissions =>
   Object.fromEntries(resources.map((r) => [r, actionsOf(r)]));

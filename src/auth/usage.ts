@@ -127,15 +127,15 @@ export interface HourlyCount {
 }
 
 /**
- * Calls per key and UTC clock hour of a team's keys since `since` (hours without calls are left out), oldest first:
- * what is stored plus what this process has not written yet (read like callsThisMonth).
+ * Calls per key and UTC clock hour of a team's keys from `since` (to `until`, excluded; hours without calls are left
+ * out), oldest first: what is stored plus what this process has not written yet (read like callsThisMonth).
  */
-export async function hourlyCounts(teamId: string, since: Date): Promise<HourlyCount[]> {
+export async function hourlyCounts(teamId: string, since: Date, until?: Date): Promise<HourlyCount[]> {
   for (let attempt = 0; ; attempt++) {
     await flushing;
     const started = flushesStarted;
     const rows = await prisma.apiKeyHourlyUsage.findMany({
-      where: { hour: { gte: since }, apiKey: { teamId } },
+      where: { hour: { gte: since, ...(until ? { lt: until } : {}) }, apiKey: { teamId } },
       select: { keyId: true, hour: true, count: true },
       orderBy: [{ hour: "asc" }, { keyId: "asc" }],
     });
@@ -144,7 +144,7 @@ export async function hourlyCounts(teamId: string, since: Date): Promise<HourlyC
     const counts = new Map(rows.map((r) => [`${r.keyId}|${r.hour.toISOString()}`, { ...r }]));
     for (const [key, calls] of pendingHours) {
       const [keyId, hour] = key.split("|");
-      if (!keys.has(keyId) || new Date(hour) < since) continue;
+      if (!keys.has(keyId) || new Date(hour) < since || (until && new Date(hour) >= until)) continue;
       const row = counts.get(key);
       if (row) row.count += calls;
       else counts.set(key, { keyId, hour: new Date(hour), count: calls });

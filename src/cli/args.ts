@@ -1,6 +1,7 @@
 // Argument parsing of the `prs` command line (./prs.ts runs it): finds the command and checks every option before
 // anything opens the database, so --help and mistakes are instant and never create an embedded database.
 import { parseArgs } from "node:util";
+import type { RollOverlap } from "../auth/api-keys";
 import { parsePermissions, type Permissions } from "../auth/permissions";
 import { TIERS } from "../auth/tiers";
 import { HELP, UsageError } from "./usage";
@@ -69,6 +70,17 @@ function tier(values: Values, help: string): string | undefined {
   return value;
 }
 
+/** --overlap of `key roll`: the GraphQL overlaps (docs/api.md "Wave 3 contracts", Key roll) in hours or days. */
+const OVERLAPS: Record<string, RollOverlap> = { "0": "NONE", "0h": "NONE", none: "NONE", "1h": "HOUR", "24h": "DAY", "1d": "DAY", "7d": "WEEK", "168h": "WEEK" };
+
+function overlap(values: Values, help: string): RollOverlap {
+  const value = text(values, "overlap", help);
+  if (value === undefined) return "NONE";
+  const known = OVERLAPS[value.toLowerCase()];
+  if (!known) throw new UsageError(`--overlap must be 0, 1h, 24h or 7d, got '${value}'`, help);
+  return known;
+}
+
 const COMMANDS: Record<string, CommandSpec> = {
   "team create": {
     help: HELP.teamCreate,
@@ -112,6 +124,15 @@ const COMMANDS: Record<string, CommandSpec> = {
     },
   },
   "key revoke": { help: HELP.keyRevoke, options: {}, positionals: ["key"], prepare: (_v, [ref]) => (c) => c.revokeKey(ref) },
+  "key roll": {
+    help: HELP.keyRoll,
+    options: { overlap: { type: "string" } },
+    positionals: ["key"],
+    prepare: (v, [ref]) => {
+      const value = overlap(v, HELP.keyRoll);
+      return (c) => c.rollKey(ref, value);
+    },
+  },
 };
 
 const GROUP_HELP: Record<string, string> = { team: HELP.team, key: HELP.key };

@@ -1,6 +1,6 @@
 // What the `prs` commands do, on the service's own database (src/db). Arguments arrive validated (see ./prs.ts);
 // each command returns the lines to print on standard output.
-import { createApiKey, KeyLimitReached } from "../auth/api-keys";
+import { createApiKey, KeyLimitReached, KeyNotRollable, revokeApiKey, rollApiKey, type RollOverlap } from "../auth/api-keys";
 import { hashApiKey, isWellFormedKey } from "../auth/keys";
 import { actionsOf, type Permissions, type Resource } from "../auth/permissions";
 import { prisma } from "../db";
@@ -42,7 +42,7 @@ export interface KeyCreateOptions {
 
 export async function createKey(options: KeyCreateOptions): Promise<string[]> {
   const team = await requireTeam(options.teamId);
-  const { key, id } = await createApiKey(options).catch((err: unknown) => {
+  const { key, id } = await createApiKey(options, undefined, "cli").catch((err: unknown) => {
     throw err instanceof KeyLimitReached ? new CommandError(err.message) : err;
   });
   const row = await prisma.apiKey.findUniqueOrThrow({ where: { id } });
@@ -61,7 +61,7 @@ export async function listKeys(teamId: string): Promise<string[]> {
   if (!keys.length) return [`No keys for team ${teamId}.`];
   const now = Date.now();
   const status = (k: (typeof keys)[number]) =>
-    k.revokedAt ? "revoked" : k.expiresAt && k.expiresAt.getTime() <= now ? "expired" : "active";
+    k.revokedAt ? "revoked" : k.expiresAt && k.expiresAt.getTime() <= now ? "expired" : k.replacedById ? "rolled" : "active";
   return table(
     ["ID", "PREFIX", "NAME", "TIER", "STATUS", "CREATED", "LAST USED", "EXPIRES", "PERMISSIONS"],
     keys.map((k) => [
@@ -78,19 +78,40 @@ export async function listKeys(teamId: string): Promise<string[]> {
   );
 }
 
-/** Revokes by id, by the 16-character display prefix, or by the full key. */
-export async function revokeKey(ref: string): Promise<string[]> {
+/** The one key `ref` names: its id, its 16-character display prefix, or the full key. */
+async function findOneKey(ref: string, verb: string) {
   const where = UUID.test(ref) ? { id: ref } : isWellFormedKey(ref) ? { keyHash: hashApiKey(ref) } : { prefix: ref };
   const matches = await prisma.apiKey.findMany({ where, select: { id: true, prefix: true, name: true, teamId: true, revokedAt: true } });
   if (!matches.length) throw new CommandError(`No API key matches '${ref}' (see 'prs key list --team <team id>')`);
   if (matches.length > 1) {
-    throw new CommandError(`'${ref}' matches ${matches.length} keys (${matches.map((k) => k.id).join(", ")}); revoke one by its id`);
+    throw new CommandError(`'${ref}' matches ${matches.length} keys (${matches.map((k) => k.id).join(", ")}); ${verb} one by its id`);
   }
   const [key] = matches;
-  const label = `key ${key.id} (${key.prefix}, '${key.name}') of team ${key.teamId}`;
-  if (key.revokedAt) return [`The ${label} was already revoked at ${key.revokedAt.toISOString()}.`];
-  await prisma.apiKey.updateMany({ where: { id: key.id, revokedAt: null }, data: { revokedAt: new Date() } });
-  return [`Revoked ${label}.`];
+  return { ...key, label: `key ${key.id} (${key.prefix}, '${key.name}') of team ${key.teamId}` };
+}
+
+/** Revokes by id, by the 16-character display prefix, or by the full key; recorded in the audit log (actor: cli). */
+export async function revokeKey(ref: string): Promise<string[]> {
+  const key = await findOneKey(ref, "revoke");
+  if (key.revokedAt) return [`The ${key.label} was already revoked at ${key.revokedAt.toISOString()}.`];
+  await revokeApiKey(key.id, key.teamId, "cli");
+  return [`Revoked ${key.label}.`];
+}
+
+/** Replaces a key (docs/api.md "Wave 3 contracts", Key roll); prints the new key once, on the last line. */
+export async function rollKey(ref: string, overlap: RollOverlap): Promise<string[]> {
+  const key = await findOneKey(ref, "roll");
+  const rolled = await rollApiKey({ teamId: key.teamId, id: key.id, overlap }, "cli").catch((err: unknown) => {
+    throw err instanceof KeyLimitReached || err instanceof KeyNotRollable ? new CommandError(err.message) : err;
+  });
+  if (!rolled) throw new CommandError(`No API key matches '${ref}'`);
+  const [old, created] = await Promise.all([prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } }), prisma.apiKey.findUniqueOrThrow({ where: { id: rolled.id } })]);
+  return [
+    `Rolled ${key.label}: it works until ${old.expiresAt!.toISOString()}.`,
+    `New key '${created.name}': id ${created.id}, prefix ${created.prefix}, expires ${created.expiresAt?.toISOString() ?? "never"}`,
+    "The key is shown only this once; store it now:",
+    rolled.key,
+  ];
 }
 
 /** `reports:*,showings:read,showings:create`: a full set of actions is shown as `*`. */

@@ -26,13 +26,14 @@ Commands:
   key create --team <team id> --name <name> [options]              create a key, print it once
   key list --team <team id>                                        list a team's keys (never the keys)
   key revoke <key id | key prefix | full key>                      revoke a key at once
+  key roll <key id | key prefix | full key> [--overlap <time>]     replace a key, print the new one once
 
 Run 'prs <command> --help' for a command's options; 'prs --version' prints the version.
 Exit codes: 0 success, 1 the command failed, 2 invalid arguments.
 
 ${ENV_NOTE}`,
   team: `Usage: prs team <create|list> [options]   ('prs team create --help' for details)`,
-  key: `Usage: prs key <create|list|revoke> [options]   ('prs key create --help' for details)`,
+  key: `Usage: prs key <create|list|revoke|roll> [options]   ('prs key create --help' for details)`,
   teamCreate: `Usage: prs team create --name <name> --admin <admin name> [--plan <plan>]
 
 Creates a team and prints its id (alone, on standard output).
@@ -54,6 +55,7 @@ Creates an API key and prints it once, alone on the last line of standard output
   --permissions  comma-separated resource:action entries, resource:* for every action, e.g.
                  reports:read,reports:create,showings:*
                  resources: reports comparables showings social_media ai_insights team webhooks api_keys
+                 audit_log (read only)
                  actions: read create update delete publish
                  default: every action on every resource except api_keys
   --tier         rate-limit tier: free, standard (default), pro, enterprise`,
@@ -64,4 +66,10 @@ Lists the team's keys: id, prefix, name, tier, status, dates and permissions. Ne
 
 Revokes the key; its next request gets 401, on every server using the database.
 The prefix is the 16 characters shown by 'prs key list' (prs_sk_live_ and 4 more).`,
+  keyRoll: `Usage: prs key roll <key id | key prefix | full key> [--overlap <time>]
+
+Creates a key with the same name, description, permissions, tier and expiry, and prints it once, alone on the
+last line of standard output. The old key keeps working for the overlap, then gets 401 on every server; until then
+both count against the new key's hourly budget. Recorded in the team's audit log (actor: cli).
+  --overlap  how long the old key keeps working: 0 (default: it stops at once), 1h, 24h or 7d`,
 };

@@ -18,6 +18,8 @@ import "./resources/summary/object";
 import "./resources/webhook/object";
 import "./resources/share-link/object";
 import "./types/apiKey";
+import "./types/auditLog";
+import "./types/usageExport";
 import "./types/viewer";
 
 // Every list of objects counts what it builds against the limit of one request (limits.ts, the second line of defence).

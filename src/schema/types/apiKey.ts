@@ -1,6 +1,8 @@
-// API keys: the key record (never the secret), and key management for keys holding api_keys permissions.
+// API keys: the key record (never the secret), and key management for keys holding api_keys permissions. Every
+// change is recorded in the audit log by its own transaction (src/audit/log.ts).
 import { z } from "zod";
-import { createApiKey, KeyLimitReached } from "../../auth/api-keys";
+import { createApiKey, KeyLimitReached, KeyNotRollable, revokeApiKey, rollApiKey, type RollOverlap } from "../../auth/api-keys";
+import { rateKey } from "../../auth/keys";
 import { applyLimit } from "../../auth/rate-limit";
 import { hourStart, hourlyCounts } from "../../auth/usage";
 import { firstMissing, parsePermissions, TEAM_FULL_ACCESS, type Permissions } from "../../auth/permissions";
@@ -32,16 +34,26 @@ builder.prismaObject("ApiKey", {
     expiresAt: t.expose("expiresAt", { type: "DateTime", nullable: true, description: "When the key stops working (null: never)" }),
     revokedAt: t.expose("revokedAt", { type: "DateTime", nullable: true, description: "When the key was revoked (null: it was not)" }),
     lastUsedAt: t.expose("lastUsedAt", { type: "DateTime", nullable: true, description: "Last use, within a minute" }),
+    lastUsedIp: t.exposeString("lastUsedIp", { nullable: true, description: "The client address of the last use (written with lastUsedAt)" }),
+    lastUsedRoute: t.exposeString("lastUsedRoute", {
+      nullable: true,
+      description: "What the last use called: the method and route template, e.g. GET /v1/reports/{reportId} or POST /graphql (written with lastUsedAt)",
+    }),
+    replacedById: t.exposeID("replacedById", {
+      nullable: true,
+      description: "Set once the key was rolled: the key that replaced it (this one works until its expiresAt, the end of the overlap; both spend one hourly budget)",
+    }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When the key was created" }),
     quota: t.field({
       type: KeyQuota,
       nullable: true,
       description: "The key's rate limit in this clock hour (null when this server cannot tell). Needs api_keys:read.",
       authScopes: { permission: "api_keys:read" },
-      select: { keyHash: true, rateLimitTier: true },
+      select: { id: true, budgetKeyId: true, rateLimitTier: true },
       resolve: async (key, _args, ctx) => {
         if (!ctx.rateLimiter) return null;
-        return applyLimit(await ctx.rateLimiter.peek(`key:${key.keyHash}`), tierLimit(key.rateLimitTier));
+        const budget = rateKey({ id: key.id, budget_key_id: key.budgetKeyId });
+        return applyLimit(await ctx.rateLimiter.peek(budget), tierLimit(key.rateLimitTier));
       },
     }),
   }),
@@ -74,6 +86,29 @@ const CreatedApiKey = builder.objectRef<{ key: string; id: string }>("CreatedApi
   fields: (t) => ({
     key: t.exposeString("key", { description: "The full key. Shown only this once." }),
     apiKey: t.prismaField({ type: "ApiKey", description: "The key's record", resolve: (query, { id }) => prisma.apiKey.findUniqueOrThrow({ ...query, where: { id } }) }),
+  }),
+});
+
+const RollOverlapRef = builder.enumType("ApiKeyRollOverlap", {
+  description: "How long a rolled key keeps working beside the key that replaces it.",
+  values: {
+    NONE: { value: "NONE" as RollOverlap, description: "It stops at once" },
+    HOUR: { value: "HOUR" as RollOverlap, description: "One hour" },
+    DAY: { value: "DAY" as RollOverlap, description: "24 hours" },
+    WEEK: { value: "WEEK" as RollOverlap, description: "7 days" },
+  },
+});
+
+const RolledApiKey = builder.objectRef<{ key: string; id: string; previousId: string }>("RolledApiKey").implement({
+  description: "A rolled key: the new key in full, shown this once, its record, and the old key's record with the end of its overlap as expiresAt.",
+  fields: (t) => ({
+    key: t.exposeString("key", { description: "The full new key. Shown only this once." }),
+    apiKey: t.prismaField({ type: "ApiKey", description: "The new key's record", resolve: (query, { id }) => prisma.apiKey.findUniqueOrThrow({ ...query, where: { id } }) }),
+    previousKey: t.prismaField({
+      type: "ApiKey",
+      description: "The old key's record: it works until its expiresAt",
+      resolve: (query, { previousId }) => prisma.apiKey.findUniqueOrThrow({ ...query, where: { id: previousId } }),
+    }),
   }),
 });
 
@@ -146,7 +181,11 @@ builder.mutationFields((t) => ({
       if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) throw badInput("expiresAt must be in the future");
       const expiresAt = await expiryWithin(viewer.keyId, input.expiresAt);
       try {
-        return await createApiKey({ teamId: viewer.teamId, name: input.name, description: input.description, expiresAt, permissions, tier });
+        return await createApiKey(
+          { teamId: viewer.teamId, name: input.name, description: input.description, expiresAt, permissions, tier },
+          undefined,
+          ctx,
+        );
       } catch (err) {
         throw err instanceof KeyLimitReached ? badInput(err.message) : err;
       }
@@ -159,12 +198,42 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true, description: "The key's id" }) },
     resolve: async (query, _root, { id }, ctx) => {
       const teamId = teamIdOf(ctx);
-      const { count } = isUuid(String(id))
-        ? await prisma.apiKey.updateMany({ where: { id: String(id), teamId, revokedAt: null }, data: { revokedAt: new Date() } })
-        : { count: 0 };
-      const key = count || isUuid(String(id)) ? await prisma.apiKey.findFirst({ ...query, where: { id: String(id), teamId } }) : null;
+      if (isUuid(String(id))) await revokeApiKey(String(id), teamId, ctx);
+      const key = isUuid(String(id)) ? await prisma.apiKey.findFirst({ ...query, where: { id: String(id), teamId } }) : null;
       if (!key) throw notFound("API key not found");
       return key;
+    },
+  }),
+  rollApiKey: t.field({
+    type: RolledApiKey,
+    description:
+      "Replaces a key with a new one of the same name, description, permissions, tier and expiry (the full key is shown this once). The old key keeps working for the overlap, then answers 401 on every server; until then both count against the new key's hourly budget. The new key cannot hold more than the caller's key. Needs api_keys:create and api_keys:delete.",
+    authScopes: { permissions: ["api_keys:create", "api_keys:delete"] },
+    args: {
+      id: t.arg.id({ required: true, description: "The id of the key to replace" }),
+      overlap: t.arg({ type: RollOverlapRef, required: true, defaultValue: "NONE", description: "How long the old key keeps working (default NONE: it stops at once)" }),
+    },
+    resolve: async (_root, { id, overlap }, ctx) => {
+      const viewer = viewerOf(ctx);
+      const old = isUuid(String(id)) ? await prisma.apiKey.findFirst({ where: { id: String(id), teamId: viewer.teamId } }) : null;
+      if (!old) throw notFound("API key not found");
+      // The same rules as createApiKey: a caller cannot mint a key that holds, spends or outlives more than its own.
+      const missing = firstMissing(old.permissions as Permissions, viewer.permissions);
+      if (missing) throw permissionDenied(missing);
+      if (tierLimit(old.rateLimitTier) > tierLimit(viewer.tier)) {
+        throw permissionDenied(`rateLimitTier '${old.rateLimitTier}' is above this key's tier '${viewer.tier}'`);
+      }
+      const { expiresAt: own } = await prisma.apiKey.findUniqueOrThrow({ where: { id: viewer.keyId }, select: { expiresAt: true } });
+      if (own && (!old.expiresAt || old.expiresAt > own)) {
+        throw permissionDenied(`expiresAt ${old.expiresAt?.toISOString() ?? "never"} is after this key's own expiry ${own.toISOString()}`);
+      }
+      try {
+        const rolled = await rollApiKey({ teamId: viewer.teamId, id: old.id, overlap }, ctx);
+        if (!rolled) throw notFound("API key not found");
+        return rolled;
+      } catch (err) {
+        throw err instanceof KeyLimitReached || err instanceof KeyNotRollable ? badInput(err.message) : err;
+      }
     },
   }),
 }));

@@ -1,5 +1,6 @@
 // Report mutations: create (as a draft), update (publishing is a rule of its own), delete.
 import { randomUUID } from "node:crypto";
+import { recordAudit } from "../../../audit/log";
 import { prisma } from "../../../db";
 import type { Prisma } from "../../../generated/prisma/client";
 import { normalizeAddress, normalizeFullAddress } from "../../address";
@@ -127,9 +128,12 @@ builder.mutationFields((t) => ({
       const deleted =
         isUuid(String(id)) &&
         (await withEvents(async (tx) => {
+          const before = await tx.report.findFirst({ where: { id: String(id), teamId }, select: { address: true, city: true, state: true, zip: true, status: true } });
           const { count } = await tx.report.deleteMany({ where: { id: String(id), teamId } });
-          if (count) await recordEvent(tx, teamId, "report.deleted", { id: String(id) });
-          return count > 0;
+          if (!count) return false;
+          await recordEvent(tx, teamId, "report.deleted", { id: String(id) });
+          await recordAudit(tx, ctx, { teamId, action: "report.deleted", target: { type: "report", id: String(id) }, before, after: null });
+          return true;
         }));
       if (!deleted) throw notFound(REPORT_NOT_FOUND);
       return id;

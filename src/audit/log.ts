@@ -1,0 +1,84 @@
+// The audit log (docs/api.md "Wave 3 contracts", Audit log): every change to a team's access and configuration is
+// recorded by the transaction that makes the change — a change that rolls back records nothing, one that commits
+// cannot lose its entry. An entry says who (the key's id, name and prefix, or the CLI), what (action and target),
+// from where (client address, request id) and the before/after of the changed fields. Only fields on the allow-list
+// of the target's type are ever written: a secret, token or key hash cannot reach the log however a caller builds its
+// records. Entries are never changed or deleted, except by the retention job (./retention.ts; the table's trigger
+// refuses anything else).
+import { randomUUID } from "node:crypto";
+import type { Context } from "../context";
+import type { Prisma } from "../generated/prisma/client";
+import { pruneAuditLogNowAndThen } from "./retention";
+
+type Tx = Prisma.TransactionClient;
+
+/** The actions of docs/api.md "Wave 3 contracts" (a webhook endpoint disabled is webhook.updated with enabled false). */
+export const AUDIT_ACTIONS = [
+  "api_key.created",
+  "api_key.rolled",
+  "api_key.revoked",
+  "webhook.created",
+  "webhook.updated",
+  "webhook.deleted",
+  "webhook.secret_rotated",
+  "share_link.created",
+  "share_link.revoked",
+  "report.deleted",
+  "graphql_documents.registered",
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** What each kind of target may show in `changes`, under its REST names. Anything else is left out. */
+const RECORDED_FIELDS = {
+  api_key: ["name", "description", "prefix", "permissions", "rate_limit_tier", "expires_at", "revoked_at", "replaced_by_key_id"],
+  webhook: ["url", "events", "description", "enabled", "disabled_reason"],
+  share_link: ["report_id", "label", "expires_at", "revoked_at"],
+  report: ["address", "city", "state", "zip", "status"],
+  graphql_documents: ["registered", "unchanged"],
+} as const;
+export type AuditTargetType = keyof typeof RECORDED_FIELDS;
+
+export type FieldValues = Record<string, unknown>;
+export type Changes = Record<string, { before: unknown; after: unknown }>;
+
+/** Who made the change: the request's key (its context), or the `prs` command line. */
+export type AuditActor = Context | "cli";
+
+export interface AuditEntry {
+  teamId: string;
+  action: AuditAction;
+  target: { type: AuditTargetType; id: string };
+  /** The target's fields before and after the change (REST names; null: it did not exist before / after). */
+  before?: FieldValues | null;
+  after?: FieldValues | null;
+}
+
+const jsonValue = (value: unknown): unknown => (value instanceof Date ? value.toISOString() : (value ?? null));
+
+/** The allow-listed fields whose value differs between `before` and `after`, each as { before, after }. */
+export function changesOf(type: AuditTargetType, before: FieldValues | null | undefined, after: FieldValues | null | undefined): Changes {
+  const changes: Changes = {};
+  for (const field of RECORDED_FIELDS[type]) {
+    if (!(before && field in before) && !(after && field in after)) continue;
+    const was = jsonValue(before?.[field]);
+    const is = jsonValue(after?.[field]);
+    if (JSON.stringify(was) !== JSON.stringify(is)) changes[field] = { before: was, after: is };
+  }
+  return changes;
+}
+
+/**
+ * Records one entry in the caller's transaction `tx` (the one making the change). The key's name is read by the
+ * same statement, as it is at that moment.
+ */
+export async function recordAudit(tx: Tx, actor: AuditActor, entry: AuditEntry): Promise<void> {
+  const viewer = actor === "cli" ? null : actor.viewer;
+  const request = actor === "cli" ? undefined : actor;
+  const changes = JSON.stringify(changesOf(entry.target.type, entry.before, entry.after));
+  await tx.$executeRaw`
+    INSERT INTO audit_log (id, team_id, action, actor_type, actor_key_id, actor_key_name, actor_key_prefix, target_type, target_id, changes, ip, request_id)
+    VALUES (${randomUUID()}::uuid, ${entry.teamId}::uuid, ${entry.action}, ${viewer ? "api_key" : "cli"}, ${viewer?.keyId ?? null}::uuid,
+      (SELECT name FROM api_keys WHERE id = ${viewer?.keyId ?? null}::uuid), ${viewer?.keyPrefix ?? null}, ${entry.target.type}, ${entry.target.id},
+      ${changes}::jsonb, ${request?.clientAddress ?? null}, ${request?.requestId ?? null})`;
+  pruneAuditLogNowAndThen();
+}

@@ -1,0 +1,26 @@
+// The route template a request calls, known before Express routes it (the auth step records a key's last use):
+// a path of the OpenAPI document (/v1/reports/{reportId}), /graphql, or "unmatched" — never the raw path, which may
+// hold ids or a client's typing.
+import type { Request } from "express";
+import { openApiDocument } from "./openapi";
+
+let templates: { pattern: RegExp; template: string }[] | undefined;
+
+function compiled() {
+  templates ??= Object.keys(openApiDocument().paths ?? {})
+    .map((template) => ({
+      template,
+      pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^/}]+\}/g, "[^/]+")}/?$`),
+      // Literal segments first: /v1/webhooks/event-types before /v1/webhooks/{webhookId}.
+      params: (template.match(/\{/g) ?? []).length,
+    }))
+    .sort((a, b) => a.params - b.params);
+  return templates;
+}
+
+/** The template of the request's path (see above). */
+export function routeTemplate(req: Request): string {
+  const path = req.path;
+  if (path === "/graphql") return path;
+  return compiled().find(({ pattern }) => pattern.test(path))?.template ?? "unmatched";
+}

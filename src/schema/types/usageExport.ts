@@ -1,0 +1,84 @@
+// The team's usage per key and period (docs/api.md "Wave 3 contracts", Usage export): the hourly counts the auth
+// step makes for every call it lets through (src/auth/usage.ts — the same points the rate limiter and the monthly
+// counter take), summed per UTC hour or day. REST's GET /v1/usage answers it as JSON or CSV.
+import { hourlyCounts } from "../../auth/usage";
+import { prisma } from "../../db";
+import { builder } from "../builder";
+import { badInput } from "../errors";
+import { teamIdOf } from "../scope";
+
+const DAY_MS = 86_400_000;
+/** The longest range one export covers, and the range when none is given (ending now). */
+export const MAX_USAGE_DAYS = 90;
+const DEFAULT_DAYS = 7;
+
+type Granularity = "HOUR" | "DAY";
+const GranularityRef = builder.enumType("UsageGranularity", {
+  description: "The length of each period of a usage export.",
+  values: { HOUR: { value: "HOUR" as Granularity, description: "UTC clock hours" }, DAY: { value: "DAY" as Granularity, description: "UTC days" } },
+});
+
+interface UsageRow {
+  keyId: string;
+  keyName: string;
+  keyPrefix: string;
+  periodStart: Date;
+  requests: number;
+}
+
+const UsageRowRef = builder.objectRef<UsageRow>("UsagePeriod").implement({
+  description: "Requests of one key in one period.",
+  fields: (t) => ({
+    keyId: t.exposeID("keyId", { description: "The key's id" }),
+    keyName: t.exposeString("keyName", { description: "The key's name" }),
+    keyPrefix: t.exposeString("keyPrefix", { description: "The key's display prefix" }),
+    periodStart: t.expose("periodStart", { type: "DateTime", description: "The first instant of the period (UTC)" }),
+    requests: t.exposeInt("requests", { description: "Requests of the key in the period, as the rate limiter counted them" }),
+  }),
+});
+
+/** The range asked for, or the last 7 days; refused (400 naming the argument) when reversed or longer than 90 days. */
+function rangeOf(from: Date | null | undefined, to: Date | null | undefined): { from: Date; to: Date } {
+  const end = to ?? new Date();
+  const start = from ?? new Date(end.getTime() - DEFAULT_DAYS * DAY_MS);
+  if (start >= end) throw badInput(from && to ? "from must be before to" : from ? "from must be in the past (or give to)" : "to must be after from");
+  if (end.getTime() - start.getTime() > MAX_USAGE_DAYS * DAY_MS) throw badInput(`from and to must be at most ${MAX_USAGE_DAYS} days apart`);
+  return { from: start, to: end };
+}
+
+const periodOf = (hour: Date, granularity: Granularity): Date => (granularity === "HOUR" ? hour : new Date(Math.floor(hour.getTime() / DAY_MS) * DAY_MS));
+
+builder.queryField("usageExport", (t) =>
+  t.field({
+    type: [UsageRowRef],
+    description:
+      "Requests per key and UTC hour or day of the team's keys, oldest period first, periods without requests left out: the hours that overlap from..to (at most 90 days apart; default the last 7 days). Needs api_keys:read.",
+    authScopes: { permission: "api_keys:read" },
+    args: {
+      from: t.arg({ type: "DateTime", description: "Start of the range (default: 7 days before to)" }),
+      to: t.arg({ type: "DateTime", description: "End of the range, excluded (default: now)" }),
+      granularity: t.arg({ type: GranularityRef, required: true, defaultValue: "HOUR", description: "HOUR (default) or DAY" }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const teamId = teamIdOf(ctx);
+      const { from, to } = rangeOf(args.from, args.to);
+      const firstHour = new Date(Math.floor(from.getTime() / 3_600_000) * 3_600_000); // the hour holding `from`
+      const [counts, keys] = await Promise.all([
+        hourlyCounts(teamId, firstHour, to),
+        prisma.apiKey.findMany({ where: { teamId }, select: { id: true, name: true, prefix: true } }),
+      ]);
+      const keyById = new Map(keys.map((k) => [k.id, k]));
+      const rows = new Map<string, UsageRow>();
+      for (const { keyId, hour, count } of counts) {
+        const key = keyById.get(keyId);
+        if (!key) continue;
+        const periodStart = periodOf(hour, args.granularity);
+        const name = `${periodStart.toISOString()}|${keyId}`;
+        const row = rows.get(name);
+        if (row) row.requests += count;
+        else rows.set(name, { keyId, keyName: key.name, keyPrefix: key.prefix, periodStart, requests: count });
+      }
+      return [...rows.values()].sort((a, b) => a.periodStart.getTime() - b.periodStart.getTime() || a.keyId.localeCompare(b.keyId));
+    },
+  }),
+);
