@@ -9,6 +9,7 @@
 const SYSTEM = [
   "browser",
   "dashboard",
+  "share-page",
   "dashboard-admin",
   "cli",
   "server-process",

@@ -64,6 +64,10 @@ const ROUTES: Array<[string, string]> = [
   ["delete", "/v1/social-posts/{postId}"],
   ["get", "/v1/reports/{reportId}/social-engagement"],
   ["post", "/v1/reports/{reportId}/summary"],
+  ["get", "/v1/reports/{reportId}/share-links"],
+  ["post", "/v1/reports/{reportId}/share-links"],
+  ["delete", "/v1/reports/{reportId}/share-links/{linkId}"],
+  ["get", "/v1/reports/{reportId}/pdf"],
   ["get", "/v1/webhooks/event-types"],
   ["get", "/v1/webhooks"],
   ["post", "/v1/webhooks"],
@@ -77,6 +81,8 @@ const ROUTES: Array<[string, string]> = [
   ["get", "/v1/events"],
   ["get", "/v1/events/{eventId}"],
   ["get", "/v1/users/me"],
+  ["post", "/v1/graphql/documents"],
+  ["get", "/v1/graphql/documents"],
 ];
 
 it("documents every route with its success and error responses", () => {
@@ -85,7 +91,8 @@ it("documents every route with its success and error responses", () => {
   for (const [method, path] of ROUTES) {
     const responses = doc.paths[path][method].responses;
     const success = /\/(test|redeliver)$/.test(path) ? "202" : method === "post" && !/\/(import|summary|rotate-secret)$/.test(path) ? "201" : "200";
-    expect(responses[success].content["application/json"].schema).toBeDefined();
+    const media = path.endsWith("/pdf") ? "application/pdf" : "application/json";
+    expect(responses[success].content[media].schema).toBeDefined();
     for (const status of ["401", "405", "429"]) expect(responses[status].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Error" });
     if (path !== "/v1/users/me") expect(responses["403"]).toBeDefined();
     if (path.includes("{")) expect(responses["404"]).toBeDefined();

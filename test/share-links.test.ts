@@ -212,6 +212,8 @@ describe("the public page", () => {
     for (const text of ["1 Subject St", "Springfield, IL 62704", "$700,000", "A bright family home.", "Priced in line with recent sales.", "Jordan Agent", "jordan@example.com"]) expect(res.text).toContain(text);
     // The valuation: 305, 320, 325 per sq ft → median 320 × 2000 = $640,000; range $610,000 to $650,000.
     expect(res.text).toContain("$640,000");
+    expect(res.text).toMatch(/Confidence: <strong>(High|Medium|Low) \(score [01]\.\d\d\)<\/strong>/);
+    expect(res.text).toContain('<th scope="col">Similarity</th>');
     expect(res.text).toMatch(/<svg class="bar"[^>]*aria-label="Value range \$600,000 to \$650,000, estimate \$640,000"/);
     for (const s of Object.values(SECTIONS)) {
       expect(res.text).toContain(`id="${s.id}"`);
@@ -293,7 +295,7 @@ describe("the PDF", () => {
     expect(res.status).toBe(200);
     expect(res.type).toBe("application/pdf");
     expect(res.headers["x-robots-tag"]).toContain("noindex");
-    for (const s of ["1 Subject St", "Executive summary", "Priced in line with recent sales.", "Market valuation", "$640,000", "Low $600,000", "High $650,000", "Comparable properties", "Sale price", "12 Elm St", "3 Oak Ave", "5 Pine Rd", "$325.00", "Jordan Agent"]) {
+    for (const s of ["1 Subject St", "Executive summary", "Priced in line with recent sales.", "Market valuation", "$640,000", "Low $600,000", "High $650,000", "Comparable properties", "Sale price", "12 Elm St", "3 Oak Ave", "5 Pine Rd", "$325.00", "Jordan Agent", "Confidence: ", "Similar"]) {
       expect(text).toContain(s);
     }
     for (const s of Object.values(SECTIONS)) expect(text).toContain(s.heading);

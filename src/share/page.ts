@@ -26,9 +26,9 @@ function stylesheet(t: Theme): string {
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;color:#111;background:#fff}
 .cover{background:${t.primary};color:${t.onPrimary};padding:2rem 1rem}
 .cover>*,main,footer{max-width:60rem;margin-left:auto;margin-right:auto}
-.kicker{margin:0;text-transform:uppercase;letter-spacing:.08em;font-size:.8rem}
+.kicker{margin-top:0;margin-bottom:0;text-transform:uppercase;letter-spacing:.08em;font-size:.8rem}
 h1{margin:.25rem 0;font-size:clamp(1.5rem,5vw,2.4rem);line-height:1.2}
-.place{margin:0}
+.place{margin-top:0;margin-bottom:0}
 main{padding:0 1rem}
 section{margin:2rem 0}
 h2{color:${t.accent};font-size:1.35rem;border-bottom:2px solid ${t.accent};padding-bottom:.25rem}
@@ -43,7 +43,8 @@ h3{font-size:1.05rem;margin:1rem 0 .25rem}
 .scroll{overflow-x:auto}
 table{border-collapse:collapse;width:100%;font-size:.9rem}
 th{background:${t.secondary};color:${t.onSecondary};text-align:left}
-th,td{padding:.4rem .5rem;border-bottom:1px solid #d1d5db;white-space:nowrap}
+th,td{padding:.4rem .5rem;border-bottom:1px solid #d1d5db}
+td{white-space:nowrap}
 td.address{white-space:normal;min-width:10rem}
 .muted{color:#4b5563}
 ul.dates{columns:2 14rem;padding-left:1.2rem}
@@ -75,13 +76,13 @@ function rangeBar(v: ValuationView): Html {
 }
 
 function valuationSection(v: ValuationView): Html {
-  const head = ["Address", "Sale price", "Adjustments", "Adjusted price", "Sq ft", "$/sq ft", "Beds / baths", "Distance", "Sold"];
+  const head = ["Address", "Sale price", "Adjustments", "Adjusted price", "Sq ft", "$/sq ft", "Beds / baths", "Distance", "Sold", "Similarity"];
   return html`<section aria-labelledby="s-valuation" id="valuation"><h2 id="s-valuation">Market valuation</h2>
 ${v.estimate ? html`<p class="estimate">Estimated value <strong>${v.estimate}</strong></p>` : html`<p class="muted">Not enough comparable sales for an estimate.</p>`}
-${rangeBar(v)}${v.basis ? html`<p class="muted">${v.basis}</p>` : ""}
+${rangeBar(v)}${v.confidence ? html`<p>Confidence: <strong>${v.confidence}</strong></p>` : ""}${v.basis ? html`<p class="muted">${v.basis}</p>` : ""}
 ${v.comparables.length
     ? html`<h3 id="s-comparables">Comparable properties</h3><div class="scroll" role="region" aria-labelledby="s-comparables" tabindex="0"><table id="comparables"><thead><tr>${head.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${v.comparables.map(
-        (c) => html`<tr><td class="address">${c.address}</td><td>${c.price}</td><td>${c.adjustments}</td><td>${c.adjustedPrice}</td><td>${c.sqft}</td><td>${c.pricePerSqft}</td><td>${c.bedsBaths}</td><td>${c.distance}</td><td>${c.saleDate}</td></tr>`,
+        (c) => html`<tr><td class="address">${c.address}</td><td>${c.price}</td><td>${c.adjustments}</td><td>${c.adjustedPrice}</td><td>${c.sqft}</td><td>${c.pricePerSqft}</td><td>${c.bedsBaths}</td><td>${c.distance}</td><td>${c.saleDate}</td><td>${c.similarity}</td></tr>`,
       )}</tbody></table></div>`
     : ""}</section>`;
 }

@@ -76,15 +76,16 @@ function rangeBar(doc: Doc, v: ValuationView, barColor: string): void {
 }
 
 const COLUMNS: Array<{ title: string; key: keyof ValuationView["comparables"][number]; width: number }> = [
-  { title: "Address", key: "address", width: 128 },
-  { title: "Sale price", key: "price", width: 56 },
-  { title: "Adjust.", key: "adjustments", width: 50 },
-  { title: "Adjusted", key: "adjustedPrice", width: 56 },
-  { title: "Sq ft", key: "sqft", width: 38 },
-  { title: "$/sq ft", key: "pricePerSqft", width: 44 },
-  { title: "Bd / ba", key: "bedsBaths", width: 40 },
-  { title: "Dist.", key: "distance", width: 40 },
-  { title: "Sold", key: "saleDate", width: 64 },
+  { title: "Address", key: "address", width: 112 },
+  { title: "Sale price", key: "price", width: 54 },
+  { title: "Adjust.", key: "adjustments", width: 48 },
+  { title: "Adjusted", key: "adjustedPrice", width: 54 },
+  { title: "Sq ft", key: "sqft", width: 36 },
+  { title: "$/sq ft", key: "pricePerSqft", width: 42 },
+  { title: "Bd / ba", key: "bedsBaths", width: 38 },
+  { title: "Dist.", key: "distance", width: 36 },
+  { title: "Sold", key: "saleDate", width: 58 },
+  { title: "Similar", key: "similarity", width: 38 },
 ];
 
 function tableRow(doc: Doc, cells: string[], bold: boolean): number {
@@ -125,6 +126,7 @@ function valuation(doc: Doc, view: ReportView, v: ValuationView): void {
   if (v.estimate) doc.font("Helvetica").fontSize(11).text("Estimated value ", { continued: true }).font("Helvetica-Bold").fontSize(16).fillColor(t.accent).text(v.estimate);
   else doc.fillColor(GREY).text("Not enough comparable sales for an estimate.");
   rangeBar(doc, v, t.bar);
+  if (v.confidence) doc.font("Helvetica").fontSize(10.5).fillColor("black").text(`Confidence: ${v.confidence}`, MARGIN, doc.y).moveDown(0.3);
   if (v.basis) doc.font("Helvetica").fontSize(9.5).fillColor(GREY).text(v.basis, MARGIN, doc.y).moveDown(0.6);
   if (v.comparables.length) comparablesTable(doc, v, t.secondary, t.onSecondary);
 }

@@ -11,8 +11,8 @@ const REPORT = operation(`query ReportView($id: ID!) {
     id address city state zip price beds baths sqft yearBuilt propertyType lotSize description executiveSummary
     listingAgent customAgentName customAgentEmail primaryColor secondaryColor
     showComps showShowings showSocial showAgentInsights showNeighborhood
-    valuation { estimatedValue valueRange { low high } pricePerSqft { median } comparablesUsed comparablesTotal }
-    comparables { address city price sqft beds baths yearBuilt distanceMiles saleDate status adjustments adjustedPrice pricePerSqft included }
+    valuation { estimatedValue valueRange { low high } pricePerSqft { median } comparablesUsed comparablesTotal confidence { level score } }
+    comparables { address city price sqft beds baths yearBuilt distanceMiles saleDate status adjustments adjustedPrice pricePerSqft similarity included }
     showings { showingDate scheduledDate eventType attendeesCount }
     engagement { totals { posts likes comments shares views } platforms { platform posts likes comments shares views } }
     agentInsights { title body category }
@@ -54,7 +54,14 @@ export interface ReportData {
   showSocial: boolean;
   showAgentInsights: boolean;
   showNeighborhood: boolean;
-  valuation?: Maybe<{ estimatedValue: Maybe<number>; valueRange: Maybe<{ low: number; high: number }>; pricePerSqft: Maybe<{ median: number }>; comparablesUsed: number; comparablesTotal: number }>;
+  valuation?: Maybe<{
+    estimatedValue: Maybe<number>;
+    valueRange: Maybe<{ low: number; high: number }>;
+    pricePerSqft: Maybe<{ median: number }>;
+    comparablesUsed: number;
+    comparablesTotal: number;
+    confidence?: Maybe<{ level: string; score: number }>;
+  }>;
   comparables?: Maybe<
     Array<{
       address: string;
@@ -70,6 +77,7 @@ export interface ReportData {
       adjustments?: Maybe<Record<string, number>>;
       adjustedPrice?: Maybe<number>;
       pricePerSqft?: Maybe<number>;
+      similarity?: Maybe<number>;
       included: boolean;
     }>
   >;
@@ -98,6 +106,8 @@ export interface ComparableRow {
   bedsBaths: string;
   distance: string;
   saleDate: string;
+  /** Similarity to the report, as a percentage. */
+  similarity: string;
 }
 export interface Theme {
   /** The header's background and text. */
@@ -118,6 +128,8 @@ export interface ValuationView {
   /** Where the estimate sits between low and high, 0 to 1 (0.5 when they are equal). */
   position: number | null;
   basis: string;
+  /** The valuation's confidence: High, Medium or Low, with its score. */
+  confidence: string | null;
   comparables: ComparableRow[];
 }
 export interface ActivityView {
@@ -201,6 +213,7 @@ function valuationOf(r: ReportData): ValuationView | undefined {
     low: range ? money(range.low) : null,
     high: range ? money(range.high) : null,
     position: range && estimate != null ? (span > 0 ? Math.min(1, Math.max(0, (estimate - range.low) / span)) : 0.5) : null,
+    confidence: v?.confidence ? `${v.confidence.level[0].toUpperCase()}${v.confidence.level.slice(1)} (score ${v.confidence.score.toFixed(2)})` : null,
     basis: v ? `From ${v.comparablesUsed} of ${v.comparablesTotal} comparable properties${v.pricePerSqft ? `, at a median of ${money(v.pricePerSqft.median)} per sq ft` : ""}.` : "",
     comparables: comps.map((c) => {
       const total = Object.values(c.adjustments ?? {}).reduce((sum, n) => sum + n, 0);
@@ -214,6 +227,7 @@ function valuationOf(r: ReportData): ValuationView | undefined {
         bedsBaths: `${num(c.beds)} / ${num(c.baths)}`,
         distance: c.distanceMiles == null ? "—" : `${c.distanceMiles.toFixed(1)} mi`,
         saleDate: dateOf(c.saleDate),
+        similarity: c.similarity == null ? "—" : `${Math.round(c.similarity * 100)}%`,
       };
     }),
   };

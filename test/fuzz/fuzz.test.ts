@@ -9,6 +9,7 @@ import fc from "fast-check";
 import { introspect, gqlCaseArb, runGql, type GqlModel } from "./graphql";
 import { FUZZ_RUNS, REPLAY, SEED, SURVEY, summarise, World } from "./harness";
 import { aliasedCaseArb, runAliased } from "./mutations";
+import { makeLinks, pageCaseArb, runPage } from "./pages";
 import { operationsOf, readersOf, restCaseArb, runRest, seedRows, type Operation } from "./rest";
 import { raceCaseArb, racingOps, runRace } from "./races";
 
@@ -94,6 +95,11 @@ it("answers every GraphQL request derived from the schema without a 5xx, as JSON
 
 it("charges a document of many aliased mutations one point per root field: run with its cost counted, or refused whole (429)", async () => {
   await fuzz("aliased mutations", aliasedCaseArb(), Math.max(20, Math.round(FUZZ_RUNS / 40)), SEED + 2, (c) => runAliased(world, c));
+});
+
+it("answers every path under /r (share links' public pages) without a 5xx, as a page, opening only a live link's own report", async () => {
+  const links = await makeLinks(world);
+  await fuzz("share pages", pageCaseArb(links), Math.max(100, Math.round(FUZZ_RUNS / 4)), SEED + 4, (c) => runPage(world, links, c));
 });
 
 it("answers a write to a report racing the report's delete with 2xx or 404, never 5xx, and leaves nothing pointing at it", async () => {

@@ -28,6 +28,8 @@ export interface Prepared {
   unauthenticated: boolean;
   /** The request may change stored data. */
   write: boolean;
+  /** The media type of a documented success that is not JSON (the report's PDF). */
+  binary?: string;
 }
 
 export class FuzzFailure extends Error {}
@@ -193,7 +195,8 @@ export class World {
     if (status >= 500) out.push(`5xx: status ${status}`);
     const ok = status >= 200 && status < 300;
     if (ok) {
-      if (!answer.isJson) out.push(`not JSON: ${status} answer is not JSON`);
+      const documentedBinary = prepared.binary && String(answer.headers["content-type"] ?? "").startsWith(prepared.binary);
+      if (!answer.isJson && !documentedBinary) out.push(`not JSON: ${status} answer is not JSON`);
       if (prepared.problems.length) out.push(`accepted invalid request: ${status} although ${prepared.problems.join("; ")}`);
       if (prepared.unauthenticated) out.push(`accepted without a valid key: ${status}`);
       return out;

@@ -21,6 +21,7 @@ const ITEM_CREATORS: Record<string, (reportId: string) => { sent: Omit<Sent, "he
     sent: { method: "POST", path: `/v1/reports/${reportId}/social-posts/import`, body: '{"posts":[{"platform":"x","external_id":"raced"}]}' },
     id: (json) => json.data.results[0].id,
   }),
+  share_links: (reportId) => ({ sent: { method: "POST", path: `/v1/reports/${reportId}/share-links`, body: '{"label":"Raced"}' }, id: (json) => json.data.id }),
 };
 
 export interface RaceCase {

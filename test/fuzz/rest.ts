@@ -23,6 +23,8 @@ export interface Operation {
   body?: Schema;
   /** Not in the document (a method the path does not serve): must not succeed. */
   undocumented?: boolean;
+  /** The media type of a success that is not JSON (the report's PDF). */
+  binary?: string;
 }
 
 const METHODS = ["get", "post", "put", "patch", "delete"];
@@ -44,7 +46,9 @@ export function operationsOf(doc: Record<string, any>): Operation[] {
         .filter((p) => ["path", "query", "header"].includes(p.in))
         .map((p) => ({ name: p.name, in: p.in, description: p.description ?? p.schema?.description, required: Boolean(p.required || p.in === "path"), schema: p.schema ?? { type: "string" } }));
       const body = op.requestBody?.content?.["application/json"]?.schema;
-      ops.push(named({ method: method.toUpperCase(), template, params, body }));
+      const success: Record<string, unknown> | undefined = op.responses?.["200"]?.content ?? op.responses?.["201"]?.content;
+      const binary = success && !success["application/json"] ? Object.keys(success)[0] : undefined;
+      ops.push(named({ method: method.toUpperCase(), template, params, body, ...(binary ? { binary } : {}) }));
     }
     const served = METHODS.filter((m) => item[m]);
     const missing = METHODS.filter((m) => !item[m]);
@@ -305,6 +309,7 @@ export function prepareRest(world: World, c: RestCase): Prepared {
     problems,
     unauthenticated,
     write: op.method !== "GET",
+    binary: op.binary,
   };
 }
 
@@ -351,6 +356,7 @@ export async function readBack(world: World, cause: Prepared, readers: Operation
       problems: [],
       unauthenticated: false,
       write: false,
+      binary: op.binary,
     };
     await world.exchange(prepared, (a) => {
       const problems = world.restProblems(prepared, a).map((p) => `${p} — after ${cause.sent.method} ${cause.sent.path} ${cause.sent.body?.slice(0, 2000) ?? ""}`);

@@ -20,9 +20,9 @@ const report = (over: Partial<ReportData> = {}): ReportData => ({
   showSocial: true,
   showAgentInsights: true,
   showNeighborhood: true,
-  valuation: { estimatedValue: 620000, valueRange: { low: 610000, high: 650000 }, pricePerSqft: { median: 310 }, comparablesUsed: 3, comparablesTotal: 3 },
+  valuation: { estimatedValue: 620000, valueRange: { low: 610000, high: 650000 }, pricePerSqft: { median: 310 }, comparablesUsed: 3, comparablesTotal: 3, confidence: { level: "medium", score: 0.6 } },
   comparables: [
-    { address: "A St", price: 600000, sqft: 2000, adjustments: { garage: 10000 }, adjustedPrice: 610000, pricePerSqft: 305, included: true },
+    { address: "A St", price: 600000, sqft: 2000, adjustments: { garage: 10000 }, adjustedPrice: 610000, pricePerSqft: 305, similarity: 0.874, included: true },
     { address: "Dropped Rd", price: 900000, sqft: 1000, adjustedPrice: 900000, pricePerSqft: 900, included: false },
   ],
   // Extra fields a careless document might carry: the view never copies them.
@@ -41,8 +41,8 @@ const report = (over: Partial<ReportData> = {}): ReportData => ({
 describe("reportView", () => {
   it("shows every section whose switch is on, formatted, and never a private field", () => {
     const v = reportView(report());
-    expect(v.valuation).toMatchObject({ estimate: "$620,000", low: "$610,000", high: "$650,000", position: 0.25 });
-    expect(v.valuation!.comparables).toEqual([expect.objectContaining({ address: "A St", adjustments: "+$10,000", adjustedPrice: "$610,000", pricePerSqft: "$305.00" })]);
+    expect(v.valuation).toMatchObject({ estimate: "$620,000", low: "$610,000", high: "$650,000", position: 0.25, confidence: "Medium (score 0.60)" });
+    expect(v.valuation!.comparables).toEqual([expect.objectContaining({ address: "A St", adjustments: "+$10,000", adjustedPrice: "$610,000", pricePerSqft: "$305.00", similarity: "87%" })]);
     expect(v.activity).toEqual({ showings: 1, openHouses: 1, attendees: 16, dates: [{ date: "Jul 1, 2026", kind: "Showing" }, { date: "Jul 4, 2026", kind: "Open house" }] });
     expect(v.social!.totals[0]).toEqual({ label: "Posts", value: "1" });
     expect(v.insights).toEqual([{ title: "Priced to sell", body: "Closed above list." }]);

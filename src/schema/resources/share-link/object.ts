@@ -5,11 +5,11 @@
 import { prisma } from "../../../db";
 import type { Prisma } from "../../../generated/prisma/client";
 import { builder } from "../../builder";
-import { badField, notFound } from "../../errors";
+import { badField, isRowGone, notFound } from "../../errors";
 import { pageArgs, pageType } from "../../page";
 import { checked, text } from "../../rules";
 import { isUuid, teamIdOf } from "../../scope";
-import { reportIdOfTeam } from "../report/lookup";
+import { REPORT_NOT_FOUND, reportIdOfTeam } from "../report/lookup";
 import { hashShareToken, newShareToken, sharePath } from "./token";
 
 export const SHARE_LINK_NOT_FOUND = "Share link not found";
@@ -33,7 +33,15 @@ builder.prismaObject("ShareLink", {
 const CreatedLink = builder.objectRef<{ link: { id: string }; token: string }>("ShareLinkWithToken").implement({
   description: "A new share link with its token: shown only now (only its SHA-256 is kept).",
   fields: (t) => ({
-    link: t.prismaField({ type: "ShareLink", description: "The link", resolve: (query, parent) => prisma.shareLink.findUniqueOrThrow({ ...query, where: { id: parent.link.id } }) }),
+    link: t.prismaField({
+      type: "ShareLink",
+      description: "The link",
+      resolve: async (query, parent) => {
+        const link = await prisma.shareLink.findUnique({ ...query, where: { id: parent.link.id } });
+        if (!link) throw notFound(REPORT_NOT_FOUND); // deleted with its report since it was made
+        return link;
+      },
+    }),
     token: t.exposeString("token", { description: "The link's secret: 43 characters of base64url" }),
     path: t.string({ description: "The public page's path on this server, /r/<token> (the PDF: /r/<token>.pdf)", resolve: (parent) => sharePath(parent.token) }),
   }),
@@ -87,10 +95,11 @@ builder.mutationFields((t) => ({
       const expiresAt = shareExpiry(input?.expiresAt, new Date());
       const id = await reportIdOfTeam(teamId, String(reportId));
       const token = newShareToken();
-      const link = await prisma.shareLink.create({
-        data: { teamId, reportId: id, tokenHash: hashShareToken(token), label: input?.label ?? null, expiresAt },
-        select: { id: true },
-      });
+      const link = await prisma.shareLink
+        .create({ data: { teamId, reportId: id, tokenHash: hashShareToken(token), label: input?.label ?? null, expiresAt }, select: { id: true } })
+        .catch((err: unknown) => {
+          throw isRowGone(err) ? notFound(REPORT_NOT_FOUND) : err; // the report was deleted meanwhile
+        });
       return { link, token };
     },
   }),
@@ -106,9 +115,11 @@ builder.mutationFields((t) => ({
       const teamId = teamIdOf(ctx);
       const reportId = await reportIdOfTeam(teamId, String(args.reportId));
       const where = isUuid(String(args.id)) ? { id: String(args.id), reportId, teamId } : null;
-      if (!where || !(await prisma.shareLink.findFirst({ where, select: { id: true } }))) throw notFound(SHARE_LINK_NOT_FOUND);
-      await prisma.shareLink.updateMany({ where: { ...where, revokedAt: null }, data: { revokedAt: new Date() } });
-      return prisma.shareLink.findFirstOrThrow({ ...query, where });
+      if (where) await prisma.shareLink.updateMany({ where: { ...where, revokedAt: null }, data: { revokedAt: new Date() } });
+      // Gone with its report meanwhile (a delete racing this revoke) is not found either.
+      const link = where ? await prisma.shareLink.findFirst({ ...query, where }) : null;
+      if (!link) throw notFound(SHARE_LINK_NOT_FOUND);
+      return link;
     },
   }),
 }));

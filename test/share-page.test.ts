@@ -1,0 +1,145 @@
+// A share link's public page (docs/api.md "Wave 3 contracts", "Share links") in headless Chromium: a screenshot with
+// each display switch off and on, in two pairs of colours, at desktop and phone width; axe finds nothing; the page
+// reads the same with JavaScript disabled, loads nothing from elsewhere and breaks no rule of its content security
+// policy. Screenshots go to artifacts/screenshots/share-*.png. Needs Debian's chromium (or CHROMIUM_PATH) like
+// test/browser.test.ts: skipped with a message without one, a failure under REQUIRE_CHROMIUM.
+import { existsSync, mkdirSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { restClient } from "./support/openapi";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const available = existsSync(CHROMIUM);
+if (!available) {
+  const why = `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`;
+  if (process.env.REQUIRE_CHROMIUM) throw new Error(`browser tests cannot run: ${why}`);
+  console.warn(`share page browser tests skipped: ${why}`);
+}
+const SCREENSHOTS = path.join(__dirname, "..", "artifacts", "screenshots");
+const SWITCHES = {
+  show_comps_on_report: "valuation",
+  show_showings_on_report: "activity",
+  show_social_on_report: "social",
+  show_agent_insights_on_report: "insights",
+  show_neighborhood_on_report: "neighborhood",
+} as const;
+const COLOURS = { navy: ["#0B2545", "#8DA9C4"], lemon: ["#FFEB3B", "#FFF59D"] } as const;
+
+(available ? describe : describe.skip)("the share page in Chromium", () => {
+  let t: TestApp;
+  let team: TestTeam;
+  let api: ReturnType<typeof restClient>;
+  let server: http.Server;
+  let origin: string;
+  let browser: Browser;
+
+  /** A report with something in every section, in the given colours and switches; the path of its page. */
+  async function sharedReport(colours: readonly [string, string], switches: Record<string, boolean> = {}): Promise<string> {
+    const id = (
+      await api.post("/v1/reports", {
+        address: "12 Garden Lane",
+        city: "Springfield",
+        state: "IL",
+        zip: "62704",
+        price: 700000,
+        beds: 3,
+        baths: 2.5,
+        sqft: 2000,
+        year_built: 1998,
+        property_type: "single_family",
+        description: "A bright family home on a quiet street, with a large garden and a new kitchen.",
+        custom_agent_name: "Jordan Agent",
+        custom_agent_email: "jordan@example.com",
+        primary_color: colours[0],
+        secondary_color: colours[1],
+      })
+    ).body.data.id;
+    await api.patch(`/v1/reports/${id}`, { executive_summary: "Priced in line with three recent sales nearby.\n\nShowings have been steady.", ...switches });
+    for (const [address, price, sqft, adjustments] of [["14 Garden Lane", 600000, 2000, { garage: 10000 }], ["3 Oak Avenue", 640000, 2000, { pool: -20000 }], ["5 Pine Road", 585000, 1800, {}]] as const) {
+      await api.post(`/v1/reports/${id}/comparables`, { address, city: "Springfield", price, sqft, beds: 3, baths: 2, distance_miles: 0.4, sale_date: "2026-06-01T00:00:00Z", adjustments });
+    }
+    await api.post("/v1/showings", { report_id: id, attendee_name: "Pat Private", attendee_email: "pat@example.com", feedback: "Kitchen dated", showing_date: "2026-07-01T15:00:00Z" });
+    await api.post("/v1/showings", { report_id: id, event_type: "open_house", attendees_count: 14, showing_date: "2026-07-04T15:00:00Z" });
+    await api.post(`/v1/reports/${id}/social-posts/import`, { posts: [{ platform: "instagram", external_id: "p1", likes: 120, comments: 14, shares: 3, views: 2400 }] });
+    await api.post(`/v1/reports/${id}/insights`, { title: "Priced to sell", body: "Three pending sales on this street closed above list.", category: "pricing" });
+    await api.post(`/v1/reports/${id}/insights`, { title: "Location", body: "A quiet street near the park and the primary school.", category: "neighborhood" });
+    return new URL((await api.post(`/v1/reports/${id}/share-links`, {})).body.data.url).pathname;
+  }
+
+  /** Opens the page in a fresh context; `problems` collects requests leaving the server, script and CSP errors. */
+  async function open(context: BrowserContext, pagePath: string): Promise<{ page: Page; problems: string[] }> {
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on("console", (m) => {
+      if (m.type() === "error" || m.type() === "warning") problems.push(`console: ${m.text()}`);
+    });
+    page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+    page.on("request", (r) => {
+      if (!r.url().startsWith(origin)) problems.push(`request leaving the server: ${r.url()}`);
+    });
+    const res = await page.goto(origin + pagePath);
+    expect(res?.status()).toBe(200);
+    return { page, problems };
+  }
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    team = await createTeam({ name: "Garden Realty" });
+    api = restClient(t.app, team.auth);
+    server = http.createServer(t.app);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM });
+    mkdirSync(SCREENSHOTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => server?.close(resolve));
+    await t?.close();
+  });
+
+  it.each(Object.entries(COLOURS))("shows every section in the %s colours, axe-clean at desktop and phone width", async (name, colours) => {
+    const pagePath = await sharedReport(colours);
+    for (const [size, viewport] of [["desktop", { width: 1280, height: 900 }], ["phone", { width: 390, height: 844 }]] as const) {
+      const context = await browser.newContext({ viewport });
+      const { page, problems } = await open(context, pagePath);
+      for (const section of Object.values(SWITCHES)) expect(await page.locator(`#${section}`).count()).toBe(1);
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+      // Nothing wider than the screen but the comparables' own scrolling table.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await page.screenshot({ path: path.join(SCREENSHOTS, `share-${name}-${size}.png`), fullPage: true });
+      expect(problems).toEqual([]);
+      await context.close();
+    }
+  });
+
+  it.each(Object.entries(SWITCHES))("leaves out the section of %s when it is off", async (name, section) => {
+    const pagePath = await sharedReport(COLOURS.navy, { [name]: false });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const { page, problems } = await open(context, pagePath);
+    for (const other of Object.values(SWITCHES)) expect({ other, count: await page.locator(`#${other}`).count() }).toEqual({ other, count: other === section ? 0 : 1 });
+    await page.screenshot({ path: path.join(SCREENSHOTS, `share-${section}-off.png`), fullPage: true });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("reads the same with JavaScript disabled, and prints", async () => {
+    const pagePath = await sharedReport(COLOURS.lemon);
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+    const { page, problems } = await open(context, pagePath);
+    for (const text of ["12 Garden Lane", "Executive summary", "Market valuation", "14 Garden Lane", "Showing activity", "Jordan Agent"]) {
+      await expect(page.getByText(text, { exact: false }).first().isVisible()).resolves.toBe(true);
+    }
+    expect(await page.content()).not.toMatch(/Pat Private|pat@example\.com|Kitchen dated/);
+    await page.screenshot({ path: path.join(SCREENSHOTS, "share-no-javascript.png"), fullPage: true });
+    await page.emulateMedia({ media: "print" });
+    await page.screenshot({ path: path.join(SCREENSHOTS, "share-print.png"), fullPage: true });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
