@@ -1,7 +1,9 @@
-// Two real server processes on one PostgreSQL database and one Redis: they share a key's hourly budget, see a
-// revocation made through either of them (or the CLI) on the very next request, and deliver each webhook event once
-// between them. Needs both services.
+// Two real server processes on one PostgreSQL database and one Redis: they share a key's hourly budget (a rolled key's
+// with its successor), see a revocation made through either of them (or the CLI) on the very next request, refuse a
+// rolled key at the end of its overlap, and deliver each webhook event once between them. Needs both services.
 import { randomUUID } from "node:crypto";
+import { Client } from "pg";
+import { hashApiKey } from "../src/auth/keys";
 import { receiver } from "./support/receiver";
 import { childEnv, cli, cliTeamAndKey, DELIVERING, startServer, type ServerProcess } from "./support/server";
 
@@ -91,6 +93,42 @@ if (!ready) {
     await cli(["key", "revoke", key], env);
     expect((await get(b, key)).status).toBe(401);
     expect((await get(a, key)).status).toBe(401);
+  }, 60_000);
+
+  it("share a rolled key's budget with its successor, and refuse the old key on both at the instant its overlap ends", async () => {
+    const old = await newKey("--tier", "free", "--permissions", "reports:read");
+    const remaining = async (server: ServerProcess, key: string) => {
+      const res = await fetch(`${server.url}/v1/reports`, { headers: { Authorization: `Bearer ${key}` } });
+      return res.status === 200 ? Number(res.headers.get("x-ratelimit-remaining")) : res.status;
+    };
+    expect([await remaining(a, old), await remaining(b, old)]).toEqual([5, 4]);
+    const rolled = (await cli(["key", "roll", old, "--overlap", "1h"], env)).at(-1)!;
+    // One budget for both keys on both processes, carried on from the old key's.
+    expect([await remaining(b, rolled), await remaining(a, old), await remaining(a, rolled), await remaining(b, old), await remaining(a, rolled)]).toEqual([3, 2, 1, 0, 429]);
+
+    // A short overlap for the test: its end is the old key's stored expiry. Both processes read the key (and hold its
+    // row) before it passes; nothing changes in the database after.
+    const other = await newKey("--permissions", "reports:read");
+    const next = (await cli(["key", "roll", other, "--overlap", "1h"], env)).at(-1)!;
+    const db = new Client({ connectionString: process.env.DATABASE_URL });
+    await db.connect();
+    try {
+      await db.query(`UPDATE api_keys SET expires_at = now() + interval '2 seconds' WHERE key_hash = $1`, [hashApiKey(other)]);
+    } finally {
+      await db.end();
+    }
+    for (const server of [a, b]) {
+      expect(await remaining(server, other)).not.toBe(401);
+      expect((await get(server, other)).status).toBe(200);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2300));
+    for (const server of [a, b]) {
+      expect(await remaining(server, other)).toBe(401);
+      const res = await get(server, other);
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({ error: { message: "Invalid API key", status: 401 } });
+      expect((await get(server, next)).status).toBe(200);
+    }
   }, 60_000);
 
   it("deliver each webhook event exactly once to a healthy receiver, whichever claims it", async () => {

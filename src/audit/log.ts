@@ -80,5 +80,6 @@ export async function recordAudit(tx: Tx, actor: AuditActor, entry: AuditEntry):
     VALUES (${randomUUID()}::uuid, ${entry.teamId}::uuid, ${entry.action}, ${viewer ? "api_key" : "cli"}, ${viewer?.keyId ?? null}::uuid,
       (SELECT name FROM api_keys WHERE id = ${viewer?.keyId ?? null}::uuid), ${viewer?.keyPrefix ?? null}, ${entry.target.type}, ${entry.target.id},
       ${changes}::jsonb, ${request?.clientAddress ?? null}, ${request?.requestId ?? null})`;
-  pruneAuditLogNowAndThen();
+  // Service processes prune; the prs command line writes its entry and exits (a prune would outlive its database).
+  if (actor !== "cli") pruneAuditLogNowAndThen();
 }
