@@ -9,12 +9,14 @@ import { createYoga, maskError } from "graphql-yoga";
 import { authenticate } from "./auth/middleware";
 import type { RateLimiter } from "./auth/rate-limit";
 import { useRequestCost } from "./auth/request-cost";
+import { refuseTrustedOnlyKeys, useTrustedDocuments } from "./graphql-documents/plugin";
 import { config } from "./config";
 import { databaseFailure } from "./db/errors";
 import { countRequests } from "./http/activity";
 import { errorHandler, rejectMalformedUrl, sendError } from "./http/errors";
 import { GRAPHIQL_OPTIONS, graphiqlPage as renderGraphiQLPage } from "./http/graphiql";
 import { checkGraphQLTransport } from "./http/graphql-transport";
+import { graphqlHttpCache } from "./http/http-cache";
 import { dashboardRouter } from "./http/dashboard";
 import { healthRouter } from "./http/health";
 import { docsPolicy, graphiqlPolicy, securityHeaders } from "./http/security";
@@ -106,7 +108,8 @@ export function assembleApp(authentication: RequestHandler, rateLimiter: RateLim
     // The engine REST runs on too, the query limits every client document is checked against, the points a mutation
     // request pays for each root field beyond its first (after the limits: a refused document pays nothing more), and
     // the one-statement read path's JSON text answered as it is.
-    plugins: [useCompiledExecution(), useQueryLimits(), useRequestCost(), useRawJsonResults(), ...observed()],
+    // Trusted documents first: a documentId becomes its registered text before anything reads the query.
+    plugins: [...useTrustedDocuments(), useCompiledExecution(), useQueryLimits(), useRequestCost(), useRawJsonResults(), ...observed()],
     logging: {
       debug: (...args) => logger.debug(args.map(String).join(" ")),
       info: (...args) => logger.info(args.map(String).join(" ")),
@@ -144,8 +147,9 @@ export function assembleApp(authentication: RequestHandler, rateLimiter: RateLim
   app.use(authentication);
   app.use(rejectMalformedUrl); // after auth, so the answer carries the rate-limit headers like every other
   // Yoga reads a body Express has already read as it is (Buffer), so this one limit holds for GraphQL too.
-  app.use(yoga.graphqlEndpoint, checkGraphQLTransport, express.raw({ type: () => true, limit: BODY_LIMIT }), yoga.requestListener);
-  app.use("/v1", restRouter());
+  // GET reads: 304 or the response cache before Yoga (src/http/http-cache.ts).
+  app.use(yoga.graphqlEndpoint, checkGraphQLTransport, graphqlHttpCache(), express.raw({ type: () => true, limit: BODY_LIMIT }), yoga.requestListener);
+  app.use("/v1", refuseTrustedOnlyKeys, restRouter());
   app.use((req, res) => sendError(res, 404, `Not found: ${req.method} ${req.path}`));
   app.use(errorHandler);
   return app;

@@ -10,6 +10,8 @@ export interface Viewer {
   teamId: string;
   permissions: Permissions;
   tier: string;
+  /** The key runs registered GraphQL documents only (src/graphql-documents). */
+  trustedDocumentsOnly?: boolean;
 }
 
 export interface RateLimitState {

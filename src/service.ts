@@ -14,6 +14,7 @@ import { createAppServer } from "./http/server";
 import { logger } from "./logger";
 import { serveMetrics } from "./observability/metrics";
 import { startDeliveryWorker } from "./webhooks/worker";
+import { closeResponseCache } from "./http/http-cache";
 
 export async function startService(): Promise<void> {
   const inUse = embeddedDatabaseInUse();
@@ -85,6 +86,7 @@ export async function startService(): Promise<void> {
     await deliveries?.stop(config.SHUTDOWN_TIMEOUT_MS);
     await flushUsage().catch((err) => logger.error({ err }, "could not write usage counts"));
     await rateLimiter.close();
+    await closeResponseCache();
     await database.close().catch((err) => logger.error({ err }, "could not close the database"));
     embeddedLock.release();
     await stopTracing(); // the spans still buffered

@@ -16,6 +16,8 @@ export interface NewKeyOptions {
   expiresAt?: Date | null;
   permissions?: Permissions;
   tier?: string;
+  /** Runs registered GraphQL documents only (docs/api.md "Wave 3 contracts", Trusted documents). */
+  trustedDocumentsOnly?: boolean;
 }
 
 /** The team already holds as many active keys as it may (config MAX_KEYS_PER_TEAM): answered 400 by every caller. */
@@ -68,6 +70,7 @@ async function insertKey(tx: Prisma.TransactionClient, options: NewKeyOptions): 
       permissions: options.permissions ?? TEAM_FULL_ACCESS,
       rateLimitTier: options.tier ?? DEFAULT_TIER,
       budgetKeyId: options.budgetKeyId ?? null,
+      trustedDocumentsOnly: options.trustedDocumentsOnly ?? false,
       keyHash: hashApiKey(key),
       prefix: keyDisplayPrefix(key),
     },
@@ -122,6 +125,7 @@ export async function rollApiKey(
       permissions: old.permissions as Permissions,
       tier: old.rateLimitTier,
       budgetKeyId: old.budgetKeyId ?? old.id,
+      trustedDocumentsOnly: old.trustedDocumentsOnly,
     });
     const overlapEnds = new Date(now.getTime() + ROLL_OVERLAPS[options.overlap]);
     const expiresAt = old.expiresAt && old.expiresAt < overlapEnds ? old.expiresAt : overlapEnds;

@@ -20,6 +20,8 @@ export interface KeyRow {
   expires_at: Date | string | null;
   /** The hourly budget the key spends when not its own: a rolled key's successor spends its predecessor's. */
   budget_key_id: string | null;
+  /** Runs registered GraphQL documents only. */
+  trusted_documents_only: boolean;
   /**
    * The row's version: PostgreSQL's `xmin`, the transaction that wrote it, new with every UPDATE (the optimistic
    * concurrency token of PostgreSQL drivers). The same version, the same viewer, limit and validity. A write that
@@ -29,7 +31,7 @@ export interface KeyRow {
   version: string;
 }
 
-const KEY_COLUMNS = "id, team_id, permissions, rate_limit_tier, revoked_at, expires_at, budget_key_id, xmin::text AS version";
+const KEY_COLUMNS = "id, team_id, permissions, rate_limit_tier, revoked_at, expires_at, budget_key_id, trusted_documents_only, xmin::text AS version";
 
 // Goes to the driver directly: a tenth of a Prisma call's CPU (see BENCHMARKS.md).
 const FIND_KEYS: Statement = {

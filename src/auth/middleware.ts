@@ -137,7 +137,7 @@ export function authenticate(limiter: RateLimiter, options: AuthOptions = {}) {
     setRateLimitHeaders(res, result);
     if (result.exceeded) return { status: 429, message: RATE_LIMITED };
     return {
-      viewer: { keyId: key.id, keyPrefix: keyDisplayPrefix(token), teamId: key.team_id, permissions: key.permissions, tier },
+      viewer: { keyId: key.id, keyPrefix: keyDisplayPrefix(token), teamId: key.team_id, permissions: key.permissions, tier, trustedDocumentsOnly: key.trusted_documents_only },
       rateLimit: { tier, limit: result.limit, remaining: result.remaining, resetsAt: result.resetsAt },
       requestId: req.id === undefined ? undefined : String(req.id),
       clientAddress: req.ip,

@@ -11,7 +11,7 @@ type Commands = typeof import("./commands");
 
 interface CommandSpec {
   help: string;
-  options: Record<string, { type: "string" }>;
+  options: Record<string, { type: "string" | "boolean" }>;
   positionals?: [name: string];
   /** Checks the arguments (throwing UsageError) and returns the work to do on the database. */
   prepare(values: Values, positionals: string[]): (commands: Commands) => Promise<string[]>;
@@ -101,6 +101,7 @@ const COMMANDS: Record<string, CommandSpec> = {
       expires: { type: "string" },
       permissions: { type: "string" },
       tier: { type: "string" },
+      "trusted-documents-only": { type: "boolean" },
     },
     prepare: (v) => {
       const h = HELP.keyCreate;
@@ -111,6 +112,7 @@ const COMMANDS: Record<string, CommandSpec> = {
         expiresAt: expiry(v, h),
         permissions: permissions(v, h),
         tier: tier(v, h),
+        trustedDocumentsOnly: v["trusted-documents-only"] === true,
       };
       return (c) => c.createKey(options);
     },
@@ -133,9 +135,26 @@ const COMMANDS: Record<string, CommandSpec> = {
       return (c) => c.rollKey(ref, value);
     },
   },
+  "documents register": {
+    help: HELP.documentsRegister,
+    options: { team: { type: "string" } },
+    positionals: ["manifest.json"],
+    prepare: (v, [file]) => {
+      const id = teamId(v, HELP.documentsRegister);
+      return (c) => c.registerDocuments(id, file);
+    },
+  },
+  "documents list": {
+    help: HELP.documentsList,
+    options: { team: { type: "string" } },
+    prepare: (v) => {
+      const id = teamId(v, HELP.documentsList);
+      return (c) => c.listDocuments(id);
+    },
+  },
 };
 
-const GROUP_HELP: Record<string, string> = { team: HELP.team, key: HELP.key };
+const GROUP_HELP: Record<string, string> = { team: HELP.team, key: HELP.key, documents: HELP.documents };
 const isHelp = (arg: string | undefined) => arg === "--help" || arg === "-h";
 
 /** What an invocation asks for: a help text to print, or work to run on the database. */

@@ -3,7 +3,11 @@
 import { createApiKey, KeyLimitReached, KeyNotRollable, revokeApiKey, rollApiKey, type RollOverlap } from "../auth/api-keys";
 import { hashApiKey, isWellFormedKey } from "../auth/keys";
 import { actionsOf, type Permissions, type Resource } from "../auth/permissions";
+import { readFile } from "node:fs/promises";
+import { recordAudit } from "../audit/log";
 import { prisma } from "../db";
+import { checkManifest, storeDocuments } from "../graphql-documents/documents";
+import { schema } from "../schema";
 import { CommandError } from "./usage";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -38,6 +42,7 @@ export interface KeyCreateOptions {
   expiresAt?: Date;
   permissions?: Permissions;
   tier?: string;
+  trustedDocumentsOnly?: boolean;
 }
 
 export async function createKey(options: KeyCreateOptions): Promise<string[]> {
@@ -49,7 +54,7 @@ export async function createKey(options: KeyCreateOptions): Promise<string[]> {
   return [
     `Created key '${row.name}' for team '${team.name}' (${team.id})`,
     `  id ${row.id}, prefix ${row.prefix}, tier ${row.rateLimitTier}, expires ${row.expiresAt?.toISOString() ?? "never"}`,
-    `  permissions ${formatPermissions(row.permissions as Permissions)}`,
+    `  permissions ${formatPermissions(row.permissions as Permissions)}${row.trustedDocumentsOnly ? ", registered GraphQL documents only" : ""}`,
     "The key is shown only this once; store it now:",
     key,
   ];
@@ -112,6 +117,37 @@ export async function rollKey(ref: string, overlap: RollOverlap): Promise<string
     "The key is shown only this once; store it now:",
     rolled.key,
   ];
+}
+
+/** Registers a manifest file's documents as the team's trusted documents (docs/api.md "Wave 3 contracts"). */
+export async function registerDocuments(teamId: string, file: string): Promise<string[]> {
+  await requireTeam(teamId);
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(await readFile(file, "utf8"));
+  } catch (err) {
+    throw new CommandError(`Cannot read the manifest ${file}: ${(err as Error).message}`);
+  }
+  const entries = checkManifest(schema, manifest);
+  if (typeof entries === "string") throw new CommandError(entries);
+  const { registered, unchanged } = await prisma.$transaction(async (tx) => {
+    const counts = await storeDocuments(tx, teamId, entries);
+    if (counts.registered) {
+      await recordAudit(tx, "cli", { teamId, action: "graphql_documents.registered", target: { type: "graphql_documents", id: teamId }, after: counts });
+    }
+    return counts;
+  });
+  return [`Registered ${registered} document${registered === 1 ? "" : "s"} (${unchanged} already registered) for team ${teamId}.`];
+}
+
+export async function listDocuments(teamId: string): Promise<string[]> {
+  await requireTeam(teamId);
+  const documents = await prisma.graphqlDocument.findMany({ where: { teamId }, orderBy: [{ createdAt: "asc" }, { hash: "asc" }] });
+  if (!documents.length) return [`No registered documents for team ${teamId}.`];
+  return table(
+    ["DOCUMENT ID", "REGISTERED", "FIRST LINE"],
+    documents.map((d) => [`sha256:${d.hash}`, d.createdAt.toISOString(), d.text.trim().split("\n")[0].slice(0, 80)]),
+  );
 }
 
 /** `reports:*,showings:read,showings:create`: a full set of actions is shown as `*`. */

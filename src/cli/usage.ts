@@ -27,6 +27,8 @@ Commands:
   key list --team <team id>                                        list a team's keys (never the keys)
   key revoke <key id | key prefix | full key>                      revoke a key at once
   key roll <key id | key prefix | full key> [--overlap <time>]     replace a key, print the new one once
+  documents register --team <team id> <manifest.json>              register trusted GraphQL documents
+  documents list --team <team id>                                  list a team's registered documents
 
 Run 'prs <command> --help' for a command's options; 'prs --version' prints the version.
 Exit codes: 0 success, 1 the command failed, 2 invalid arguments.
@@ -34,6 +36,17 @@ Exit codes: 0 success, 1 the command failed, 2 invalid arguments.
 ${ENV_NOTE}`,
   team: `Usage: prs team <create|list> [options]   ('prs team create --help' for details)`,
   key: `Usage: prs key <create|list|revoke|roll> [options]   ('prs key create --help' for details)`,
+  documents: `Usage: prs documents <register|list> --team <team id>   ('prs documents register --help' for details)`,
+  documentsRegister: `Usage: prs documents register --team <team id> <manifest.json>
+
+Registers the GraphQL documents of a manifest as the team's trusted documents: the JSON file a GraphQL code
+generator writes, { "<sha256 hex of the text>": "query …" }. Each is checked against the schema and the GraphQL
+limits; a hash that does not match its text, or a refused document, fails the whole manifest. Clients then send
+documentId "sha256:<hash>" to /graphql.
+  --team   the team's id (a uuid; see 'prs team list')`,
+  documentsList: `Usage: prs documents list --team <team id>
+
+Lists the team's registered documents: id (what clients send as documentId), registered, first line.`,
   teamCreate: `Usage: prs team create --name <name> --admin <admin name> [--plan <plan>]
 
 Creates a team and prints its id (alone, on standard output).
@@ -44,7 +57,7 @@ Creates a team and prints its id (alone, on standard output).
 
 Lists every team: id, name, plan, created.`,
   keyCreate: `Usage: prs key create --team <team id> --name <name> [--description <text>] [--expires <ISO date>]
-                      [--permissions <list>] [--tier <tier>]
+                      [--permissions <list>] [--tier <tier>] [--trusted-documents-only]
 
 Creates an API key and prints it once, alone on the last line of standard output. Only its hash is stored.
   --team         the team's id (a uuid; see 'prs team list')
@@ -58,7 +71,10 @@ Creates an API key and prints it once, alone on the last line of standard output
                  audit_log (read only)
                  actions: read create update delete publish
                  default: every action on every resource except api_keys
-  --tier         rate-limit tier: free, standard (default), pro, enterprise`,
+  --tier         rate-limit tier: free, standard (default), pro, enterprise
+  --trusted-documents-only
+                 the key runs only the team's registered GraphQL documents (prs documents register): safe to
+                 ship in a browser app`,
   keyList: `Usage: prs key list --team <team id>
 
 Lists the team's keys: id, prefix, name, tier, status, dates and permissions. Never the keys themselves.`,

@@ -19,6 +19,7 @@ import "./resources/webhook/object";
 import "./resources/share-link/object";
 import "./types/apiKey";
 import "./types/auditLog";
+import "./types/graphqlDocuments";
 import "./types/usageExport";
 import "./types/viewer";
 

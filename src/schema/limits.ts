@@ -21,7 +21,12 @@ import {
   isNonNullType,
   isObjectType,
   Kind,
+  isEnumType,
+  isScalarType,
   parse,
+  specifiedRules,
+  typeFromAST,
+  validate,
   type DocumentNode,
   type ExecutionResult,
   type GraphQLSchema,
@@ -124,14 +129,30 @@ function estimate(schema: GraphQLSchema, document: DocumentNode, context: unknow
 function estimateRefusal(schema: GraphQLSchema, document: DocumentNode, context: unknown, variables: Record<string, unknown>): GraphQLError | undefined {
   const found = estimate(schema, document, context, variables);
   if (found instanceof GraphQLError) return found;
-  const message =
-    found.depth > LIMITS.depth
-      ? `Query too complex: depth ${found.depth}, the limit is ${LIMITS.depth}`
-      : found.complexity > LIMITS.objects
-        ? `Query too complex: it can return ${found.complexity} objects, the limit is ${LIMITS.objects}`
-        : undefined;
+  const message = limitPassed(found);
   return message === undefined ? undefined : tooComplex(message, validationStatus(context));
 }
+
+/** The message of the depth or object limit an estimate passes, or undefined. */
+const limitPassed = (found: { depth: number; complexity: number }): string | undefined =>
+  found.depth > LIMITS.depth
+    ? `Query too complex: depth ${found.depth}, the limit is ${LIMITS.depth}`
+    : found.complexity > LIMITS.objects
+      ? `Query too complex: it can return ${found.complexity} objects, the limit is ${LIMITS.objects}`
+      : undefined;
+
+/** GraphQL Armor's alias rule at LIMITS.aliases, its refusal in our words. */
+const aliasLimitRule = () =>
+  maxAliasesRule({
+    n: LIMITS.aliases,
+    propagateOnRejection: false,
+    onReject: [
+      (ctx: ValidationContext | null, error: GraphQLError) => {
+        const found = /found (\d+)/.exec(error.message)?.[1] ?? "more";
+        ctx?.reportError(tooComplex(`Query too complex: ${found} aliases, the limit is ${LIMITS.aliases}`));
+      },
+    ],
+  });
 
 /** Yoga/envelop plugin checking every client document against the limits before it runs. */
 export function useQueryLimits(): Plugin {
@@ -148,18 +169,7 @@ export function useQueryLimits(): Plugin {
       };
     },
     onValidate({ addValidationRule }) {
-      addValidationRule(
-        maxAliasesRule({
-          n: LIMITS.aliases,
-          propagateOnRejection: false,
-          onReject: [
-            (ctx: ValidationContext | null, error: GraphQLError) => {
-              const found = /found (\d+)/.exec(error.message)?.[1] ?? "more";
-              ctx?.reportError(tooComplex(`Query too complex: ${found} aliases, the limit is ${LIMITS.aliases}`));
-            },
-          ],
-        }),
-      );
+      addValidationRule(aliasLimitRule());
     },
     // The estimate depends on the variables (a list's limit may be one), so it runs per request, before execution —
     // not as a validation rule, whose result Yoga caches per document. It estimates the operation that will run.
@@ -223,4 +233,65 @@ export function countBuiltItems(schema: GraphQLSchema): GraphQLSchema {
     }
   }
   return schema;
+}
+
+/**
+ * The estimate of a document being registered, without a request's variables: those left out take their default
+ * (or, for a list's limit, its maximum); a required Int is taken at 100, the largest page a list takes, and other
+ * required scalars and enums at a placeholder. Undefined when it cannot be estimated so (a required input object):
+ * the estimate of each request that runs it still holds.
+ */
+function registrationEstimate(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode) {
+  const variables: Record<string, unknown> = {};
+  for (const definition of operation.variableDefinitions ?? []) {
+    if (definition.type.kind !== Kind.NON_NULL_TYPE || definition.defaultValue) continue;
+    const type = typeFromAST(schema, definition.type);
+    const named = type && getNamedType(type);
+    const placeholder =
+      type && isListType(isNonNullType(type) ? type.ofType : type)
+        ? []
+        : named?.name === "Int"
+          ? 100
+          : named?.name === "Float"
+            ? 0
+            : named?.name === "Boolean"
+              ? false
+              : isEnumType(named)
+                ? named.getValues()[0]?.name
+                : isScalarType(named)
+                  ? "0"
+                  : undefined;
+    if (placeholder === undefined) return undefined;
+    variables[definition.variable.name.value] = placeholder;
+  }
+  try {
+    return complexityFromQuery(document, { schema, ctx: {}, variables });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Why a document sent for registration as a trusted document (src/graphql-documents) would be refused, or undefined:
+ * its text bounds, parsing, validation against the schema with the alias limit, and the depth and object estimate of
+ * each of its operations with its variables left out (their defaults, or a list's maximum). The estimate still runs
+ * per request when it is used: variables can change list sizes.
+ */
+export function documentRefusal(schema: GraphQLSchema, text: string): string | undefined {
+  try {
+    checkText(text, undefined);
+    const document = parseBounded(text);
+    const errors = validate(schema, document, [...specifiedRules, aliasLimitRule()]);
+    if (errors.length) return errors[0].message;
+    const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+    if (!operations.length) return "Must provide an operation.";
+    for (const operation of operations) {
+      const found = registrationEstimate(schema, runningDocument(document, operation), operation);
+      const passed = found && limitPassed(found);
+      if (passed) return passed;
+    }
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
+  }
 }

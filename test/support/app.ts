@@ -6,6 +6,7 @@ import { createRateLimiter, type RateLimiter } from "../../src/auth/rate-limit";
 import { flushUsage } from "../../src/auth/usage";
 import { buildApp } from "../../src/app";
 import { database, prisma } from "../../src/db";
+import { closeResponseCache } from "../../src/http/http-cache";
 
 export interface TestApp {
   app: ReturnType<typeof buildApp>;
@@ -23,6 +24,7 @@ export async function startTestApp(): Promise<TestApp> {
     close: async () => {
       await flushUsage();
       await rateLimiter.close();
+      await closeResponseCache();
       await database.close();
     },
   };

@@ -43,6 +43,7 @@ builder.prismaObject("ApiKey", {
       nullable: true,
       description: "Set once the key was rolled: the key that replaced it (this one works until its expiresAt, the end of the overlap; both spend one hourly budget)",
     }),
+    trustedDocumentsOnly: t.exposeBoolean("trustedDocumentsOnly", { description: "The key runs registered GraphQL documents only (by documentId)" }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When the key was created" }),
     quota: t.field({
       type: KeyQuota,
@@ -123,6 +124,9 @@ const CreateApiKeyInput = builder.inputType("CreateApiKeyInput", {
     }),
     permissions: t.stringList({ description: "resource:action entries, e.g. reports:read; default: full team access without api_keys" }),
     rateLimitTier: t.string({ description: "free, standard, pro or enterprise; default and at most: the caller's tier" }),
+    trustedDocumentsOnly: t.boolean({
+      description: "Runs registered GraphQL documents only (safe in a browser app); default false, and true when the caller's key is so limited",
+    }),
   }),
   validate: z.object({
     name: z.string().trim().min(1).max(200),
@@ -130,6 +134,7 @@ const CreateApiKeyInput = builder.inputType("CreateApiKeyInput", {
     expiresAt: z.date().nullish(),
     permissions: z.array(z.string()).nullish(),
     rateLimitTier: z.enum(Object.keys(TIERS) as [string, ...string[]]).nullish(),
+    trustedDocumentsOnly: z.boolean().nullish(),
   }),
 });
 
@@ -180,9 +185,12 @@ builder.mutationFields((t) => ({
       }
       if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) throw badInput("expiresAt must be in the future");
       const expiresAt = await expiryWithin(viewer.keyId, input.expiresAt);
+      // A key limited to registered documents makes only keys limited so.
+      const trustedDocumentsOnly = input.trustedDocumentsOnly ?? viewer.trustedDocumentsOnly ?? false;
+      if (viewer.trustedDocumentsOnly && !trustedDocumentsOnly) throw permissionDenied("trustedDocumentsOnly false: this key runs registered documents only");
       try {
         return await createApiKey(
-          { teamId: viewer.teamId, name: input.name, description: input.description, expiresAt, permissions, tier },
+          { teamId: viewer.teamId, name: input.name, description: input.description, expiresAt, permissions, tier, trustedDocumentsOnly },
           undefined,
           ctx,
         );

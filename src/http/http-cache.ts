@@ -1,0 +1,261 @@
+// HTTP caching of reads (issue 34, point 2): a GET answer of /graphql (by documentId or by text) and of REST's reads
+// carries an ETag and `Cache-Control: private, no-cache` (the answer depends on the key: never a shared cache), and
+// a request whose If-None-Match holds that ETag is answered 304 without building the body. GraphQL GET answers are
+// also kept in a response cache shared by every process (Redis when REDIS_URL is set, else this process's LRU).
+//
+// The ETag is a hash of everything an answer depends on: the team's data version (team_versions, bumped by triggers
+// in the transaction of every committed change to the team's reports, their items, webhook endpoints, events and
+// deliveries — migration *_trusted_documents_http_cache), the key's id, permissions and trusted-documents setting,
+// the Accept header and the request's URL (path, query, documentId, variables, operationName). It is also the
+// response cache's key, so a change committed by any process makes every older ETag and cached answer unreachable on
+// the next request to any process; nothing needs deleting. The version is read before the answer is built, so an
+// answer is never labelled with a version newer than its data. Auth runs first: a revoked key gets 401, never 304,
+// and the rate-limit headers the auth step set are on the 304 too. Answers that show counters changing without a
+// committed change of the team's data (usage, rate limits, keys' last use) are not cached: only the routes and root
+// fields listed here are.
+import { createHash } from "node:crypto";
+import type { NextFunction, Request, Response } from "express";
+import { Kind, parse, type DocumentNode, type SelectionSetNode } from "graphql";
+import { Redis } from "ioredis";
+import { LRUCache } from "lru-cache";
+import { config } from "../config";
+import { KeyChanged, type Context } from "../context";
+import { database } from "../db";
+import type { Statement } from "../db/open";
+import { findDocument, hashOfDocumentId } from "../graphql-documents/documents";
+import { logger } from "../logger";
+
+export const CACHE_CONTROL = "private, no-cache";
+
+/** Query root fields whose answers are built only from rows the team-version triggers watch. */
+const CACHEABLE_ROOTS = new Set([
+  "__typename",
+  "report",
+  "reports",
+  "reportByAddress",
+  "showing",
+  "showings",
+  "comparable",
+  "comparables",
+  "valuation",
+  "agentInsight",
+  "agentInsights",
+  "socialMediaPost",
+  "socialMediaPosts",
+  "socialEngagement",
+  "webhookEndpoint",
+  "webhookEndpoints",
+  "webhookEvent",
+  "webhookEvents",
+  "webhookEventTypes",
+  "webhookDeliveries",
+]);
+
+/** REST GET paths answered from the same rows (users/me, usage, audit log and share links are left out). */
+const CACHEABLE_REST = /^\/v1\/(reports|showings|comparables|insights|social-posts|webhooks|events)(\/|$)/;
+const cacheableRestPath = (url: string): boolean => {
+  const path = url.split("?")[0];
+  return CACHEABLE_REST.test(path) && !/\/share-links(\/|$)/.test(path);
+};
+
+const VERSION: Statement = { name: "prs_team_version", text: "SELECT version::text AS version FROM team_versions WHERE team_id = $1::uuid" };
+
+/** The team's data version (0 before its first tracked change). */
+export async function teamVersion(teamId: string): Promise<string> {
+  const rows = await database.query<{ version: string }>(VERSION, [teamId]);
+  return rows[0]?.version ?? "0";
+}
+
+/** The weak ETag of an answer to `req` for the request's key at the team's current version. */
+async function etagOf(req: Request, context: Context): Promise<string> {
+  const viewer = context.viewer!;
+  const version = await teamVersion(viewer.teamId);
+  const identity = [version, viewer.keyId, JSON.stringify(viewer.permissions), viewer.trustedDocumentsOnly ? "trusted" : "", req.headers.accept ?? "", req.originalUrl];
+  return `W/"${createHash("sha256").update(identity.join("\n")).digest("base64url").slice(0, 32)}"`;
+}
+
+/** Whether If-None-Match names `etag` (weak comparison; a list, or *). */
+function matches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, "");
+  return header.split(",").some((tag) => tag.trim() === "*" || opaque(tag) === opaque(etag));
+}
+
+/** Sets the ETag and Cache-Control, taken back if the answer turns out not to be a 200 (an error carries neither). */
+function setValidators(res: Response, etag: string): void {
+  res.setHeader("ETag", etag);
+  res.setHeader("Cache-Control", CACHE_CONTROL);
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: Response, status: number, ...rest: unknown[]) {
+    if (status !== 200 && status !== 304) {
+      this.removeHeader("ETag");
+      this.removeHeader("Cache-Control");
+    }
+    return (writeHead as (...args: unknown[]) => Response).call(this, status, ...rest);
+  } as Response["writeHead"];
+}
+
+/**
+ * The ETag of this GET for its key, after the key is confirmed when the auth step admitted it without reading it
+ * (ARCHITECTURE "The key check": a KeyChanged is thrown for the caller to answer for the key as it is now). Answers
+ * 304 when If-None-Match holds it (true: answered), else sets the validators and returns false.
+ */
+async function notModified(req: Request, res: Response, context: Context, etag: string): Promise<boolean> {
+  if (!matches(req.headers["if-none-match"], etag)) {
+    setValidators(res, etag);
+    return false;
+  }
+  if (context.keyCheck?.pending && !(await context.keyCheck.confirm())) throw new KeyChanged();
+  setValidators(res, etag);
+  res.status(304).end();
+  return true;
+}
+
+/**
+ * REST: answers a read 304 when the client holds the current answer (true: answered), else labels the answer the
+ * handler is about to send with its ETag. Called by the REST route wrapper (src/rest/route.ts) before the handler.
+ */
+export async function restNotModified(req: Request, res: Response): Promise<boolean> {
+  const context = res.locals.context as Context | undefined;
+  if (req.method !== "GET" || !context?.viewer || !cacheableRestPath(req.originalUrl)) return false;
+  return notModified(req, res, context, await etagOf(req, context));
+}
+
+// ---- GraphQL GET: the document, whether its answer may be cached, and the response cache ----
+
+const cacheableByText = new LRUCache<string, boolean>({ max: 2_000 });
+
+/** The root fields an operation selects (through fragments too) are all cacheable, and it is a query. */
+function cacheableDocument(text: string, operationName: string | undefined): boolean {
+  const key = `${operationName ?? ""}\n${text}`;
+  const known = cacheableByText.get(key);
+  if (known !== undefined) return known;
+  let answer = false;
+  try {
+    const document = parse(text, { maxTokens: 10_000 });
+    const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
+    const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations.length === 1 ? operations[0] : undefined;
+    answer = operation?.operation === "query" && rootFields(document, operation.selectionSet).every((name) => CACHEABLE_ROOTS.has(name));
+  } catch {
+    answer = false; // Yoga answers the error; it is not cached
+  }
+  cacheableByText.set(key, answer);
+  return answer;
+}
+
+function rootFields(document: DocumentNode, selectionSet: SelectionSetNode, seen = new Set<string>()): string[] {
+  return selectionSet.selections.flatMap((selection) => {
+    if (selection.kind === Kind.FIELD) return [selection.name.value];
+    if (selection.kind === Kind.INLINE_FRAGMENT) return rootFields(document, selection.selectionSet, seen);
+    if (seen.has(selection.name.value)) return [];
+    seen.add(selection.name.value);
+    const fragment = document.definitions.find((d) => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === selection.name.value);
+    return fragment?.kind === Kind.FRAGMENT_DEFINITION ? rootFields(document, fragment.selectionSet, seen) : ["(unknown fragment)"];
+  });
+}
+
+/** The text a GraphQL GET runs: its `query`, or the team's registered document its `documentId` names. */
+async function documentText(req: Request, teamId: string): Promise<string | undefined> {
+  const { query, documentId } = req.query;
+  if (typeof query === "string") return documentId === undefined ? query : undefined;
+  const hash = hashOfDocumentId(documentId);
+  return hash ? findDocument(teamId, hash) : undefined;
+}
+
+interface CachedAnswer {
+  type: string;
+  body: string;
+}
+
+/** A response cache shared by the processes (Redis) or kept in this one. Failures are misses. */
+interface ResponseCache {
+  get(key: string): Promise<CachedAnswer | undefined>;
+  set(key: string, value: CachedAnswer): Promise<void>;
+  close(): Promise<void>;
+}
+
+const TTL_SECONDS = 600;
+/** Answers larger than this are not kept. */
+const MAX_CACHED_BYTES = 1024 * 1024;
+
+function memoryCache(): ResponseCache {
+  const lru = new LRUCache<string, CachedAnswer>({ maxSize: 64 * 1024 * 1024, sizeCalculation: (v, k) => v.body.length + k.length, ttl: TTL_SECONDS * 1000 });
+  return { get: async (key) => lru.get(key), set: async (key, value) => void lru.set(key, value), close: async () => lru.clear() };
+}
+
+function redisCache(url: string): ResponseCache {
+  const client = new Redis(url, { enableAutoPipelining: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  client.on("error", (err) => logger.warn({ err: err.message }, "redis error; the response cache misses meanwhile"));
+  const failed = (err: unknown) => logger.warn({ err: (err as Error).message }, "response cache unavailable");
+  return {
+    get: (key) =>
+      client.get(key).then(
+        (text) => (text ? (JSON.parse(text) as CachedAnswer) : undefined),
+        (err) => void failed(err),
+      ),
+    set: (key, value) => client.set(key, JSON.stringify(value), "EX", TTL_SECONDS).then(() => undefined, failed),
+    close: async () => void (await client.quit().catch(() => client.disconnect())),
+  };
+}
+
+let shared: ResponseCache | undefined;
+const responseCache = (): ResponseCache => (shared ??= config.REDIS_URL ? redisCache(config.REDIS_URL) : memoryCache());
+
+/** Closes the response cache's Redis connection (at shutdown). */
+export async function closeResponseCache(): Promise<void> {
+  const cache = shared;
+  shared = undefined;
+  await cache?.close();
+}
+
+/** Keeps the 200 answer written through `res` (what Yoga writes) under `key`, when it is no error and not too large. */
+function keepAnswer(res: Response, cache: ResponseCache, key: string): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const write = res.write;
+  const end = res.end;
+  const collect = (chunk: unknown) => {
+    if (chunk === undefined || chunk === null || typeof chunk === "function" || size > MAX_CACHED_BYTES) return;
+    const buffer = Buffer.isBuffer(chunk) ? chunk : typeof chunk === "string" ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array);
+    size += buffer.length;
+    chunks.push(buffer);
+  };
+  res.write = function (this: Response, chunk: unknown, ...rest: unknown[]) {
+    collect(chunk);
+    return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
+  } as Response["write"];
+  res.end = function (this: Response, chunk?: unknown, ...rest: unknown[]) {
+    collect(chunk);
+    const body = Buffer.concat(chunks).toString();
+    const type = String(res.getHeader("content-type") ?? "");
+    if (res.statusCode === 200 && size <= MAX_CACHED_BYTES && type.includes("json") && !body.includes('"errors"')) void cache.set(key, { type, body });
+    return (end as (...args: unknown[]) => Response).call(this, chunk, ...rest);
+  } as Response["end"];
+}
+
+/**
+ * Express middleware before Yoga: a GraphQL GET of a cacheable query is answered 304 when If-None-Match holds its
+ * ETag, else from the response cache, else by Yoga, whose answer is kept for the next request of any process.
+ */
+export function graphqlHttpCache() {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    try {
+      const context = res.locals.context as Context | undefined;
+      // (A key admitted without being read — REST's report reads only — is never answered from here.)
+      if (req.method !== "GET" || !context?.viewer || context.keyCheck?.pending) return next();
+      const text = await documentText(req, context.viewer.teamId);
+      const operationName = typeof req.query.operationName === "string" ? req.query.operationName : undefined;
+      if (text === undefined || !cacheableDocument(text, operationName)) return next();
+      const etag = await etagOf(req, context);
+      if (await notModified(req, res, context, etag)) return;
+      const cache = responseCache();
+      const key = `prs:response:${context.viewer.teamId}:${etag}`;
+      const hit = await cache.get(key);
+      if (hit) return void res.status(200).type(hit.type).end(hit.body);
+      keepAnswer(res, cache, key);
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+}

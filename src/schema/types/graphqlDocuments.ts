@@ -1,0 +1,89 @@
+// Trusted documents (docs/api.md "Wave 3 contracts", Trusted documents): the team's registered GraphQL documents,
+// registered from a code generator's manifest and listed. REST's /v1/graphql/documents and `prs documents` run these.
+import { recordAudit } from "../../audit/log";
+import { prisma } from "../../db";
+import { withEvents } from "../../webhooks/outbox";
+import { checkManifest, storeDocuments } from "../../graphql-documents/documents";
+import { builder } from "../builder";
+import { badInput } from "../errors";
+import { pageArgs } from "../page";
+import { teamIdOf } from "../scope";
+
+interface DocumentRow {
+  hash: string;
+  text: string;
+  createdAt: Date;
+}
+
+const GraphQLDocumentRef = builder.objectRef<DocumentRow>("GraphQLDocument").implement({
+  description: "A registered (trusted) GraphQL document: clients run it by documentId.",
+  fields: (t) => ({
+    id: t.string({ description: 'The id clients send: "sha256:<hash>"', resolve: (d) => `sha256:${d.hash}` }),
+    hash: t.exposeString("hash", { description: "The SHA-256 of the document's text, in hex" }),
+    document: t.exposeString("text", { description: "The document's text" }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: "When it was registered" }),
+  }),
+});
+
+interface DocumentPage {
+  teamId: string;
+  limit: number;
+  offset: number;
+}
+
+const GraphQLDocumentPageRef = builder.objectRef<DocumentPage>("GraphQLDocumentPage").implement({
+  description: "A page of the team's registered documents, oldest first.",
+  fields: (t) => ({
+    items: t.field({
+      type: [GraphQLDocumentRef],
+      description: "The documents of this page",
+      complexity: { field: 0, multiplier: 1 },
+      resolve: ({ teamId, limit, offset }) =>
+        prisma.graphqlDocument.findMany({ where: { teamId }, orderBy: [{ createdAt: "asc" }, { hash: "asc" }], take: limit, skip: offset }),
+    }),
+    total: t.int({ description: "Documents the team registered", resolve: ({ teamId }) => prisma.graphqlDocument.count({ where: { teamId } }) }),
+    limit: t.exposeInt("limit", { description: "Page size" }),
+    offset: t.exposeInt("offset", { description: "Items skipped" }),
+  }),
+});
+
+const RegistrationRef = builder.objectRef<{ registered: number; unchanged: number }>("GraphQLDocumentsRegistration").implement({
+  description: "What a registration did.",
+  fields: (t) => ({
+    registered: t.exposeInt("registered", { description: "Documents the team did not hold before" }),
+    unchanged: t.exposeInt("unchanged", { description: "Documents the team already held" }),
+  }),
+});
+
+builder.queryField("graphqlDocuments", (t) =>
+  t.field({
+    type: GraphQLDocumentPageRef,
+    description: "The team's registered GraphQL documents, oldest first. Needs api_keys:read.",
+    authScopes: { permission: "api_keys:read" },
+    args: pageArgs(t),
+    complexity: (args) => ({ field: 1 + args.limit, multiplier: args.limit }),
+    resolve: (_root, { limit, offset }, ctx) => ({ teamId: teamIdOf(ctx), limit, offset }),
+  }),
+);
+
+builder.mutationField("registerGraphQLDocuments", (t) =>
+  t.field({
+    type: RegistrationRef,
+    description:
+      'Registers a manifest { "<sha256 hex of the text>": "<document>" } (what a GraphQL code generator writes) as the team\'s trusted documents. Each document is checked against the schema and the query limits first; a hash that does not match its text, or a refused document, fails the whole manifest (400 naming it). Needs api_keys:create.',
+    authScopes: { permission: "api_keys:create" },
+    args: { manifest: t.arg({ type: "JSON", required: true, description: "The manifest: document hash → document text" }) },
+    resolve: async (_root, { manifest }, ctx, info) => {
+      const teamId = teamIdOf(ctx);
+      const entries = checkManifest(info.schema, manifest);
+      if (typeof entries === "string") throw badInput(entries);
+      return withEvents(async (tx) => {
+        const counts = await storeDocuments(tx, teamId, entries);
+        if (counts.registered) {
+          await recordAudit(tx, ctx, { teamId, action: "graphql_documents.registered", target: { type: "graphql_documents", id: teamId }, after: counts });
+        }
+        return counts;
+      });
+    },
+  }),
+);
