@@ -6,10 +6,13 @@
 //   npx tsx bench/production.ts topology    1 vs 2 processes (WEB_CONCURRENCY) behind PgBouncer in transaction
 //                                           mode: req/s and CPU per request of the nested page and the REST detail,
 //                                           then p50/p99 of both at one fixed offered load
+//   npx tsx bench/production.ts cache       HTTP caching (issue 34): the nested page by documentId over GET, answered
+//                                           from the response cache and revalidated (304), vs the same page by POST
 //
 // `build` runs on the embedded database unless DATABASE_URL is set; `topology` needs DATABASE_URL (PostgreSQL, a
 // database of its own: it is seeded), REDIS_URL and Debian's pgbouncer. ROUNDS (default 5) rounds per side.
 import { spawn, type ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
@@ -225,8 +228,39 @@ async function topology(): Promise<void> {
   }
 }
 
+/** The nested page by POST (today's path) vs by documentId over GET: the cached answer and its 304 revalidation. */
+async function cache(): Promise<void> {
+  const databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl || !process.env.REDIS_URL) throw new Error("cache needs DATABASE_URL (PostgreSQL) and REDIS_URL");
+  const { db, team } = await seeded(databaseUrl);
+  const hash = createHash("sha256").update(NESTED_QUERY).digest("hex");
+  const conn = await db.connect();
+  await conn.query(`INSERT INTO graphql_documents (team_id, hash, text) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [team.teamId, hash, NESTED_QUERY]);
+  await conn.close();
+  const service = await startService(COMMANDS.compiled, { DATABASE_URL: databaseUrl, REDIS_URL: process.env.REDIS_URL });
+  const byId = `/graphql?documentId=sha256:${hash}&variables=${encodeURIComponent(JSON.stringify({ limit: 50 }))}`;
+  const first = await fetch(`http://127.0.0.1:${service.port}${byId}`, { headers: bearer(team.key) });
+  const etag = first.headers.get("etag");
+  if (first.status !== 200 || !etag) throw new Error(`GET by documentId answered ${first.status} without an ETag`);
+  log(`cache: ${ROUNDS} rounds of 2 s per side, 10 connections (a 304 counts under errors: autocannon counts non-2xx)`);
+  const sides: Record<string, Target> = {
+    "nested page by POST (query text, no cache)": { port: service.port, method: "POST", headers: bearer(team.key), next: () => ({ path: "/graphql", body: { query: NESTED_QUERY, variables: { limit: 50 } } }) },
+    "nested page by documentId over GET (response cache)": { port: service.port, headers: bearer(team.key), next: () => ({ path: byId }) },
+    "nested page by documentId over GET, If-None-Match (304)": { port: service.port, headers: { ...bearer(team.key), "if-none-match": etag }, next: () => ({ path: byId }) },
+  };
+  const loads: Record<string, Load[]> = {};
+  try {
+    for (const target of Object.values(sides)) await round(service, target, 1); // warm-up
+    for (let r = 0; r < ROUNDS; r++) for (const [name, target] of Object.entries(sides)) (loads[name] ??= []).push(await round(service, target, 2));
+    console.log([HEADER, ...Object.entries(loads).map(([name, l]) => row(name, mid(l)))].join("\n"));
+  } finally {
+    await service.stop();
+  }
+}
+
 const mode = process.argv[2];
-(mode === "build" ? build() : mode === "topology" ? topology() : Promise.reject(new Error("usage: npx tsx bench/production.ts build|topology"))).then(
+const modes: Record<string, () => Promise<void>> = { build, topology, cache };
+(modes[mode] ? modes[mode]() : Promise.reject(new Error("usage: npx tsx bench/production.ts build|topology|cache"))).then(
   () => process.exit(0),
   (err) => {
     console.error(err);

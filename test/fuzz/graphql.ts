@@ -187,6 +187,16 @@ const TRANSPORTS: Array<Extract<GqlCase, { kind: "transport" }>> = [
   { kind: "transport", method: "GET", body: "", path: "/graphql?query=%ZZ" },
   { kind: "transport", method: "GET", body: "", path: "/graphql?query=%7B__typename%7D&variables=%7B" },
   { kind: "transport", method: "GET", body: "", path: "/graphql?query=%7B__typename%7D&variables=%00" },
+  // Trusted documents by documentId (GraphQL-over-HTTP persisted documents): unknown, malformed, not text, sent
+  // beside a query, by GET with hostile escapes — each a clear 4xx.
+  { kind: "transport", method: "POST", body: `{"documentId": "sha256:${"0".repeat(64)}", "variables": {"id": "x"}}` },
+  { kind: "transport", method: "POST", body: '{"documentId": "sha256:xyz"}' },
+  { kind: "transport", method: "POST", body: '{"documentId": 42}' },
+  { kind: "transport", method: "POST", body: '{"documentId": null, "query": "{ __typename }"}' },
+  { kind: "transport", method: "POST", body: `{"documentId": "sha256:${"a".repeat(64)}", "query": "{ __typename }"}` },
+  { kind: "transport", method: "GET", body: "", path: `/graphql?documentId=sha256%3A${"0".repeat(64)}&variables=%7B%7D` },
+  { kind: "transport", method: "GET", body: "", path: "/graphql?documentId=%ZZ" },
+  { kind: "transport", method: "GET", body: "", path: "/graphql?documentId=sha256%3Aabc&documentId=x&query=%7B__typename%7D" },
   ...RAW_BODIES.map((b) => ({ kind: "transport" as const, method: "POST" as const, body: b.text, contentType: b.contentType })),
 ];
 
