@@ -155,7 +155,8 @@ describe("operation ids and examples", () => {
 
   /** The body Swagger UI's "Try it out" pre-fills: every property's example. */
   function exampleBody(schema: any): Record<string, unknown> {
-    const resolved = schema.$ref ? doc.components.schemas[schema.$ref.split("/").pop()] : schema;
+    const first = schema.anyOf ? schema.anyOf[0] : schema; // several body forms (this API's, RESO): it pre-fills the first
+    const resolved = first.$ref ? doc.components.schemas[first.$ref.split("/").pop()] : first;
     return Object.fromEntries(
       Object.entries(resolved.properties as Record<string, any>)
         .filter(([, property]) => property.example !== undefined && !/^Alias of/.test(property.description ?? ""))

@@ -1,13 +1,28 @@
 // /v1/reports/{reportId}/comparables (list, add, replace the set), /v1/comparables/{id} and the report's valuation.
-import type { Router } from "express";
+import type { Request, Router } from "express";
+import type { Context } from "../context";
 import { restToInput } from "../schema/fields";
 import { comparableFields } from "../schema/resources/comparable/fields";
 import { operation, RestError, run } from "./graphql";
 import { bodyObject, jsonBody } from "./input";
 import { itemFragment, reportItemsRouter } from "./report-items";
 import { allowOnly, handle } from "./route";
+import { bodyFormat, createComparableFromReso, resoCreated } from "./reso";
 
-const spec = { type: "Comparable", one: "comparable", many: "comparables", path: "comparables", param: "comparableId", label: "Comparable", table: comparableFields } as const;
+const spec = {
+  type: "Comparable",
+  one: "comparable",
+  many: "comparables",
+  path: "comparables",
+  param: "comparableId",
+  label: "Comparable",
+  table: comparableFields,
+  // docs/api.md "Wave 3 contracts" (RESO): a create may send a RESO Property record
+  createOtherwise: async (req: Request, context: Context) =>
+    bodyFormat(req, comparableFields) === "reso"
+      ? resoCreated(await createComparableFromReso(req, String(req.params.reportId), context), "Comparable created successfully")
+      : undefined,
+} as const;
 
 const REPLACE = operation(`mutation RestReplaceComparables($reportId: ID!, $comparables: [CreateComparableInput!]!) {
   replaceComparables(reportId: $reportId, comparables: $comparables) { ...RestComparable }

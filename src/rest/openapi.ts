@@ -84,6 +84,10 @@ function reportItemRoutes(item: {
   response: z.ZodType;
   listQuery?: z.ZodObject;
   order?: string;
+  /** The create's query parameters and answer, when they are not the plain ones (a RESO record, for comparables). */
+  createQuery?: z.ZodObject;
+  createResponse?: z.ZodType;
+  createDescription?: string;
 }): Route[] {
   const idParams = z.object({ [`${item.one}Id`]: z.string().meta({ description: `The ${item.one}'s uuid` }) });
   const list = `/v1/reports/{reportId}/${item.path}`;
@@ -107,10 +111,12 @@ function reportItemRoutes(item: {
       path: list,
       tag: item.tag,
       summary: `Add a ${item.one} to a report (needs ${item.permission}:create)`,
+      description: item.createDescription,
       params: reportIdParam,
+      query: item.createQuery,
       body: item.create,
       status: 201,
-      response: s.mutationOf(item.response),
+      response: item.createResponse ?? s.mutationOf(item.response),
       responseDescription: `The created ${item.one}`,
       errors: [...BODY_ERRORS, 403, 404],
     },
@@ -230,10 +236,12 @@ const routes: Route[] = [
     path: "/v1/reports",
     tag: "Reports",
     summary: "Create a report (as a draft)",
-    description: "listing_agent defaults to the team admin's name, created_by to the team's name.",
-    body: s.createReportBody,
+    description:
+      "listing_agent defaults to the team admin's name, created_by to the team's name. The body may be a RESO Property record (format=reso, or detected by its names): the answer then adds ignored_fields.",
+    query: s.createFormatQuery,
+    body: s.createReportBody.or(s.resoReportBody),
     status: 201,
-    response: s.mutationOf(s.report),
+    response: s.createdOf(s.report),
     responseDescription: "The created report",
     errors: [...BODY_ERRORS, 403],
   },
@@ -253,10 +261,10 @@ const routes: Route[] = [
     operationId: "getReport",
     path: "/v1/reports/{reportId}",
     tag: "Reports",
-    summary: "Get a report with its collections",
+    summary: "Get a report with its collections, or as a RESO Property record (format=reso)",
     params: s.reportIdParams,
     query: s.reportGetQuery,
-    response: s.dataOf(s.reportDetail),
+    response: s.dataOf(s.reportDetail.or(s.resoProperty)),
     responseDescription: "The report",
     errors: [400, 403, 404],
   },
@@ -348,9 +356,12 @@ const routes: Route[] = [
     op: "Comparable",
     path: "comparables",
     permission: "comparables",
-    create: s.createComparableBody,
+    create: s.createComparableBody.or(s.resoComparableBody),
     update: s.updateComparableBody,
     response: s.comparable,
+    createQuery: s.createFormatQuery,
+    createResponse: s.createdOf(s.comparable),
+    createDescription: "The body may be a RESO Property record (format=reso, or detected by its names): the answer then adds ignored_fields.",
   }),
   {
     method: "put",

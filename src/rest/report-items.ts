@@ -2,6 +2,7 @@
 // create under /reports/{reportId}/<path>, and get/update/delete under /<path>/{id} — each a translation into the
 // GraphQL queries and mutations of src/schema/resources/report-items.ts.
 import { Router, type Request } from "express";
+import type { Context } from "../context";
 import { restSelection, type FieldTable } from "../schema/fields";
 import { operation, run, type Operation } from "./graphql";
 import { jsonBody, pageBody, pageVariables, queryText, runWithBody, type Page } from "./input";
@@ -23,6 +24,8 @@ export interface ReportItemsRoutes {
   writable?: boolean;
   /** A query parameter of the list passed to the GraphQL list as the argument of the same name, e.g. platform. */
   filter?: string;
+  /** Answers a create in a form of its own when it returns a body (e.g. from a RESO record); else the usual create runs. */
+  createOtherwise?: (req: Request, context: Context) => Promise<Record<string, unknown> | undefined>;
 }
 
 /** The fragment of an item's REST body, named Rest<Type>. */
@@ -70,6 +73,8 @@ export function reportItemsRouter(spec: ReportItemsRoutes, more?: { list?: { met
   /** A create or update: the body as the mutation's input, answered with the item and a message. */
   const write = (op: Operation, mode: "create" | "update", variables: (req: Request) => Record<string, unknown>, status: 200 | 201) =>
     handle(async (req, res) => {
+      const other = mode === "create" ? await spec.createOtherwise?.(req, res.locals.context) : undefined;
+      if (other) return void res.status(status).json(other);
       const data = await runWithBody<Record<string, unknown>>(op, req, res.locals.context, { table: spec.table, mode, variables: variables(req) });
       res.status(status).json({ data: data[`${mode}${type}`], message: `${label} ${mode}d successfully` });
     });

@@ -5,6 +5,7 @@ import { reportFields } from "../schema/resources/report/fields";
 import { operation, run, runJson } from "./graphql";
 import { jsonBody, pageVariables, queryText, runWithBody, sendJson } from "./input";
 import { allowOnly, handle } from "./route";
+import { bodyFormat, createReportFromReso, formatOf, reportAsReso, reportToReso, resoCreated } from "./reso";
 import {
   DETAIL_FRAGMENT,
   REPORT_FRAGMENT,
@@ -29,6 +30,7 @@ const UPDATE = operation(`mutation RestUpdateReport($id: ID!, $input: UpdateRepo
 const DELETE = operation(`mutation RestDeleteReport($id: ID!) { deleteReport(id: $id) }`);
 
 const detailOptions = { allowForbiddenNested: true };
+const CREATED = "Report created successfully";
 
 /** Reads of reports answered by one statement, which can check the request's key too (auth/middleware.ts). */
 export const readsReports = (req: Request): boolean => req.method === "GET" && /^\/v1\/reports(?:\/[\w-]+)?\/?$/.test(req.path);
@@ -55,11 +57,13 @@ export function reportsRouter(): Router {
     "/reports",
     jsonBody,
     handle(async (req, res) => {
+      // docs/api.md "Wave 3 contracts" (RESO): a RESO record in, the report out with the names it did not map
+      if (bodyFormat(req, reportFields) === "reso") return void res.status(201).json(resoCreated(await createReportFromReso(req, res.locals.context), CREATED));
       const { createReport } = await runWithBody<{ createReport: ReportBody }>(CREATE, req, res.locals.context, {
         table: reportFields,
         mode: "create",
       });
-      res.status(201).json({ data: createReport, message: "Report created successfully" });
+      res.status(201).json({ data: createReport, message: CREATED });
     }),
   );
   allowOnly(router, "/reports", ["GET", "POST"]);
@@ -75,8 +79,13 @@ export function reportsRouter(): Router {
   router.get(
     "/reports/:reportId",
     handle(async (req, res) => {
+      const reso = formatOf(req) === "reso"; // docs/api.md "Wave 3 contracts" (RESO)
       const address = queryText(req, "address");
-      if (address !== undefined) return void res.json(await searchByAddress(address, res.locals.context));
+      if (address !== undefined) {
+        const found = await searchByAddress(address, res.locals.context);
+        return void res.json(reso ? { data: reportToReso(found.data) } : found);
+      }
+      if (reso) return void res.json({ data: await reportAsReso(String(req.params.reportId), res.locals.context) });
       const report = await runJson(GET, "report", { id: req.params.reportId }, res.locals.context, { ...detailOptions, shape: toReportDetail });
       sendJson(res, `{"data":${report}}`);
     }),

@@ -11,6 +11,7 @@ import { socialPostFields } from "../schema/resources/social-post/fields";
 import { CONFIDENCE_LEVELS, CONFIDENCE_RULE } from "../schema/resources/comparable/confidence";
 import { VALUATION_WARNINGS } from "../schema/resources/comparable/market-analysis";
 import { COUNTS, PLATFORMS } from "../schema/resources/social-post/fields";
+import { FORMATS, resoBodySchema, resoPropertySchema } from "./reso";
 import { pageRules } from "../schema/rules";
 import { EVENT_TYPES, type EventType } from "../webhooks/catalog";
 import { DELIVERY_STATUSES } from "../schema/resources/webhook/object";
@@ -33,9 +34,19 @@ export const reportListQuery = z.object({
   address: addressQuery.optional().meta({ description: "When given, answers the single best match ({ data: report }); limit, offset and status are ignored" }),
 });
 export const addressSearchQuery = z.object({ address: addressQuery });
+// docs/api.md "Wave 3 contracts" (RESO): a report read or created, or a comparable created, as a RESO record
+const format = z.enum(FORMATS).optional();
 export const reportGetQuery = z.object({
   address: addressQuery.optional().meta({ description: "When given, overrides the path: the best match for this address is returned" }),
+  format: format.meta({ description: "json (the default) or reso: the report as a RESO Data Dictionary 2.0 Property record (README: RESO Property records)" }),
 });
+export const createFormatQuery = z
+  .object({
+    format: format.meta({
+      description: "json or reso: the body is a RESO Property record. Without it, a body with RESO names and none of this API's is read as RESO",
+    }),
+  })
+  .meta({ id: "CreateFormatQuery" });
 export const reportIdParams = z.object({ reportId: z.string().meta({ description: "Report uuid (any word when ?address= is given)" }) });
 
 export const createReportBody = restBodySchema(reportFields, "create").meta({ id: "CreateReportBody" });
@@ -54,6 +65,8 @@ export const updateShowingBody = restBodySchema(showingFields, "update").meta({ 
 export const pageQuery = z.object({ limit, offset });
 
 export const createComparableBody = restBodySchema(comparableFields, "create").meta({ id: "CreateComparableBody" });
+export const resoReportBody = resoBodySchema("report").meta({ id: "ResoReportBody", description: "A RESO Property record (format=reso); names not mapped are answered in ignored_fields" });
+export const resoComparableBody = resoBodySchema("comparable").meta({ id: "ResoComparableBody", description: "A RESO Property record (format=reso); names not mapped are answered in ignored_fields" });
 export const updateComparableBody = restBodySchema(comparableFields, "update").meta({ id: "UpdateComparableBody" });
 export const replaceComparablesBody = z
   .object({ comparables: z.array(createComparableBody).max(MAX_REPLACED).meta({ description: `The new set, 0 to ${MAX_REPLACED} comparables` }) })
@@ -212,6 +225,10 @@ export const reportDetail = report
 
 export const dataOf = <T extends z.ZodType>(schema: T) => z.object({ data: schema });
 export const mutationOf = <T extends z.ZodType>(schema: T) => z.object({ data: schema, message: z.string() });
+/** A create that may have read a RESO record: ignored_fields names what it did not map (RESO input only). */
+export const createdOf = <T extends z.ZodType>(schema: T) =>
+  mutationOf(schema).extend({ ignored_fields: z.array(z.string()).optional().meta({ description: "A RESO record's names that were not mapped (RESO input only)" }) });
+export const resoProperty = resoPropertySchema().meta({ id: "ResoProperty", description: "A report as a RESO Data Dictionary 2.0 Property record (format=reso)" });
 export const pageOf = <T extends z.ZodType>(schema: T) => z.object({ data: z.array(schema), total: z.int(), limit: z.int(), offset: z.int() });
 export const messageOnly = z.object({ message: z.string() }).meta({ id: "Message" });
 export const errorBody = z
