@@ -1,7 +1,8 @@
 // Share links (docs/api.md "Wave 3 contracts", "Share links"): a public, read-only page and PDF of one report at
 // /r/<token>, for the report's client. Making, listing and revoking them needs reports:share. They record no webhook
 // event: like the management of keys and endpoints, they change nothing a subscriber follows (the report is as it
-// was); the planned audit log is where share_link.created and share_link.revoked belong.
+// was); the audit log records share_link.created and share_link.revoked (src/audit/log.ts), never the token.
+import { recordAudit } from "../../../audit/log";
 import { prisma } from "../../../db";
 import type { Prisma } from "../../../generated/prisma/client";
 import { builder } from "../../builder";
@@ -95,8 +96,16 @@ builder.mutationFields((t) => ({
       const expiresAt = shareExpiry(input?.expiresAt, new Date());
       const id = await reportIdOfTeam(teamId, String(reportId));
       const token = newShareToken();
-      const link = await prisma.shareLink
-        .create({ data: { teamId, reportId: id, tokenHash: hashShareToken(token), label: input?.label ?? null, expiresAt }, select: { id: true } })
+      const link = await prisma
+        .$transaction(async (tx) => {
+          const made = await tx.shareLink.create({
+            data: { teamId, reportId: id, tokenHash: hashShareToken(token), label: input?.label ?? null, expiresAt },
+            select: { id: true, reportId: true, label: true, expiresAt: true },
+          });
+          const after = { report_id: made.reportId, label: made.label, expires_at: made.expiresAt };
+          await recordAudit(tx, ctx, { teamId, action: "share_link.created", target: { type: "share_link", id: made.id }, after });
+          return { id: made.id };
+        })
         .catch((err: unknown) => {
           throw isRowGone(err) ? notFound(REPORT_NOT_FOUND) : err; // the report was deleted meanwhile
         });
@@ -115,7 +124,15 @@ builder.mutationFields((t) => ({
       const teamId = teamIdOf(ctx);
       const reportId = await reportIdOfTeam(teamId, String(args.reportId));
       const where = isUuid(String(args.id)) ? { id: String(args.id), reportId, teamId } : null;
-      if (where) await prisma.shareLink.updateMany({ where: { ...where, revokedAt: null }, data: { revokedAt: new Date() } });
+      if (where) {
+        await prisma.$transaction(async (tx) => {
+          const revokedAt = new Date();
+          const { count } = await tx.shareLink.updateMany({ where: { ...where, revokedAt: null }, data: { revokedAt } });
+          if (count) {
+            await recordAudit(tx, ctx, { teamId, action: "share_link.revoked", target: { type: "share_link", id: where.id }, before: { revoked_at: null }, after: { revoked_at: revokedAt } });
+          }
+        });
+      }
       // Gone with its report meanwhile (a delete racing this revoke) is not found either.
       const link = where ? await prisma.shareLink.findFirst({ ...query, where }) : null;
       if (!link) throw notFound(SHARE_LINK_NOT_FOUND);

@@ -2,6 +2,7 @@
 // with their queries and mutations. Events are recorded by the mutations that make changes (src/webhooks/outbox.ts);
 // the worker (src/webhooks/worker.ts) sends them.
 import { randomBytes } from "node:crypto";
+import { changesOf, recordAudit } from "../../../audit/log";
 import { config } from "../../../config";
 import { prisma } from "../../../db";
 import type { Prisma } from "../../../generated/prisma/client";
@@ -263,6 +264,16 @@ builder.queryFields((t) => ({
   }),
 }));
 
+/** The endpoint's fields the audit log shows (never its secrets), and them under their REST names. */
+const AUDITED = { url: true, events: true, description: true, enabled: true, disabledReason: true } as const;
+const auditFields = (e: { url: string; events: string[]; description: string | null; enabled: boolean; disabledReason: string | null }) => ({
+  url: e.url,
+  events: e.events,
+  description: e.description,
+  enabled: e.enabled,
+  disabled_reason: e.disabledReason,
+});
+
 builder.mutationFields((t) => ({
   createWebhookEndpoint: t.field({
     type: CreatedEndpoint,
@@ -273,12 +284,14 @@ builder.mutationFields((t) => ({
       const data = await checkedFields(input);
       const secret = newSecret();
       const teamId = teamIdOf(ctx);
-      const endpoint = await withinEndpointCap(teamId, (tx) =>
-        tx.webhookEndpoint.create({
+      const endpoint = await withinEndpointCap(teamId, async (tx) => {
+        const created = await tx.webhookEndpoint.create({
           data: { url: data.url as string, events: data.events as string[], description: input.description ?? null, enabled: input.enabled ?? true, secret, teamId },
-          select: { id: true },
-        }),
-      );
+          select: { id: true, ...AUDITED },
+        });
+        await recordAudit(tx, ctx, { teamId, action: "webhook.created", target: { type: "webhook", id: created.id }, after: auditFields(created) });
+        return { id: created.id };
+      });
       return { endpoint, secret };
     },
   }),
@@ -291,7 +304,16 @@ builder.mutationFields((t) => ({
       const teamId = teamIdOf(ctx);
       const endpoint = await endpointOfTeam(teamId, String(id));
       const data = await checkedFields(input);
-      const { count } = await prisma.webhookEndpoint.updateMany({ where: { id: endpoint.id, teamId }, data: data as Prisma.WebhookEndpointUpdateManyMutationInput });
+      // The change and its audit-log entry in one transaction (disabling is an update with enabled false).
+      const count = await prisma.$transaction(async (tx) => {
+        const before = await tx.webhookEndpoint.findFirst({ where: { id: endpoint.id, teamId }, select: AUDITED });
+        const { count } = await tx.webhookEndpoint.updateMany({ where: { id: endpoint.id, teamId }, data: data as Prisma.WebhookEndpointUpdateManyMutationInput });
+        const after = count ? await tx.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id }, select: AUDITED }) : null;
+        if (before && after && Object.keys(changesOf("webhook", auditFields(before), auditFields(after))).length) {
+          await recordAudit(tx, ctx, { teamId, action: "webhook.updated", target: { type: "webhook", id: endpoint.id }, before: auditFields(before), after: auditFields(after) });
+        }
+        return count;
+      });
       if (!count) throw notFound(WEBHOOK_NOT_FOUND);
       return prisma.webhookEndpoint.findUniqueOrThrow({ ...query, where: { id: endpoint.id } });
     },
@@ -301,8 +323,16 @@ builder.mutationFields((t) => ({
     authScopes: { permission: "webhooks:delete" },
     args: { id: t.arg.id({ required: true, description: "The endpoint's id" }) },
     resolve: async (_root, { id }, ctx) => {
-      const { count } = isUuid(String(id)) ? await prisma.webhookEndpoint.deleteMany({ where: { id: String(id), teamId: teamIdOf(ctx) } }) : { count: 0 };
-      if (!count) throw notFound(WEBHOOK_NOT_FOUND);
+      const teamId = teamIdOf(ctx);
+      const deleted =
+        isUuid(String(id)) &&
+        (await prisma.$transaction(async (tx) => {
+          const before = await tx.webhookEndpoint.findFirst({ where: { id: String(id), teamId }, select: AUDITED });
+          const { count } = await tx.webhookEndpoint.deleteMany({ where: { id: String(id), teamId } });
+          if (count && before) await recordAudit(tx, ctx, { teamId, action: "webhook.deleted", target: { type: "webhook", id: String(id) }, before: auditFields(before), after: null });
+          return count > 0;
+        }));
+      if (!deleted) throw notFound(WEBHOOK_NOT_FOUND);
       return id;
     },
   }),
@@ -315,11 +345,15 @@ builder.mutationFields((t) => ({
       const teamId = teamIdOf(ctx);
       const endpoint = await endpointOfTeam(teamId, String(id));
       const secret = newSecret();
-      // One statement: the current secret becomes the previous one as the new one replaces it.
-      await prisma.$executeRaw`
-        UPDATE webhook_endpoints SET previous_secret = secret, secret = ${secret},
-          previous_secret_expires_at = ${new Date(Date.now() + ROTATION_OVERLAP_MS)}, updated_at = now()
-        WHERE id = ${endpoint.id}::uuid AND team_id = ${teamId}::uuid`;
+      // One statement: the current secret becomes the previous one as the new one replaces it. Audited without
+      // either secret (src/audit/log.ts keeps no secret).
+      await prisma.$transaction(async (tx) => {
+        await tx.$executeRaw`
+          UPDATE webhook_endpoints SET previous_secret = secret, secret = ${secret},
+            previous_secret_expires_at = ${new Date(Date.now() + ROTATION_OVERLAP_MS)}, updated_at = now()
+          WHERE id = ${endpoint.id}::uuid AND team_id = ${teamId}::uuid`;
+        await recordAudit(tx, ctx, { teamId, action: "webhook.secret_rotated", target: { type: "webhook", id: endpoint.id } });
+      });
       return { endpoint, secret };
     },
   }),
