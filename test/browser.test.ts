@@ -6,7 +6,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type Locator, type Page } from "playwright-core";
 import { createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
 import { restClient } from "./support/openapi";
 
@@ -53,13 +53,14 @@ async function listen(handler: http.RequestListener): Promise<{ server: http.Ser
     await t?.close();
   });
   beforeEach(async () => {
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    // A context of its own per test, so a test can open a second tab that shares the first one's storage.
+    page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
     outside = [];
     page.on("request", (r) => {
       if (!r.url().startsWith(api.origin) && !/^(data|blob):/.test(r.url())) outside.push(r.url());
     });
   });
-  afterEach(() => page.close());
+  afterEach(() => page.context().close());
 
   /** Replaces the text of a Monaco editor (GraphiQL's) as a user pasting it would. */
   async function paste(editor: string, text: string) {
@@ -109,15 +110,20 @@ async function listen(handler: http.RequestListener): Promise<{ server: http.Ser
   });
 
   it("GraphiQL shows the schema once a key is pasted and runs the README's nested query", async () => {
+    // As a person does it, in a fresh browser: open the Headers panel, paste the key from the clipboard (a paste, not
+    // typing), wait, then open the docs pane and read it — no click on the re-fetch icon.
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
     await page.goto(`${api.origin}/graphql`);
     const headers = '.monaco-editor[data-uri$="-headers.json"]';
-    await page.waitForSelector(headers, { timeout: 30_000 });
+    await page.waitForSelector("section.graphiql-query-editor .monaco-editor", { timeout: 30_000 });
+    await page.getByRole("button", { name: "Headers", exact: true }).click();
+    await page.locator(headers).click();
+    await page.keyboard.press("Control+A");
+    await page.evaluate((text) => navigator.clipboard.writeText(text), `{"Authorization": "Bearer ${team.key}"}`);
+    await page.keyboard.press("Control+V");
+    await page.waitForTimeout(1_500);
     await page.click('button[aria-label^="Show Documentation Explorer"]');
     const docs = page.locator(".graphiql-doc-explorer");
-    await docs.getByText("Error fetching schema").waitFor();
-
-    // No re-fetch click: the page re-fetches the schema when the Headers editor changes.
-    await paste(headers, `{"Authorization": "Bearer ${team.key}"}`);
     await docs.getByText("Root Types").waitFor({ timeout: 15_000 });
     await docs.getByText("mutation: Mutation").waitFor();
 
@@ -133,6 +139,15 @@ async function listen(handler: http.RequestListener): Promise<{ server: http.Ser
     expect(text).toContain('"14 Browser Lane"');
     await page.screenshot({ path: path.join(SCREENSHOTS, "graphiql.png") });
     expect(outside).toEqual([]);
+
+    // The key is kept out of persistent storage: nothing in localStorage holds it, and a new tab starts without it.
+    expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(team.key);
+    const other = await page.context().newPage();
+    await other.goto(`${api.origin}/graphql`);
+    await other.waitForSelector(headers, { state: "attached", timeout: 30_000 });
+    expect(await other.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(team.key);
+    expect(await other.content()).not.toContain(team.key);
+    await other.close();
   });
 
   it("/docs lists every route and its Try it out works with a key", async () => {
@@ -146,18 +161,33 @@ async function listen(handler: http.RequestListener): Promise<{ server: http.Ser
     await page.fill("#auth-bearer-value", team.key);
     await page.click('button[aria-label="Apply credentials"]');
     await page.click("button.btn-done");
+    // Swagger UI keeps the key in memory only: not in localStorage, where it would outlive the tab.
+    expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(team.key);
 
-    async function tryItOut(operationId: string, tag: string): Promise<string> {
+    async function tryItOut(operationId: string, tag: string, check?: (block: Locator) => Promise<void>): Promise<string> {
       const block = page.locator(`#operations-${tag}-${operationId}`);
       await block.locator(".opblock-summary-control").click();
       await block.locator("button.try-out__btn").click();
+      await check?.(block);
       await block.locator("button.execute").click();
       const status = block.locator(".live-responses-table tbody .response-col_status").first();
       await status.waitFor({ timeout: 15_000 });
       return (await status.innerText()).trim();
     }
     expect(await tryItOut("getCurrentUser", "Users")).toBe("200");
-    expect(await tryItOut("createReport", "Reports")).toBe("201"); // with its pre-filled example body
+    // Optional filters start empty (an address filled in turns the list into one best match), and the example body is
+    // a realistic report, not "string" in every text field.
+    const list = await tryItOut("listReports", "Reports", async (block) => {
+      expect(await block.locator('input[placeholder^="address"]').inputValue()).toBe("");
+    });
+    expect(list).toBe("200");
+    expect(await page.locator("#operations-Reports-listReports .live-responses-table .response-col_description pre").first().innerText()).toContain('"total"');
+    const created = await tryItOut("createReport", "Reports", async (block) => {
+      const body = await block.locator("textarea.body-param__text").inputValue();
+      expect(body).not.toContain('"string"');
+      expect(JSON.parse(body).address).toMatch(/^\d+ \w+/);
+    });
+    expect(created).toBe("201"); // with its pre-filled example body
     await page.screenshot({ path: path.join(SCREENSHOTS, "docs.png") });
     expect(outside).toEqual([]);
   });

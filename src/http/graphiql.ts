@@ -1,8 +1,12 @@
 // The GraphiQL page at GET /graphql (@graphql-yoga/render-graphiql), rendered once. GraphiQL fetches the schema when
 // the page opens — without a key that is a 401 — and again only from its re-fetch button: a small script of ours
-// presses that button once the Headers editor has been left alone for a moment after a change, so the docs explorer
+// presses that button once the Headers editor's text has been left alone for a moment after it changed (typed, pasted
+// or dropped: the editor's text is watched, not keyboard events, which a paste does not send), so the docs explorer
 // shows the schema as soon as a key is pasted. Allowed by the page's content security policy by hash, like the page's
 // own script (security.ts).
+//
+// The key stays out of persistent storage: GraphiQL keeps its state (tabs, history) in the tab's sessionStorage
+// instead of localStorage, and does not store the headers at all (shouldPersistHeaders: false), like the dashboard.
 
 const DEFAULT_QUERY = `# Put your API key in the Headers panel below: {"Authorization": "Bearer prs_sk_live_…"}
 query Overview {
@@ -20,17 +24,22 @@ query Overview {
 }
 `;
 
-export const GRAPHIQL_OPTIONS = { title: "Property Report Service", defaultQuery: DEFAULT_QUERY, headers: '{"Authorization": "Bearer "}' };
+export const GRAPHIQL_OPTIONS = { title: "Property Report Service", defaultQuery: DEFAULT_QUERY, headers: '{"Authorization": "Bearer "}', shouldPersistHeaders: false };
 
-/** Re-fetches the schema 600 ms after the last edit of the Headers editor (typing or pasting a key). */
+/** Re-fetches the schema 600 ms after the Headers editor's text last changed (typing, pasting or dropping a key). */
 const REFETCH_ON_HEADERS = `(() => {
   let timer;
-  document.addEventListener("input", (event) => {
-    const target = event.target;
-    if (!(target instanceof Element) || !target.closest('section.graphiql-editor-tool[aria-label="Headers"]')) return;
+  let last = null;
+  const text = () => document.querySelector('.monaco-editor[data-uri$="-headers.json"] .view-lines')?.textContent ?? null;
+  new MutationObserver(() => {
+    const now = text();
+    if (!now || now === last) return; // not rendered yet, emptied, or unchanged
+    const first = last === null;
+    last = now;
+    if (first) return; // the editor's first rendering: GraphiQL fetches the schema itself
     clearTimeout(timer);
     timer = setTimeout(() => document.querySelector('button[aria-label^="Re-fetch GraphQL schema"]')?.click(), 600);
-  }, true);
+  }).observe(document.body, { subtree: true, childList: true, characterData: true });
 })();`;
 
 let rendered: string | undefined;
@@ -47,7 +56,10 @@ export function graphiqlPage(): string {
 function render(): string {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { renderGraphiQL } = require("@graphql-yoga/render-graphiql") as typeof import("@graphql-yoga/render-graphiql");
-  const page = renderGraphiQL(GRAPHIQL_OPTIONS);
+  const options = JSON.stringify(GRAPHIQL_OPTIONS);
+  // The renderer writes the options as JSON; GraphiQL's storage is an object, given here in the same call.
+  const page = renderGraphiQL(GRAPHIQL_OPTIONS).replace(options, `Object.assign(${options}, { storage: window.sessionStorage })`);
+  if (!page.includes("storage: window.sessionStorage")) throw new Error("GraphiQL page: the options were not found to give it sessionStorage");
   const end = page.lastIndexOf("</body>"); // the last: the page's own script has the text too
   return `${page.slice(0, end)}<script>${REFETCH_ON_HEADERS}</script>${page.slice(end)}`;
 }

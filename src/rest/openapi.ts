@@ -579,8 +579,10 @@ const DOCS_PAGE = `<!doctype html>
 </body>
 </html>`;
 
-// Separate file rather than an inline script, so a Content-Security-Policy without 'unsafe-inline' still works.
-const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: "/v1/openapi.json", dom_id: "#docs", persistAuthorization: true, deepLinking: true });`;
+// Separate file rather than an inline script, so a Content-Security-Policy without 'unsafe-inline' still works. The key
+// given to Authorize stays in the page's memory (persistAuthorization off: Swagger UI would keep it in localStorage,
+// beyond the tab's life).
+const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: "/v1/openapi.json", dom_id: "#docs", persistAuthorization: false, deepLinking: true });`;
 
 /** GET /v1/openapi.json and GET /docs: public, no key. */
 export function docsRouter(): Router {

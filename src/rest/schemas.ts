@@ -22,22 +22,24 @@ import { SUMMARY_TONES, TEMPLATE_MODEL } from "../schema/resources/summary/templ
 
 const limit = pageRules.limit.default(50).meta({ description: "Page size, 1 to 100 (decimal digits)" });
 const offset = pageRules.offset.default(0).meta({ description: "Items to skip, at least 0 (decimal digits)" });
-const addressQuery = z.string().trim().min(1).max(1000).meta({
+const addressText = z.string().trim().min(1).max(1000).meta({
   description: "Partial, case-insensitive address; punctuation and USPS street-suffix, unit and directional abbreviations are ignored",
-  example: "123 n main st",
 });
+// An example only where the address is required: Swagger UI's "Try it out" fills an optional parameter with its
+// example, which turns the list into a single best match.
+const addressQuery = addressText.meta({ example: "123 n main st" });
 
 export const reportListQuery = z.object({
   limit,
   offset,
   status: z.enum(["draft", "published", "all"]).default("all"),
-  address: addressQuery.optional().meta({ description: "When given, answers the single best match ({ data: report }); limit, offset and status are ignored" }),
+  address: addressText.optional().meta({ description: "When given, answers the single best match ({ data: report }); limit, offset and status are ignored" }),
 });
 export const addressSearchQuery = z.object({ address: addressQuery });
 // docs/api.md "Wave 3 contracts" (RESO): a report read or created, or a comparable created, as a RESO record
 const format = z.enum(FORMATS).optional();
 export const reportGetQuery = z.object({
-  address: addressQuery.optional().meta({ description: "When given, overrides the path: the best match for this address is returned" }),
+  address: addressText.optional().meta({ description: "When given, overrides the path: the best match for this address is returned" }),
   format: format.meta({ description: "json (the default) or reso: the report as a RESO Data Dictionary 2.0 Property record (README: RESO Property records)" }),
 });
 export const createFormatQuery = z
@@ -49,8 +51,31 @@ export const createFormatQuery = z
   .meta({ id: "CreateFormatQuery" });
 export const reportIdParams = z.object({ reportId: z.string().meta({ description: "Report uuid (any word when ?address= is given)" }) });
 
-export const createReportBody = restBodySchema(reportFields, "create").meta({ id: "CreateReportBody" });
-export const updateReportBody = restBodySchema(reportFields, "update").meta({ id: "UpdateReportBody" });
+// Whole-body examples: what "Try it out" sends as it is, so a realistic report rather than each field's type name.
+export const createReportBody = restBodySchema(reportFields, "create").meta({
+  id: "CreateReportBody",
+  example: {
+    address: "742 Evergreen Terrace",
+    city: "Springfield",
+    state: "IL",
+    zip: "62704",
+    price: 425000,
+    beds: 3,
+    baths: 2.5,
+    sqft: 1850,
+    year_built: 1998,
+    property_type: "single_family",
+    lot_size: 0.25,
+    description: "Updated three-bedroom colonial on a quiet, tree-lined street, close to schools and parks.",
+    mls_id: "MLS-2026-004512",
+    custom_agent_name: "Jordan Rivera",
+    custom_agent_email: "jordan.rivera@example.com",
+  },
+});
+export const updateReportBody = restBodySchema(reportFields, "update").meta({
+  id: "UpdateReportBody",
+  example: { price: 415000, description: "Price reduced: updated three-bedroom colonial close to schools and parks." },
+});
 
 export const showingListQuery = z.object({
   report_id: z.uuid().optional().meta({ description: "Only the showings of this report" }),
