@@ -33,7 +33,7 @@ export interface Context {
   clientAddress?: string;
   /** The rate limiter's name for the key's hourly budget: a request costing more than one point takes the rest there. */
   rateKey?: string;
-  /** Present while the key is still to be confirmed (see KeyCheck). */
+  /** Present when the key was admitted without being read for this request (see KeyCheck). */
   keyCheck?: KeyCheck;
 }
 
@@ -44,27 +44,15 @@ export interface Refusal {
 }
 
 /**
- * A request answered with the key row this process read last, not read again for it (auth/middleware.ts): the
- * statement answering it compares that row with the stored one (src/schema/sql-json/run.ts), and anything else
- * confirms it by reading it before touching data (src/schema/engine.ts). A request whose key changed is answered
- * again from `recheck` (src/rest/route.ts).
+ * What the executor is told to confirm for a request the auth step admitted with the key row this process read last,
+ * without reading it again (ARCHITECTURE.md "The key check"): that the stored row is still that version and valid.
+ * The executor answers in `held` before anything touches data (in the statement that answers the request, or by
+ * reading the key); counting the call, and deciding what a changed key means for the request, are the auth step's.
  */
 export interface KeyCheck {
-  keyHash: string;
-  row: KeyRow;
-  /** Not confirmed yet. */
-  readonly pending: boolean;
-  /** The row was found unchanged (by a statement that compared it): the call is counted. */
-  confirmed(): void;
-  /** Reads the key: true when unchanged (then confirmed), false when the request must be answered again. */
-  confirm(): Promise<boolean>;
-  /** Reads the key and answers for it as the auth step does: the request's context now, or its refusal. */
-  recheck(): Promise<Context | Refusal>;
-}
-
-/** Thrown where a request's key turned out changed since the row its context was made of (see KeyCheck). */
-export class KeyChanged extends Error {
-  constructor() {
-    super("the API key changed since this process last read it");
-  }
+  readonly keyHash: string;
+  /** The row the request's viewer and limit were made of: its `version` is the one to find. */
+  readonly row: KeyRow;
+  /** The executor's answer: true, the row held; false, it changed (nothing was answered); undefined, not asked yet. */
+  held?: boolean;
 }

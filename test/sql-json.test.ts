@@ -3,7 +3,7 @@
 // order, permissions and team scoping — and stay under the query limits. Each comparison runs the same selection
 // twice: as it is (the one-statement path) and with `@include(if: true)` on the root field, which that path does
 // not take (the resolvers answer).
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import request from "supertest";
 import { prisma } from "../src/db";
 import { parse, type GraphQLObjectType } from "graphql";
@@ -311,6 +311,20 @@ describe("REST", () => {
     for (const p of [path, "/v1/reports", "/v1/reports/not-an-id", "/v1/reports?limit=nope"]) {
       expect(errorOf(await request(t.app).get(p).set(auth))).toEqual({ status: 401, message: "Invalid API key" });
     }
+  });
+
+  it("counts every report read of a key this process knows once: answered, refused by the route, or answered again after its key changed", async () => {
+    const own = await createTeam({ permissions: "reports:read" });
+    const calls = async () => (await request(t.app).get("/v1/users/me").set(own.auth)).body.data.subscription.api_usage.calls_this_month;
+    expect((await request(t.app).get("/v1/reports").set(own.auth)).status).toBe(200);
+    expect((await request(t.app).get("/v1/reports").set(own.auth)).status).toBe(200);
+    expect(errorOf(await request(t.app).get(`/v1/reports/${randomUUID()}`).set(own.auth)).status).toBe(404);
+    expect(errorOf(await request(t.app).get("/v1/reports?limit=nope").set(own.auth)).status).toBe(400);
+    // A new version of the key's row, still valid: the read is answered again for it, and counted once.
+    const hash = createHash("sha256").update(own.key).digest("hex");
+    await prisma.$executeRaw`UPDATE api_keys SET description = 'changed' WHERE key_hash = ${hash}`;
+    expect((await request(t.app).get("/v1/reports").set(own.auth)).status).toBe(200);
+    expect(await calls()).toBe(6); // five reads and users/me itself
   });
 
   it("GET /v1/reports is the one-statement answer, equal to the resolvers' page", async () => {

@@ -9,9 +9,11 @@ import type { NextFunction, Request, Response } from "express";
 import { LRUCache } from "lru-cache";
 import { config } from "../config";
 import type { Context, KeyCheck, Refusal } from "../context";
+import { isDatabaseUnavailable } from "../db/errors";
 import { sendError } from "../http/errors";
 import { limitedByAddress } from "../observability/series";
 import { hashApiKey, isWellFormedKey, keyDisplayPrefix, rateKey } from "./keys";
+import { isValidKey as isValid } from "./key-check";
 import { findKey, keyReadsCostAStatement, touchKey, type KeyRow, type KeyUse } from "./key-lookup";
 import { applyLimit, type RateLimiter, type RateLimitResult, type WindowCount } from "./rate-limit";
 import { tierLimit } from "./tiers";
@@ -82,33 +84,52 @@ function counted(keyHash: string, key: KeyRow, now: number, use: () => KeyUse): 
   return touchLastUsed(keyHash, key.id, now, use);
 }
 
-const isValid = (key: KeyRow | undefined, now: number): key is KeyRow =>
-  Boolean(key && !key.revoked_at && !(key.expires_at && new Date(key.expires_at).getTime() <= now));
-
-/** The check of a request answered with the key row this process read last (context.ts, KeyCheck). */
-class StatementKeyCheck implements KeyCheck {
-  pending = true;
+/**
+ * A request admitted with the key row this process read last (context.ts, KeyCheck), and what this layer needs once
+ * it was answered: the key read again as the auth step reads it, and the request as a key's last use.
+ */
+class KnownRowCheck implements KeyCheck {
+  held?: boolean;
   constructor(
     readonly keyHash: string,
     readonly row: KeyRow,
-    readonly recheck: KeyCheck["recheck"],
+    readonly recheck: () => Promise<Context | Refusal>,
     readonly use: () => KeyUse,
   ) {}
 
-  confirmed(): void {
-    if (!this.pending) return;
-    this.pending = false;
+  count(): void {
     void counted(this.keyHash, this.row, Date.now(), this.use);
   }
+}
 
-  async confirm(): Promise<boolean> {
-    const now = Date.now();
-    const stored = await findKey(this.keyHash);
-    // The same version of the row: the same viewer and limit (key-lookup.ts).
-    if (!isValid(stored, now) || stored.version !== this.row.version) return false;
-    this.confirmed();
-    return true;
+/** A request admitted with the row seen last was answered: its call is counted (ARCHITECTURE.md "The key check"). */
+export function keyCheckAnswered(check: KeyCheck): void {
+  if (check instanceof KnownRowCheck && check.held !== false) check.count();
+}
+
+/**
+ * What becomes of a request admitted with the row seen last whose handler failed, decided here only (ARCHITECTURE.md
+ * "The key check"): the row held, so the error is the answer (the call counted); or the key is read again as the
+ * auth step reads it, and the request is refused for the key as it is now (answered here: "refused"), run once more
+ * with the fresh context when the executor found the row changed ("again"), or the error stands. A database that
+ * cannot be reached answers 503 either way: not asked again.
+ */
+export async function keyCheckFailed(req: Request, res: Response, err: unknown): Promise<"stands" | "again" | "refused"> {
+  const check = res.locals.context?.keyCheck;
+  if (!(check instanceof KnownRowCheck)) return "stands";
+  if (check.held) {
+    check.count();
+    return "stands";
   }
+  if (isDatabaseUnavailable(err)) return "stands";
+  const now = await check.recheck();
+  if ("status" in now) {
+    delete (res.locals as { context?: unknown }).context; // the access log names no key for a refused one
+    refuse(req, res, now.status, now.message);
+    return "refused";
+  }
+  if (check.held === false) res.locals.context = now;
+  return check.held === false ? "again" : "stands";
 }
 
 export interface AuthOptions {
@@ -188,7 +209,7 @@ export function authenticate(limiter: RateLimiter, options: AuthOptions = {}) {
     const context = admit(req, res, token, keyHash, known, count);
     // Past its budget by the row seen last: read the key, so a key revoked meanwhile still gets its 401.
     if ("status" in context) return checked(req, res, token, keyHash, count);
-    context.keyCheck = new StatementKeyCheck(keyHash, known, () => checked(req, res, token, keyHash, count), useOf(req));
+    context.keyCheck = new KnownRowCheck(keyHash, known, () => checked(req, res, token, keyHash, count), useOf(req));
     return context;
   }
 

@@ -19,7 +19,8 @@ import { Kind, parse, type DocumentNode, type SelectionSetNode } from "graphql";
 import { Redis } from "ioredis";
 import { LRUCache } from "lru-cache";
 import { config } from "../config";
-import { KeyChanged, type Context } from "../context";
+import { confirmKeyRow } from "../auth/key-check";
+import type { Context } from "../context";
 import { database } from "../db";
 import type { Statement } from "../db/open";
 import { findDocument, hashOfDocumentId } from "../graphql-documents/documents";
@@ -97,15 +98,16 @@ function setValidators(res: Response, etag: string): void {
 
 /**
  * The ETag of this GET for its key, after the key is confirmed when the auth step admitted it without reading it
- * (ARCHITECTURE "The key check": a KeyChanged is thrown for the caller to answer for the key as it is now). Answers
- * 304 when If-None-Match holds it (true: answered), else sets the validators and returns false.
+ * (ARCHITECTURE.md "The key check": a row that did not hold gets no 304; the handler runs, its executor answers
+ * nothing, and the auth layer answers for the key as it is now). Answers 304 when If-None-Match holds it (true:
+ * answered), else sets the validators and returns false.
  */
 async function notModified(req: Request, res: Response, context: Context, etag: string): Promise<boolean> {
   if (!matches(req.headers["if-none-match"], etag)) {
     setValidators(res, etag);
     return false;
   }
-  if (context.keyCheck?.pending && !(await context.keyCheck.confirm())) throw new KeyChanged();
+  if (context.keyCheck && !(context.keyCheck.held ?? (await confirmKeyRow(context.keyCheck)))) return false;
   setValidators(res, etag);
   res.status(304).end();
   return true;
@@ -242,7 +244,7 @@ export function graphqlHttpCache() {
     try {
       const context = res.locals.context as Context | undefined;
       // (A key admitted without being read — REST's report reads only — is never answered from here.)
-      if (req.method !== "GET" || !context?.viewer || context.keyCheck?.pending) return next();
+      if (req.method !== "GET" || !context?.viewer || context.keyCheck) return next();
       const text = await documentText(req, context.viewer.teamId);
       const operationName = typeof req.query.operationName === "string" ? req.query.operationName : undefined;
       if (text === undefined || !cacheableDocument(text, operationName)) return next();

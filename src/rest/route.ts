@@ -1,7 +1,6 @@
 // Glue shared by every REST route: the request context, error envelope and method-not-allowed answers.
 import type { NextFunction, Request, Response, Router } from "express";
-import { KeyChanged } from "../context";
-import { isDatabaseUnavailable } from "../db/errors";
+import { keyCheckAnswered, keyCheckFailed } from "../auth/middleware";
 import { sendError } from "../http/errors";
 import { RestError } from "./graphql";
 
@@ -11,24 +10,16 @@ async function answer(fn: Handler, req: Request, res: Response): Promise<void> {
   try {
     await fn(req, res);
   } catch (err) {
-    // Answered before its key row was confirmed (context.ts, KeyCheck): because the key changed, or an error came
-    // first. The key is read, and the request answered for the key as it is now: refused, or run again.
-    // (A database that cannot be reached answers 503 either way: not asked again.)
-    const keyCheck = res.locals.context?.keyCheck;
-    if (keyCheck?.pending && !isDatabaseUnavailable(err)) {
-      const now = await keyCheck.recheck();
-      if ("status" in now) {
-        delete (res.locals as { context?: unknown }).context; // the access log names no key for a refused one
-        return sendError(res, now.status, now.message);
-      }
-      if (err instanceof KeyChanged) {
-        res.locals.context = now;
-        return answer(fn, req, res);
-      }
-    }
+    // A key admitted without being read for this request: the auth layer says whether the error stands, the request
+    // was refused, or it runs once more for the key as it is now (ARCHITECTURE.md "The key check").
+    const verdict = res.locals.context?.keyCheck ? await keyCheckFailed(req, res, err) : "stands";
+    if (verdict === "again") return answer(fn, req, res);
+    if (verdict === "refused") return;
     if (err instanceof RestError) return sendError(res, err.status, err.message);
     throw err;
   }
+  const keyCheck = res.locals.context?.keyCheck;
+  if (keyCheck) keyCheckAnswered(keyCheck);
 }
 
 /** Wraps a route handler: RestErrors become the error envelope; anything else goes to the error handler. */

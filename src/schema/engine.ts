@@ -15,8 +15,10 @@ import {
 } from "graphql";
 import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
 import { LRUCache } from "lru-cache";
-import { KeyChanged, type Context } from "../context";
+import { confirmKeyRow } from "../auth/key-check";
+import type { Context } from "../context";
 import { logger } from "../logger";
+import { unauthenticated } from "./errors";
 import { schema } from "./index";
 import { variableError } from "./input-errors";
 import { builtPastLimit } from "./limits";
@@ -87,13 +89,15 @@ export async function execute(args: ExecutionArgs, options?: SqlJsonOptions): Pr
   const entry = compiled(args.document, args.operationName);
   if (!("query" in entry.query)) return { errors: entry.query.errors };
   const variables = withDefaults(args.variableValues ?? {}, entry.defaults);
-  if (entry.sql) {
+  // A request admitted with the key row its process read last (context.ts, KeyCheck): the row is confirmed before
+  // anything touches data, by the one statement or else by reading the key; one that did not hold answers nothing
+  // (ARCHITECTURE.md "The key check": the auth layer then decides).
+  const keyCheck = (args.contextValue as Context | undefined)?.keyCheck;
+  if (entry.sql && keyCheck?.held !== false) {
     const answer = await runSqlJson(entry.sql, variables === args.variableValues ? args : { ...args, variableValues: variables }, options);
     if (answer) return answer;
   }
-  // A key row still to be confirmed (context.ts, KeyCheck) is read before any resolver touches data.
-  const keyCheck = (args.contextValue as Context | undefined)?.keyCheck;
-  if (keyCheck?.pending && !(await keyCheck.confirm())) throw new KeyChanged();
+  if (keyCheck && !(keyCheck.held ?? (await confirmKeyRow(keyCheck)))) return { errors: [unauthenticated()] };
   const result = await entry.query.query(args.rootValue, args.contextValue, variables);
   // An answer that grew past what one request may build is dropped whole: one error instead (limits.ts).
   const tooBig = builtPastLimit(args.contextValue, result);

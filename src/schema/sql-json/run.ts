@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { GraphQLError, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from "graphql";
 import { can, type Permission } from "../../auth/permissions";
 import { keyRowHolds, keyRowParams } from "../../auth/key-lookup";
-import { KeyChanged, type Context } from "../../context";
+import type { Context } from "../../context";
 import { database } from "../../db";
 import { databaseFailure } from "../../db/errors";
 import { logger } from "../../logger";
@@ -75,7 +75,6 @@ export async function runSqlJson(entry: SqlJsonEntry, args: ExecutionArgs, optio
   try {
     return await answer(entry, args, options);
   } catch (err) {
-    if (err instanceof KeyChanged) throw err;
     // This path's own fault (a bug, not the database): say so in the log and let the resolvers answer.
     logger.error({ err }, "one-statement read failed; answered by the resolvers");
     return null;
@@ -99,8 +98,9 @@ async function answer(entry: SqlJsonEntry, args: ExecutionArgs, options: SqlJson
   if (!resolveArgs(plan, request)) return null;
   if (!plan.roots.every((r) => r.spec.where.accepts(request.args.get(r.args.node) ?? {}))) return null;
 
-  // A key row to confirm (context.ts, KeyCheck) is compared by the statement itself: one more column.
-  const keyCheck = context.keyCheck?.pending ? context.keyCheck : undefined;
+  // A key row to confirm (context.ts, KeyCheck) is compared by the statement itself: one more column, its answer
+  // recorded in the check (a row that did not hold: no answer here, and the engine answers nothing).
+  const keyCheck = context.keyCheck?.held === undefined ? context.keyCheck : undefined;
   const key = `${forbidden.join(",")}${keyCheck ? "|key" : ""}`;
   let statement = entry.statements.get(key);
   if (statement === undefined) {
@@ -129,8 +129,8 @@ async function answer(entry: SqlJsonEntry, args: ExecutionArgs, options: SqlJson
     throw err;
   }
   if (keyCheck) {
-    if (row?.[KEY_HOLDS] !== true) throw new KeyChanged();
-    keyCheck.confirmed();
+    keyCheck.held = row?.[KEY_HOLDS] === true;
+    if (!keyCheck.held) return null;
   }
   const values = plan.roots.map((_, i) => (row?.[`r${i}`] as string | null | undefined) ?? null);
   // A root without its row (an unknown id): the resolvers give the error.
