@@ -16,9 +16,16 @@ import { serveMetrics } from "./observability/metrics";
 import { startDeliveryWorker } from "./webhooks/worker";
 import { closeResponseCache } from "./http/http-cache";
 
+/** Stops a start that cannot go on: one line on standard error for the person who ran it (no stack), exit 1. */
+function refuseToStart(what: string, why: string): never {
+  logger.fatal(`${what}: ${why}`);
+  process.stderr.write(`${what[0].toUpperCase()}${what.slice(1)}: ${why}\n`);
+  process.exit(1);
+}
+
 export async function startService(): Promise<void> {
   const inUse = embeddedDatabaseInUse();
-  if (inUse) throw new Error(inUse);
+  if (inUse) refuseToStart("cannot start", inUse);
   const applied = await database.migrate();
   if (applied.length) logger.info({ migrations: applied }, "database migrated");
   const embeddedLock = claimEmbeddedDatabase();
@@ -40,9 +47,7 @@ export async function startService(): Promise<void> {
   await new Promise<void>((resolve) => {
     const refuse = (err: NodeJS.ErrnoException) => {
       const why = err.code === "EADDRINUSE" ? `port ${config.PORT} is in use; set PORT to another port` : err.code === "EACCES" ? `port ${config.PORT} needs privileges; set PORT above 1023` : err.message;
-      logger.fatal({ code: err.code }, `cannot listen: ${why}`);
-      process.stderr.write(`Cannot listen: ${why}\n`);
-      process.exit(1);
+      refuseToStart("cannot listen", why);
     };
     server.once("error", refuse);
     server.listen(config.PORT, config.HOST, () => {

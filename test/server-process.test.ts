@@ -53,6 +53,11 @@ it("creates the first team and a key with every permission on the first start on
   expect(refused.output.match(KEY)).toBeNull();
 
   server = await startServer(env);
+  // A second start on the same embedded database: one line saying why (like the port's), no stack, exit 1.
+  const second = await startServerExpectingExit(env, 0);
+  expect(second.code).toBe(1);
+  expect(second.output).toMatch(/^Cannot start: The server \(pid \d+\) has the embedded database .* open, and PGlite serves one process at a time/m);
+  expect(second.output).not.toMatch(/"stack"|\n\s+at /);
   // The key banner goes to stderr, the "listening" line to stdout: two pipes, so the banner may still be on its way.
   for (let i = 0; i < 50 && !KEY.test(server.output()); i++) await new Promise((resolve) => setTimeout(resolve, 100));
   KEY.lastIndex = 0;
