@@ -245,6 +245,8 @@ export function graphqlHttpCache() {
       const context = res.locals.context as Context | undefined;
       // (A key admitted without being read — REST's report reads only — is never answered from here.)
       if (req.method !== "GET" || !context?.viewer || context.keyCheck) return next();
+      // A key limited to registered documents sending text is refused by Yoga: nothing to label or keep.
+      if (context.viewer.trustedDocumentsOnly && req.query.query !== undefined) return next();
       const text = await documentText(req, context.viewer.teamId);
       const operationName = typeof req.query.operationName === "string" ? req.query.operationName : undefined;
       if (text === undefined || !cacheableDocument(text, operationName)) return next();
