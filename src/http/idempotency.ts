@@ -15,7 +15,7 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { prisma } from "../db";
 import { sendError } from "./errors";
 import { logger } from "../logger";
-import { bodyParsersFor } from "../rest/input";
+import { bodyParsersFor } from "./bodies";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 export const REPLAYED_HEADER = "Idempotent-Replayed";

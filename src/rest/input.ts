@@ -1,50 +1,11 @@
-// Reading a REST request's input: JSON bodies (1 MiB, objects only, JSON content types only) and query parameters,
-// parsed strictly (docs/api.md "Robustness"). Values are only shaped here; the GraphQL schema checks them.
-import express, { type NextFunction, type Request, type Response } from "express";
+// Reading a REST request's input: JSON bodies (read by the parsers of src/http/bodies.ts; objects only) and query
+// parameters, parsed strictly (docs/api.md "Robustness"). Values are only shaped here; the GraphQL schema checks them.
+import type { Request, Response } from "express";
 import type { Context } from "../context";
-import { sendError } from "../http/errors";
-import { jsonDepth } from "../http/nesting";
 import { restToInput, type FieldTable } from "../schema/fields";
 import { RestError, run, type Operation } from "./graphql";
 
-const JSON_TYPES = ["application/json", "application/*+json"];
-const parseJson = express.json({ limit: "1mb", strict: false, type: JSON_TYPES });
-
-/** A body that is not JSON is refused before it is read. An empty body is left to the route ("must be a JSON object"). */
-function requireJsonType(req: Request, res: Response, next: NextFunction): void {
-  const empty = req.headers["content-length"] === "0";
-  if (!empty && req.is(JSON_TYPES) === false) return sendError(res, 415, "Unsupported Content-Type; send application/json");
-  next();
-}
-
-/** JSON nested deeper than any body of this API: refused before anything walks it recursively. */
-const MAX_DEPTH = 32;
-
-function limitDepth(req: Request, res: Response, next: NextFunction): void {
-  if (jsonDepth(req.body, MAX_DEPTH) > MAX_DEPTH) return sendError(res, 400, `Request body is nested more than ${MAX_DEPTH} levels deep`);
-  next();
-}
-
-/** Middleware of the routes that take a body. */
-export const jsonBody = [requireJsonType, parseJson, limitDepth];
-
-const CSV_TYPES = ["text/csv"];
-const IMPORT_LIMIT = "4mb";
-
-/** The engagement import's body: JSON or CSV (kept as bytes, decoded by the route), up to 4 MiB. */
-export const importBody = [
-  (req: Request, res: Response, next: NextFunction): void => {
-    const empty = req.headers["content-length"] === "0";
-    if (!empty && req.is([...JSON_TYPES, ...CSV_TYPES]) === false) return sendError(res, 415, "Unsupported Content-Type; send application/json or text/csv");
-    next();
-  },
-  express.json({ limit: IMPORT_LIMIT, strict: false, type: JSON_TYPES }),
-  express.raw({ limit: IMPORT_LIMIT, type: CSV_TYPES }),
-  limitDepth,
-];
-
-/** The body parsers of a POST under /v1 (the idempotency check reads bodies before the route does). */
-export const bodyParsersFor = (path: string) => (/^\/reports\/[^/]+\/social-posts\/import$/.test(path) ? importBody : jsonBody);
+export { importBody, jsonBody } from "../http/bodies";
 
 /** Whether the request came with no body at all (body-parser then leaves an empty object). */
 const noBody = (req: Request) => req.headers["content-length"] === "0" || (req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined);
