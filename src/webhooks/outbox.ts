@@ -7,9 +7,6 @@ import { randomBytes } from "node:crypto";
 import { config } from "../config";
 import { prisma } from "../db";
 import type { Prisma } from "../generated/prisma/client";
-import { restRecord } from "../schema/fields";
-import { reportFields } from "../schema/resources/report/fields";
-import { showingFields } from "../schema/resources/showing/fields";
 import type { EventType } from "./catalog";
 
 export type Tx = Prisma.TransactionClient;
@@ -45,17 +42,6 @@ export async function recordEvent(tx: Tx, teamId: string, type: EventType, data:
         SELECT FROM webhook_endpoints e WHERE e.team_id = ${teamId}::uuid AND e.enabled AND (${type} = ANY (e.events) OR '*' = ANY (e.events))))`;
   }
   return id;
-}
-
-/** The report as its REST GET shows it, without its collections (docs/api.md "Webhooks": the payload of report events). */
-export async function reportRecord(tx: Tx, id: string): Promise<Record<string, unknown>> {
-  const row = await tx.report.findUniqueOrThrow({ where: { id }, include: { _count: { select: { showings: true } } } });
-  return restRecord(reportFields, row);
-}
-
-/** The showing as its REST GET shows it. */
-export async function showingRecord(tx: Tx, id: string): Promise<Record<string, unknown>> {
-  return restRecord(showingFields, await tx.showing.findUniqueOrThrow({ where: { id } }));
 }
 
 /** Runs `fn` in a transaction that may record events, and wakes this process's delivery worker once it committed. */

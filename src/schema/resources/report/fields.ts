@@ -51,7 +51,7 @@ export const reportFields = {
     type: "Int",
     rest: "showings_count",
     description: "Number of showings and open houses of the report",
-    ...relationCount("showings"), // reportRecord (src/webhooks/outbox.ts) reads the row with _count.showings
+    ...relationCount("showings"), // reportRecord (../payloads.ts) reads the row with _count.showings
   },
   createdAt: { type: "DateTime", rest: "created_at", sampleName: "date_created", description: "When the report was created" },
   updatedAt: { type: "DateTime", rest: "updated_at", description: "When the report last changed" },

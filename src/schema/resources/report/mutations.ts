@@ -8,7 +8,8 @@ import { builder } from "../../builder";
 import { badFields, isRowGone, notFound } from "../../errors";
 import { inputType, withoutNulls } from "../../fields";
 import { isUuid, requirePermission, teamIdOf } from "../../scope";
-import { recordEvent, reportRecord, withEvents } from "../../../webhooks/outbox";
+import { recordEvent, withEvents } from "../../../webhooks/outbox";
+import { reportRecord } from "../payloads";
 import { reportFields } from "./fields";
 import { REPORT_NOT_FOUND } from "./lookup";
 

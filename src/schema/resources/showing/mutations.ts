@@ -1,7 +1,8 @@
 // Showing mutations: create, update and delete, by id or unique_showing_key.
 import { randomUUID } from "node:crypto";
 import { prisma } from "../../../db";
-import { recordEvent, showingRecord, withEvents } from "../../../webhooks/outbox";
+import { recordEvent, withEvents } from "../../../webhooks/outbox";
+import { showingRecord } from "../payloads";
 import { builder } from "../../builder";
 import { badFields, conflict, isRowGone, isUniqueViolation, notFound } from "../../errors";
 import { inputType } from "../../fields";

@@ -2,7 +2,8 @@
 // valuation, showings, engagement and insights; screened (fair housing, grounding, length) and saved unless asked not
 // to (docs/api.md "AI-generated summaries").
 import { config } from "../../../config";
-import { recordEvent, reportRecord, withEvents } from "../../../webhooks/outbox";
+import { recordEvent, withEvents } from "../../../webhooks/outbox";
+import { reportRecord } from "../payloads";
 import { builder } from "../../builder";
 import { ApiError, isRowGone, notFound } from "../../errors";
 import { requirePermission, teamIdOf } from "../../scope";
