@@ -28,7 +28,7 @@ import { useExecutionSpans } from "./observability/spans";
 import { tracing } from "./observability/tracing";
 import { docsRouter, restRouter } from "./rest";
 import { API_VERSION } from "./rest/openapi";
-import { readsReports } from "./rest/reports";
+import { readsReports } from "./rest/table";
 import { routeTemplate } from "./rest/route-templates";
 import { schema } from "./schema";
 import { sharePagesRouter } from "./share/router";

@@ -7,7 +7,7 @@ import { generateApiKey, hashApiKey, keyDisplayPrefix } from "../../src/auth/key
 import { authenticate } from "../../src/auth/middleware";
 import { createRateLimiter } from "../../src/auth/rate-limit";
 import { database, prisma } from "../../src/db";
-import { readsReports } from "../../src/rest/reports";
+import { readsReports } from "../../src/rest/table";
 
 (async () => {
   await database.migrate();

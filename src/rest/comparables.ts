@@ -1,15 +1,16 @@
 // /v1/reports/{reportId}/comparables (list, add, replace the set), /v1/comparables/{id} and the report's valuation.
-import type { Request, Router } from "express";
-import type { Context } from "../context";
+import type { Request } from "express";
+import { z } from "zod";
 import { restToInput } from "../schema/fields";
 import { comparableFields } from "../schema/resources/comparable/fields";
-import { operation, RestError, run } from "./graphql";
-import { bodyObject, jsonBody } from "./input";
-import { itemFragment, reportItemsRouter } from "./report-items";
-import { allowOnly, handle } from "./route";
-import { bodyFormat, createComparableFromReso, resoCreated } from "./reso";
+import { operation, RestError, runRoot } from "./graphql";
+import { bodyObject } from "./input";
+import { itemFragment, reportIdParam, reportItemRoutes, type ReportItemsRoutes } from "./report-items";
+import type { RestRoute } from "./route";
+import * as s from "./schemas";
+import { bodyFormat, createComparableFromReso, RESO_OPERATIONS, resoCreated } from "./reso";
 
-const spec = {
+const spec: ReportItemsRoutes = {
   type: "Comparable",
   one: "comparable",
   many: "comparables",
@@ -17,12 +18,14 @@ const spec = {
   param: "comparableId",
   label: "Comparable",
   table: comparableFields,
-  // docs/api.md "Wave 3 contracts" (RESO): a create may send a RESO Property record
-  createOtherwise: async (req: Request, context: Context) =>
-    bodyFormat(req, comparableFields) === "reso"
-      ? resoCreated(await createComparableFromReso(req, String(req.params.reportId), context), "Comparable created successfully")
-      : undefined,
-} as const;
+  tag: "Comparables",
+  noun: "comparable",
+  nouns: "comparables",
+  op: "Comparable",
+  response: s.comparable,
+  create: s.createComparableBody,
+  update: s.updateComparableBody,
+};
 
 const REPLACE = operation(`mutation RestReplaceComparables($reportId: ID!, $comparables: [CreateComparableInput!]!) {
   replaceComparables(reportId: $reportId, comparables: $comparables) { ...RestComparable }
@@ -56,35 +59,62 @@ function replacement(body: Record<string, unknown>): { list: unknown[]; spelled:
   return { list, spelled };
 }
 
-export function comparablesRouter(): Router {
-  return reportItemsRouter(spec, {
-    list: {
-      methods: ["PUT"],
-      add: (router, path) => {
-        router.put(
-          path,
-          jsonBody,
-          handle(async (req, res) => {
-            const { list, spelled } = replacement(bodyObject(req));
-            const { replaceComparables } = await run<{ replaceComparables: unknown[] }>(
-              REPLACE,
-              { reportId: req.params.reportId, comparables: list },
-              res.locals.context,
-              { spelled },
-            );
-            res.json({ data: replaceComparables, message: "Comparables replaced successfully" });
-          }),
-        );
-        const valuation = path.replace(/comparables$/, "valuation");
-        router.get(
-          valuation,
-          handle(async (req, res) => {
-            const { valuation: data } = await run<{ valuation: unknown }>(VALUATION, { reportId: req.params.reportId }, res.locals.context);
-            res.json({ data });
-          }),
-        );
-        allowOnly(router, valuation, ["GET"]);
-      },
+const reportId = (req: Request) => ({ reportId: req.params.reportId });
+
+const CREATED = "Comparable created successfully";
+
+/** The create route also takes a RESO Property record (docs/api.md "Wave 3 contracts", RESO; ./reso.ts). */
+const withReso = (route: RestRoute): RestRoute =>
+  route.operationId !== "createComparable"
+    ? route
+    : {
+        ...route,
+        description: "The body may be a RESO Property record (format=reso, or detected by its names): the answer then adds ignored_fields.",
+        operations: [...route.operations, RESO_OPERATIONS.createComparable],
+        query: s.createFormatQuery,
+        body: s.createComparableBody.or(s.resoComparableBody),
+        answer: { body: s.createdOf(s.comparable) },
+        message: undefined,
+        run: async (req, res) => {
+          if (bodyFormat(req, comparableFields) === "reso") {
+            return resoCreated(await createComparableFromReso(req, String(req.params.reportId), res.locals.context), CREATED);
+          }
+          return { data: await route.run(req, res), message: CREATED };
+        },
+      };
+
+export const comparableRoutes: RestRoute[] = [
+  ...reportItemRoutes(spec).map(withReso),
+  {
+    method: "put",
+    path: "/v1/reports/{reportId}/comparables",
+    operationId: "replaceComparables",
+    tag: "Comparables",
+    summary: (needs) => `Replace a report's whole set of comparables (needs ${needs})`,
+    description:
+      "One transaction: every item is valid and saved, or nothing changes and the 400 names the item (comparables[3].price must be a number). The answer is the new set in the order sent.",
+    operations: [REPLACE],
+    params: reportIdParam,
+    body: s.replaceComparablesBody,
+    answer: { data: z.array(s.comparable) },
+    message: "Comparables replaced successfully",
+    responseDescription: "The new set",
+    run: (req, res) => {
+      const { list, spelled } = replacement(bodyObject(req));
+      return runRoot(REPLACE, { ...reportId(req), comparables: list }, res.locals.context, { spelled });
     },
-  });
-}
+  },
+  {
+    method: "get",
+    path: "/v1/reports/{reportId}/valuation",
+    operationId: "getValuation",
+    tag: "Comparables",
+    summary: (needs) => `A comparative market analysis of a report from its comparables (needs ${needs})`,
+    description: "The median adjusted price per square foot of the included comparables × the report's sqft; see the README for the method.",
+    operations: [VALUATION],
+    params: reportIdParam,
+    answer: { data: s.valuation },
+    responseDescription: "The valuation",
+    run: (req, res) => runRoot(VALUATION, reportId(req), res.locals.context),
+  },
+];

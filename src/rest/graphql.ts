@@ -20,6 +20,10 @@ import { socialPostFields } from "../schema/resources/social-post/fields";
 export interface Operation {
   name: string;
   document: DocumentNode;
+  kind: "query" | "mutation";
+  /** Its first root field, and that field's key in the result (its alias, if any). */
+  rootField: string;
+  root: string;
 }
 
 /** Every REST operation, registered as its module loads (tests check them against the GraphQL limits). */
@@ -30,7 +34,15 @@ export function operation(source: string): Operation {
   const errors = validate(schema, document);
   if (errors.length) throw new Error(`Invalid REST operation: ${errors.map((e) => e.message).join("; ")}`);
   const def = document.definitions[0];
-  const op = { name: def.kind === "OperationDefinition" ? (def.name?.value ?? "anonymous") : "anonymous", document };
+  const first = def.kind === "OperationDefinition" ? def.selectionSet.selections[0] : undefined;
+  const field = first?.kind === "Field" ? first : undefined;
+  const op: Operation = {
+    name: def.kind === "OperationDefinition" ? (def.name?.value ?? "anonymous") : "anonymous",
+    document,
+    kind: def.kind === "OperationDefinition" && def.operation === "mutation" ? "mutation" : "query",
+    rootField: field?.name.value ?? "",
+    root: field ? (field.alias ?? field.name).value : "",
+  };
   restOperations.push(op);
   return op;
 }
@@ -78,6 +90,11 @@ async function executed(op: Operation, variables: Record<string, unknown>, conte
   const error = result.errors?.find((e) => !(options.allowForbiddenNested && isForbiddenNested(e)));
   if (error) throw toRestError(error, op, options.nameOf ?? restNameOf(options.spelled), context);
   return result;
+}
+
+/** Runs the operation and returns its first root field's value, or throws the first error as a RestError. */
+export async function runRoot<Value = unknown>(op: Operation, variables: Record<string, unknown>, context: Context, options: RunOptions = {}): Promise<Value> {
+  return (await run<Record<string, Value>>(op, variables, context, options))[op.root];
 }
 
 /** Runs the operation and returns its data, or throws the first error as a RestError. */

@@ -1,29 +1,15 @@
 // REST v1: thin translators over the GraphQL schema. Each route checks the shape of its input, maps names,
-// runs one pre-parsed GraphQL operation in-process and maps the result to the body of spec.md.
+// runs one pre-parsed GraphQL operation in-process and maps the result to the body (docs/api.md "Endpoints"); every
+// route is declared once in the route table (./table.ts).
 import { Router } from "express";
 import { idempotencyKeys } from "../http/idempotency";
-import { comparablesRouter } from "./comparables";
-import { insightsRouter } from "./insights";
-import { reportsRouter } from "./reports";
-import { shareLinksRouter } from "./share-links";
-import { showingsRouter } from "./showings";
-import { socialPostsRouter } from "./social-posts";
-import { summaryRouter } from "./summary";
-import { usersRouter } from "./users";
-import { webhooksRouter } from "./webhooks";
+import { routerOf } from "./route";
+import { ROUTES } from "./table";
 
 export function restRouter(): Router {
   const router = Router();
   router.use(idempotencyKeys()); // Idempotency-Key on every POST, before any route
-  router.use(usersRouter());
-  router.use(reportsRouter());
-  router.use(shareLinksRouter());
-  router.use(showingsRouter());
-  router.use(comparablesRouter());
-  router.use(insightsRouter());
-  router.use(socialPostsRouter());
-  router.use(summaryRouter());
-  router.use(webhooksRouter());
+  router.use(routerOf(ROUTES));
   return router;
 }
 

@@ -1,7 +1,21 @@
 // /v1/reports/{reportId}/insights (list, add) and /v1/insights/{id} (get, update, delete).
-import type { Router } from "express";
 import { insightFields } from "../schema/resources/insight/fields";
-import { reportItemsRouter } from "./report-items";
+import { reportItemRoutes } from "./report-items";
+import * as s from "./schemas";
 
-export const insightsRouter = (): Router =>
-  reportItemsRouter({ type: "AgentInsight", one: "agentInsight", many: "agentInsights", path: "insights", param: "insightId", label: "Insight", table: insightFields });
+export const insightRoutes = reportItemRoutes({
+  type: "AgentInsight",
+  one: "agentInsight",
+  many: "agentInsights",
+  path: "insights",
+  param: "insightId",
+  label: "Insight",
+  table: insightFields,
+  tag: "Insights",
+  noun: "insight",
+  nouns: "insights",
+  op: "Insight",
+  response: s.agentInsight,
+  create: s.createInsightBody,
+  update: s.updateInsightBody,
+});

@@ -1,12 +1,13 @@
 // The REST routes of a kind of report item (comparables, insights, social posts), from one description: a report's list and
-// create under /reports/{reportId}/<path>, and get/update/delete under /<path>/{id} — each a translation into the
+// create under /v1/reports/{reportId}/<path>, and get/update/delete under /v1/<path>/{id} — each a translation into the
 // GraphQL queries and mutations of src/schema/resources/report-items.ts.
-import { Router, type Request } from "express";
-import type { Context } from "../context";
+import type { Request, Response } from "express";
+import { z } from "zod";
 import { restSelection, type FieldTable } from "../schema/fields";
-import { operation, run, type Operation } from "./graphql";
-import { jsonBody, pageBody, pageVariables, queryText, runWithBody, type Page } from "./input";
-import { allowOnly, handle } from "./route";
+import { operation, runRoot, type Operation } from "./graphql";
+import { pageVariables, queryText, runWithBody, type Page } from "./input";
+import type { RestRoute, Tag } from "./route";
+import * as s from "./schemas";
 
 export interface ReportItemsRoutes {
   /** The GraphQL type and its query names (see ReportItemsSpec). */
@@ -24,19 +25,28 @@ export interface ReportItemsRoutes {
   writable?: boolean;
   /** A query parameter of the list passed to the GraphQL list as the argument of the same name, e.g. platform. */
   filter?: string;
-  /** Answers a create in a form of its own when it returns a body (e.g. from a RESO record); else the usual create runs. */
-  createOtherwise?: (req: Request, context: Context) => Promise<Record<string, unknown> | undefined>;
+  /** The OpenAPI words: tag, singular and plural nouns (comparable / comparables), operationId stem (Comparable). */
+  tag: Tag;
+  noun: string;
+  nouns: string;
+  op: string;
+  /** The order of the list in words (default: oldest first). */
+  order?: string;
+  /** The item's schemas: its answer, and its create and update bodies (when writable). */
+  response: z.ZodType;
+  create?: z.ZodType;
+  update?: z.ZodType;
+  listQuery?: z.ZodObject;
 }
 
 /** The fragment of an item's REST body, named Rest<Type>. */
 export const itemFragment = (spec: Pick<ReportItemsRoutes, "type" | "table">) => `fragment Rest${spec.type} on ${spec.type} { ${restSelection(spec.table)} }`;
 
-/**
- * The routes; `more` adds routes of the same paths before the 405 answers (e.g. PUT of a whole set), naming the
- * methods they serve.
- */
-export function reportItemsRouter(spec: ReportItemsRoutes, more?: { list?: { methods: string[]; add: (router: Router, path: string) => void } }): Router {
-  const { type, one, many, label, filter } = spec;
+export const reportIdParam = z.object({ reportId: z.string().meta({ description: "Report uuid" }) });
+
+/** The routes of the kind: a report's list (and create), then get (update) and delete of one item. */
+export function reportItemRoutes(spec: ReportItemsRoutes): RestRoute[] {
+  const { type, one, many, label, filter, tag, noun, nouns, op } = spec;
   const writable = spec.writable !== false;
   const fragment = itemFragment(spec);
   const filterVariable = filter ? `, $${filter}: String` : "";
@@ -53,51 +63,84 @@ export function reportItemsRouter(spec: ReportItemsRoutes, more?: { list?: { met
   } ${fragment}`);
   const DELETE = operation(`mutation RestDelete${type}($id: ID!) { delete${type}(id: $id) }`);
 
-  const router = Router();
-  const list = `/reports/:reportId/${spec.path}`;
-  router.get(
-    list,
-    handle(async (req, res) => {
-      const data = await run<Record<string, Page<unknown>>>(
-        LIST,
-        {
-          reportId: req.params.reportId,
-          ...pageVariables(req),
-          ...(filter ? { [filter]: queryText(req, filter) } : {}),
-        },
-        res.locals.context,
-      );
-      res.json(pageBody(data[many]));
-    }),
-  );
-  /** A create or update: the body as the mutation's input, answered with the item and a message. */
-  const write = (op: Operation, mode: "create" | "update", variables: (req: Request) => Record<string, unknown>, status: 200 | 201) =>
-    handle(async (req, res) => {
-      const other = mode === "create" ? await spec.createOtherwise?.(req, res.locals.context) : undefined;
-      if (other) return void res.status(status).json(other);
-      const data = await runWithBody<Record<string, unknown>>(op, req, res.locals.context, { table: spec.table, mode, variables: variables(req) });
-      res.status(status).json({ data: data[`${mode}${type}`], message: `${label} ${mode}d successfully` });
-    });
-  if (CREATE) router.post(list, jsonBody, write(CREATE, "create", (req) => ({ reportId: req.params.reportId }), 201));
-  more?.list?.add(router, list);
-  allowOnly(router, list, ["GET", ...(writable ? ["POST"] : []), ...(more?.list?.methods ?? [])]);
+  const list = `/v1/reports/{reportId}/${spec.path}`;
+  const item = `/v1/${spec.path}/{${spec.param}}`;
+  const idParams = z.object({ [spec.param]: z.string().meta({ description: `The ${noun}'s uuid` }) });
+  const id = (req: Request) => ({ id: req.params[spec.param] });
+  /** A create or update: the body as the mutation's input, answered with the item. */
+  const write = (operation: Operation, mode: "create" | "update", variables: (req: Request) => Record<string, unknown>) => async (req: Request, res: Response) =>
+    (await runWithBody<Record<string, unknown>>(operation, req, res.locals.context, { table: spec.table, mode, variables: variables(req) }))[operation.root];
 
-  const item = `/${spec.path}/:${spec.param}`;
-  router.get(
-    item,
-    handle(async (req, res) => {
-      const data = await run<Record<string, unknown>>(GET, { id: req.params[spec.param] }, res.locals.context);
-      res.json({ data: data[one] });
-    }),
-  );
-  if (UPDATE) router.patch(item, jsonBody, write(UPDATE, "update", (req) => ({ id: req.params[spec.param] }), 200));
-  router.delete(
-    item,
-    handle(async (req, res) => {
-      await run(DELETE, { id: req.params[spec.param] }, res.locals.context);
-      res.json({ message: `${label} deleted successfully` });
-    }),
-  );
-  allowOnly(router, item, writable ? ["GET", "PATCH", "DELETE"] : ["GET", "DELETE"]);
-  return router;
+  const routes: Array<RestRoute | false> = [
+    {
+      method: "get",
+      path: list,
+      operationId: `list${op}s`,
+      tag,
+      summary: (needs) => `List a report's ${nouns}, ${spec.order ?? "oldest first"} (needs ${needs})`,
+      operations: [LIST],
+      params: reportIdParam,
+      query: spec.listQuery ?? s.pageQuery,
+      answer: { page: spec.response },
+      responseDescription: `A page of ${nouns}`,
+      errors: [400],
+      run: (req, res) =>
+        runRoot<Page>(LIST, { reportId: req.params.reportId, ...pageVariables(req), ...(filter ? { [filter]: queryText(req, filter) } : {}) }, res.locals.context),
+    },
+    CREATE && {
+      method: "post",
+      path: list,
+      operationId: `create${op}`,
+      tag,
+      summary: (needs) => `Add a ${noun} to a report (needs ${needs})`,
+      operations: [CREATE],
+      params: reportIdParam,
+      body: spec.create,
+      status: 201,
+      answer: { data: spec.response },
+      message: `${label} created successfully`,
+      responseDescription: `The created ${noun}`,
+      run: write(CREATE, "create", (req) => ({ reportId: req.params.reportId })),
+    },
+    {
+      method: "get",
+      path: item,
+      operationId: `get${op}`,
+      tag,
+      summary: (needs) => `Get a ${noun} (needs ${needs})`,
+      operations: [GET],
+      params: idParams,
+      answer: { data: spec.response },
+      responseDescription: `The ${noun}`,
+      run: (req, res) => runRoot(GET, id(req), res.locals.context),
+    },
+    UPDATE && {
+      method: "patch",
+      path: item,
+      operationId: `update${op}`,
+      tag,
+      summary: (needs) => `Change the given fields of a ${noun} (needs ${needs})`,
+      operations: [UPDATE],
+      params: idParams,
+      body: spec.update,
+      answer: { data: spec.response },
+      message: `${label} updated successfully`,
+      responseDescription: `The updated ${noun}`,
+      run: write(UPDATE, "update", id),
+    },
+    {
+      method: "delete",
+      path: item,
+      operationId: `delete${op}`,
+      tag,
+      summary: (needs) => `Delete a ${noun} (needs ${needs})`,
+      operations: [DELETE],
+      params: idParams,
+      answer: "message",
+      message: `${label} deleted successfully`,
+      responseDescription: "Deleted",
+      run: async (req, res) => void (await runRoot(DELETE, id(req), res.locals.context)),
+    },
+  ];
+  return routes.filter((route): route is RestRoute => route !== false);
 }

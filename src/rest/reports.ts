@@ -1,11 +1,12 @@
-// /v1/reports: list, address search (three forms), create, get, update, delete.
-import { Router, type Request } from "express";
+// /v1/reports: list, address search (three forms), create, get, update, delete (docs/api.md "Report routes").
+import type { Request } from "express";
 import type { Context } from "../context";
 import { reportFields } from "../schema/resources/report/fields";
 import { operation, run, runJson } from "./graphql";
-import { jsonBody, pageVariables, queryText, runWithBody, sendJson } from "./input";
-import { allowOnly, handle } from "./route";
-import { bodyFormat, createReportFromReso, formatOf, reportAsReso, reportToReso, resoCreated } from "./reso";
+import { pageVariables, queryText, runWithBody } from "./input";
+import { RawJson, type RestRoute } from "./route";
+import * as s from "./schemas";
+import { bodyFormat, createReportFromReso, formatOf, reportAsReso, reportToReso, RESO_OPERATIONS, resoCreated } from "./reso";
 import {
   DETAIL_FRAGMENT,
   REPORT_FRAGMENT,
@@ -32,83 +33,120 @@ const DELETE = operation(`mutation RestDeleteReport($id: ID!) { deleteReport(id:
 const detailOptions = { allowForbiddenNested: true };
 const CREATED = "Report created successfully";
 
-/** Reads of reports answered by one statement, which can check the request's key too (auth/middleware.ts). */
-export const readsReports = (req: Request): boolean => req.method === "GET" && /^\/v1\/reports(?:\/[\w-]+)?\/?$/.test(req.path);
-
 /** The best match for an address, as the detail. */
 async function searchByAddress(address: string, context: Context) {
   const { reportByAddress } = await run<{ reportByAddress: ReportDetailResult }>(BY_ADDRESS, { address }, context, detailOptions);
-  return { data: toReportDetail(reportByAddress) };
+  return toReportDetail(reportByAddress);
 }
 
-export function reportsRouter(): Router {
-  const router = Router();
+const id = (req: Request) => ({ id: req.params.reportId });
 
-  router.get(
-    "/reports",
-    handle(async (req, res) => {
+export const reportRoutes: RestRoute[] = [
+  {
+    method: "get",
+    path: "/v1/reports",
+    operationId: "listReports",
+    tag: "Reports",
+    summary: "List the team's reports, or find one by address",
+    description: "Without address: a page of reports, newest first. With address: { data: the best-matching report } (exact, then prefix, then containment; latest update breaks ties); the other parameters are ignored.",
+    operations: [LIST, BY_ADDRESS],
+    query: s.reportListQuery,
+    answer: { body: s.pageOf(s.reportSummary).or(s.dataOf(s.reportDetail)) },
+    responseDescription: "A page of reports, or { data: report } when address is given",
+    errors: [400, 404],
+    checksKey: true,
+    run: async (req, res) => {
       // address takes priority: limit, offset and status are then ignored, even when they are invalid.
       const address = queryText(req, "address");
-      if (address !== undefined) return void res.json(await searchByAddress(address, res.locals.context));
-      sendJson(res, await runJson(LIST, "reports", { status: queryText(req, "status") ?? "all", ...pageVariables(req) }, res.locals.context));
-    }),
-  );
-  router.post(
-    "/reports",
-    jsonBody,
-    handle(async (req, res) => {
+      if (address !== undefined) return { data: await searchByAddress(address, res.locals.context) };
+      return new RawJson(await runJson(LIST, "reports", { status: queryText(req, "status") ?? "all", ...pageVariables(req) }, res.locals.context));
+    },
+  },
+  {
+    method: "post",
+    path: "/v1/reports",
+    operationId: "createReport",
+    tag: "Reports",
+    summary: "Create a report (as a draft)",
+    description:
+      "listing_agent defaults to the team admin's name, created_by to the team's name. The body may be a RESO Property record (format=reso, or detected by its names): the answer then adds ignored_fields.",
+    operations: [CREATE, RESO_OPERATIONS.createReport],
+    query: s.createFormatQuery,
+    body: s.createReportBody.or(s.resoReportBody),
+    status: 201,
+    answer: { body: s.createdOf(s.report) },
+    responseDescription: "The created report",
+    run: async (req, res) => {
       // docs/api.md "Wave 3 contracts" (RESO): a RESO record in, the report out with the names it did not map
-      if (bodyFormat(req, reportFields) === "reso") return void res.status(201).json(resoCreated(await createReportFromReso(req, res.locals.context), CREATED));
-      const { createReport } = await runWithBody<{ createReport: ReportBody }>(CREATE, req, res.locals.context, {
-        table: reportFields,
-        mode: "create",
-      });
-      res.status(201).json({ data: createReport, message: CREATED });
-    }),
-  );
-  allowOnly(router, "/reports", ["GET", "POST"]);
-
-  router.get(
-    "/reports/search",
-    handle(async (req, res) => {
-      res.json(await searchByAddress(queryText(req, "address") ?? "", res.locals.context));
-    }),
-  );
-  allowOnly(router, "/reports/search", ["GET"]);
-
-  router.get(
-    "/reports/:reportId",
-    handle(async (req, res) => {
+      if (bodyFormat(req, reportFields) === "reso") return resoCreated(await createReportFromReso(req, res.locals.context), CREATED);
+      const { createReport } = await runWithBody<{ createReport: ReportBody }>(CREATE, req, res.locals.context, { table: reportFields, mode: "create" });
+      return { data: createReport, message: CREATED };
+    },
+  },
+  {
+    method: "get",
+    path: "/v1/reports/search",
+    operationId: "searchReports",
+    tag: "Reports",
+    summary: "Find the report that best matches an address",
+    operations: [BY_ADDRESS],
+    query: s.addressSearchQuery,
+    answer: { data: s.reportDetail },
+    responseDescription: "The best-matching report",
+    errors: [400, 404],
+    run: (req, res) => searchByAddress(queryText(req, "address") ?? "", res.locals.context),
+  },
+  {
+    method: "get",
+    path: "/v1/reports/{reportId}",
+    operationId: "getReport",
+    tag: "Reports",
+    summary: "Get a report with its collections, or as a RESO Property record (format=reso)",
+    operations: [GET, BY_ADDRESS, RESO_OPERATIONS.read],
+    params: s.reportIdParams,
+    query: s.reportGetQuery,
+    answer: { data: s.reportDetail.or(s.resoProperty) },
+    responseDescription: "The report",
+    errors: [400],
+    checksKey: true,
+    run: async (req, res) => {
       const reso = formatOf(req) === "reso"; // docs/api.md "Wave 3 contracts" (RESO)
       const address = queryText(req, "address");
       if (address !== undefined) {
         const found = await searchByAddress(address, res.locals.context);
-        return void res.json(reso ? { data: reportToReso(found.data) } : found);
+        return reso ? reportToReso(found) : found;
       }
-      if (reso) return void res.json({ data: await reportAsReso(String(req.params.reportId), res.locals.context) });
-      const report = await runJson(GET, "report", { id: req.params.reportId }, res.locals.context, { ...detailOptions, shape: toReportDetail });
-      sendJson(res, `{"data":${report}}`);
-    }),
-  );
-  router.patch(
-    "/reports/:reportId",
-    jsonBody,
-    handle(async (req, res) => {
-      const { updateReport } = await runWithBody<{ updateReport: ReportBody }>(UPDATE, req, res.locals.context, {
-        table: reportFields,
-        mode: "update",
-        variables: { id: req.params.reportId },
-      });
-      res.json({ data: updateReport, message: "Report updated successfully" });
-    }),
-  );
-  router.delete(
-    "/reports/:reportId",
-    handle(async (req, res) => {
-      await run(DELETE, { id: req.params.reportId }, res.locals.context);
-      res.json({ message: "Report deleted successfully" });
-    }),
-  );
-  allowOnly(router, "/reports/:reportId", ["GET", "PATCH", "DELETE"]);
-  return router;
-}
+      if (reso) return reportAsReso(String(req.params.reportId), res.locals.context);
+      return new RawJson(await runJson(GET, "report", id(req), res.locals.context, { ...detailOptions, shape: toReportDetail }));
+    },
+  },
+  {
+    method: "patch",
+    path: "/v1/reports/{reportId}",
+    operationId: "updateReport",
+    tag: "Reports",
+    summary: "Change the given fields of a report",
+    description: 'status "published" or is_draft false publishes (needs reports:publish); contradictory values are a 400.',
+    operations: [UPDATE],
+    params: s.reportIdParams,
+    body: s.updateReportBody,
+    answer: { data: s.report },
+    message: "Report updated successfully",
+    responseDescription: "The updated report",
+        run: async (req, res) =>
+      (await runWithBody<{ updateReport: ReportBody }>(UPDATE, req, res.locals.context, { table: reportFields, mode: "update", variables: id(req) })).updateReport,
+  },
+  {
+    method: "delete",
+    path: "/v1/reports/{reportId}",
+    operationId: "deleteReport",
+    tag: "Reports",
+    summary: "Delete a report and everything attached to it (irreversible)",
+    operations: [DELETE],
+    params: s.reportIdParams,
+    answer: "message",
+    message: "Report deleted successfully",
+    responseDescription: "Deleted",
+    run: async (req, res) => void (await run(DELETE, id(req), res.locals.context)),
+  },
+];

@@ -1,13 +1,15 @@
 // Share links and the report's PDF over REST (docs/api.md "Wave 3 contracts", "Share links"): names mapped to
 // snake_case, every rule behind the schema (src/schema/resources/share-link). The public pages the links open are
 // src/share/router.ts.
-import { Router, type Request } from "express";
+import type { Request } from "express";
 import { pathNaming } from "../schema/errors";
 import { loadReport, reportView } from "../share/view";
 import { reportPdf } from "../share/pdf";
-import { operation, run } from "./graphql";
-import { bodyObject, jsonBody, pageBody, pageVariables, type Page } from "./input";
-import { allowOnly, handle } from "./route";
+import { operation, runRoot } from "./graphql";
+import { bodyObject, pageVariables } from "./input";
+import { reportIdParam } from "./report-items";
+import type { RestRoute } from "./route";
+import * as s from "./schemas";
 
 const LINK = `fragment RestShareLink on ShareLink {
   id report_id: reportId label expires_at: expiresAt created_at: createdAt revoked_at: revokedAt
@@ -33,47 +35,77 @@ function linkInput(body: Record<string, unknown>): Record<string, unknown> {
 /** The full address of a link's page, on the host the request came to. */
 const urlOf = (req: Request, path: string) => `${req.protocol}://${req.get("host")}${path}`;
 
-export function shareLinksRouter(): Router {
-  const router = Router();
-  const links = "/reports/:reportId/share-links";
-  router.get(
-    links,
-    handle(async (req, res) => {
-      const data = await run<{ shareLinks: Page }>(LIST, { reportId: req.params.reportId, ...pageVariables(req) }, res.locals.context);
-      res.json(pageBody(data.shareLinks));
-    }),
-  );
-  router.post(
-    links,
-    jsonBody,
-    handle(async (req, res) => {
+const links = "/v1/reports/{reportId}/share-links";
+const tag = "Reports";
+
+export const shareLinkRoutes: RestRoute[] = [
+  {
+    method: "get",
+    path: links,
+    operationId: "listShareLinks",
+    tag,
+    summary: (needs) => `A report's share links, newest first, revoked and expired ones too; never their tokens (needs ${needs})`,
+    operations: [LIST],
+    params: reportIdParam,
+    query: s.pageQuery,
+    answer: { page: s.shareLink },
+    responseDescription: "A page of share links",
+    errors: [400],
+    run: (req, res) => runRoot(LIST, { reportId: req.params.reportId, ...pageVariables(req) }, res.locals.context),
+  },
+  {
+    method: "post",
+    path: links,
+    operationId: "createShareLink",
+    tag,
+    summary: (needs) => `Make a link to a public, read-only page of the report (needs ${needs})`,
+    description:
+      "The page (HTML, no key, no script) and its PDF (url + .pdf) show the report's facts, executive summary and agent, and the sections whose show_*_on_report switch is on; never showing attendees' names, e-mails, phones or feedback. Unknown, expired or revoked: 404. token and url are in this answer only.",
+    operations: [CREATE],
+    params: reportIdParam,
+    body: s.createShareLinkBody,
+    bodyOptional: true,
+    status: 201,
+    answer: { data: s.shareLinkWithToken },
+    message: "Share link created; copy its url now: it is not shown again",
+    responseDescription: "The link with its token and url (shown only now)",
+    run: async (req, res) => {
       const variables = { reportId: req.params.reportId, input: linkInput(bodyObject(req)) };
-      const { createShareLink: made } = await run<{ createShareLink: { link: object; token: string; path: string } }>(CREATE, variables, res.locals.context, { nameOf });
-      res.status(201).json({ data: { ...made.link, url: urlOf(req, made.path), token: made.token }, message: "Share link created; copy its url now: it is not shown again" });
-    }),
-  );
-  allowOnly(router, links, ["GET", "POST"]);
-
-  const one = `${links}/:linkId`;
-  router.delete(
-    one,
-    handle(async (req, res) => {
-      const data = await run<{ revokeShareLink: unknown }>(REVOKE, { reportId: req.params.reportId, id: req.params.linkId }, res.locals.context);
-      res.json({ data: data.revokeShareLink, message: "Share link revoked" });
-    }),
-  );
-  allowOnly(router, one, ["DELETE"]);
-
-  const pdf = "/reports/:reportId/pdf";
-  router.get(
-    pdf,
-    handle(async (req, res) => {
+      const made = await runRoot<{ link: object; token: string; path: string }>(CREATE, variables, res.locals.context, { nameOf });
+      return { ...made.link, url: urlOf(req, made.path), token: made.token };
+    },
+  },
+  {
+    method: "delete",
+    path: `${links}/{linkId}`,
+    operationId: "revokeShareLink",
+    tag,
+    summary: (needs) => `Revoke a share link: its page and PDF answer 404 from now on, on every server (needs ${needs})`,
+    operations: [REVOKE],
+    params: s.shareLinkParams,
+    answer: { data: s.shareLink },
+    message: "Share link revoked",
+    responseDescription: "The revoked link",
+    run: (req, res) => runRoot(REVOKE, { reportId: req.params.reportId, id: req.params.linkId }, res.locals.context),
+  },
+  {
+    method: "get",
+    path: "/v1/reports/{reportId}/pdf",
+    operationId: "getReportPdf",
+    tag,
+    // Its operation is the share page's (src/share/view.ts), which reads the report.
+    summary: "The report as a PDF: the share page's content (needs reports:read; sections of collections the key may not read are left out)",
+    operations: [],
+    params: reportIdParam,
+    answer: "message",
+    binary: "application/pdf",
+    responseDescription: "The PDF",
+    errors: [403],
+    run: async (req, res) => {
       // The report as its page shows it; collections the key may not read are left out like the detail's.
       const view = reportView(await loadReport(String(req.params.reportId), res.locals.context));
       res.type("application/pdf").setHeader("Content-Disposition", `inline; filename="report-${req.params.reportId}.pdf"`);
       res.send(await reportPdf(view));
-    }),
-  );
-  allowOnly(router, pdf, ["GET"]);
-  return router;
-}
+    },
+  },
+];

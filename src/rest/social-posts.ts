@@ -1,14 +1,15 @@
 // /v1/reports/{reportId}/social-posts (list, import from JSON or CSV), /v1/social-posts/{postId} (get, delete) and
 // /v1/reports/{reportId}/social-engagement.
-import type { Request, Router } from "express";
+import type { Request } from "express";
 import { parse as parseCsv, CsvError } from "csv-parse/sync";
 import { pathNaming, type NameOf } from "../schema/errors";
 import { COUNTS, socialPostFields } from "../schema/resources/social-post/fields";
 import { MAX_IMPORT } from "../schema/resources/social-post/import-items";
-import { operation, RestError, run } from "./graphql";
+import { operation, RestError, runRoot } from "./graphql";
 import { bodyObject, importBody, queryText } from "./input";
-import { reportItemsRouter } from "./report-items";
-import { allowOnly, handle } from "./route";
+import { reportIdParam, reportItemRoutes } from "./report-items";
+import type { RestRoute } from "./route";
+import * as s from "./schemas";
 
 const IMPORT = operation(`mutation RestImportSocialPosts($reportId: ID!, $posts: [JSON!]!, $atomic: Boolean!) {
   importSocialMediaPosts(reportId: $reportId, posts: $posts, atomic: $atomic) {
@@ -141,53 +142,69 @@ function atomicOf(req: Request): boolean {
   throw new RestError(400, "atomic must be true or false");
 }
 
-export function socialPostsRouter(): Router {
-  return reportItemsRouter(
-    { type: "SocialMediaPost", one: "socialMediaPost", many: "socialMediaPosts", path: "social-posts", param: "postId", label: "Social media post", table: socialPostFields, writable: false, filter: "platform" },
-    {
-      list: {
-        methods: [],
-        add: (router, path) => {
-          router.post(
-            `${path}/import`,
-            importBody,
-            handle(async (req, res) => {
-              const atomic = atomicOf(req);
-              const csv = Buffer.isBuffer(req.body) ? csvPosts(req.body) : undefined;
-              const posts = csv ? csv.posts : jsonPosts(req);
-              const name = recordNames(csv?.lines);
-              // An atomic import refused for one record names it like the results do.
-              const nameOf: NameOf = (p) =>
-                p[0] === "posts" && typeof p[1] === "number" ? name(p[1], typeof p[2] === "string" ? p[2] : null) : pathNaming((f) => f)(p);
-              const { importSocialMediaPosts: result } = await run<{ importSocialMediaPosts: ImportResult }>(
-                IMPORT,
-                { reportId: req.params.reportId, posts, atomic },
-                res.locals.context,
-                { nameOf },
-              );
-              const results = result.results.map(({ field, reason, message, ...item }) => ({
-                ...item,
-                message: item.status === "error" ? `${name(item.index, field)} ${reason}` : message,
-              }));
-              const { created, updated, unchanged, skipped_stale, failed } = result;
-              res.json({
-                data: { ...result, results },
-                message: `Import done: ${created} created, ${updated} updated, ${unchanged} unchanged, ${skipped_stale} skipped as stale, ${failed} failed`,
-              });
-            }),
-          );
-          allowOnly(router, `${path}/import`, ["POST"]);
-          const engagement = path.replace(/social-posts$/, "social-engagement");
-          router.get(
-            engagement,
-            handle(async (req, res) => {
-              const { socialEngagement } = await run<{ socialEngagement: unknown }>(ENGAGEMENT, { reportId: req.params.reportId }, res.locals.context);
-              res.json({ data: socialEngagement });
-            }),
-          );
-          allowOnly(router, engagement, ["GET"]);
-        },
-      },
+export const socialPostRoutes: RestRoute[] = [
+  ...reportItemRoutes({
+    type: "SocialMediaPost",
+    one: "socialMediaPost",
+    many: "socialMediaPosts",
+    path: "social-posts",
+    param: "postId",
+    label: "Social media post",
+    table: socialPostFields,
+    writable: false,
+    filter: "platform",
+    tag: "Social media",
+    noun: "post",
+    nouns: "social media posts",
+    op: "SocialPost",
+    order: "newest posted_at first",
+    response: s.socialMediaPost,
+    listQuery: s.socialPostListQuery,
+  }),
+  {
+    method: "post",
+    path: "/v1/reports/{reportId}/social-posts/import",
+    operationId: "importSocialPosts",
+    tag: "Social media",
+    summary: (needs) => `Import post engagement from JSON or CSV: upsert by platform and external_id (needs ${needs})`,
+    description:
+      "Up to 500 records, 4 MiB. Each record is created, updated, unchanged, skipped_stale (its metrics_at is older than the stored one) or error (named: posts[2].likes …, or in CSV line 4: likes …; the others are still applied unless atomic=true). The same body sent again answers every record unchanged.",
+    operations: [IMPORT],
+    params: reportIdParam,
+    query: s.importQuery,
+    body: s.importBody,
+    csvBody: s.importCsv,
+    parsers: importBody,
+    answer: { data: s.importResult },
+    message: ({ created, updated, unchanged, skipped_stale, failed }: ImportResult) =>
+      `Import done: ${created} created, ${updated} updated, ${unchanged} unchanged, ${skipped_stale} skipped as stale, ${failed} failed`,
+    responseDescription: "What happened to each record",
+    run: async (req, res) => {
+      const atomic = atomicOf(req);
+      const csv = Buffer.isBuffer(req.body) ? csvPosts(req.body) : undefined;
+      const posts = csv ? csv.posts : jsonPosts(req);
+      const name = recordNames(csv?.lines);
+      // An atomic import refused for one record names it like the results do.
+      const nameOf: NameOf = (p) =>
+        p[0] === "posts" && typeof p[1] === "number" ? name(p[1], typeof p[2] === "string" ? p[2] : null) : pathNaming((f) => f)(p);
+      const result = await runRoot<ImportResult>(IMPORT, { reportId: req.params.reportId, posts, atomic }, res.locals.context, { nameOf });
+      const results = result.results.map(({ field, reason, message, ...item }) => ({
+        ...item,
+        message: item.status === "error" ? `${name(item.index, field)} ${reason}` : message,
+      }));
+      return { ...result, results };
     },
-  );
-}
+  },
+  {
+    method: "get",
+    path: "/v1/reports/{reportId}/social-engagement",
+    operationId: "getSocialEngagement",
+    tag: "Social media",
+    summary: (needs) => `A report's social engagement: totals and per platform (needs ${needs})`,
+    operations: [ENGAGEMENT],
+    params: reportIdParam,
+    answer: { data: s.engagement },
+    responseDescription: "The engagement",
+    run: (req, res) => runRoot(ENGAGEMENT, { reportId: req.params.reportId }, res.locals.context),
+  },
+];

@@ -1,8 +1,9 @@
 // POST /v1/reports/{reportId}/summary: generates (and by default saves) the report's executive summary.
-import { Router } from "express";
-import { operation, run } from "./graphql";
-import { jsonBody, optionalBodyObject } from "./input";
-import { allowOnly, handle } from "./route";
+import { operation, runRoot } from "./graphql";
+import { optionalBodyObject } from "./input";
+import { reportIdParam } from "./report-items";
+import type { RestRoute } from "./route";
+import * as s from "./schemas";
 
 const GENERATE = operation(`mutation RestGenerateSummary($reportId: ID!, $tone: SummaryTone, $length: SummaryLength, $save: Boolean) {
   generateSummary(reportId: $reportId, tone: $tone, length: $length, save: $save) {
@@ -10,19 +11,27 @@ const GENERATE = operation(`mutation RestGenerateSummary($reportId: ID!, $tone: 
   }
 }`);
 
-const PATH = "/reports/:reportId/summary";
-
-export function summaryRouter(): Router {
-  const router = Router();
-  router.post(
-    PATH,
-    jsonBody,
-    handle(async (req, res) => {
+export const summaryRoutes: RestRoute[] = [
+  {
+    method: "post",
+    path: "/v1/reports/{reportId}/summary",
+    operationId: "generateSummary",
+    tag: "Summaries",
+    summary: (needs) =>
+      `Write the report's executive summary from its facts, valuation, showings, engagement and insights (needs ${needs}; reports:update to save)`,
+    description:
+      'The template provider (default) writes offline and deterministically; an OpenAI-compatible model can be configured (README "AI summaries"). The text is screened for fair-housing phrases and for numbers that are not in the inputs (warnings). Saved as the report\'s executive_summary unless save is false.',
+    operations: [GENERATE],
+    params: reportIdParam,
+    body: s.summaryBody,
+    bodyOptional: true,
+    answer: { data: s.generatedSummary },
+    message: "Summary generated",
+    responseDescription: "The summary",
+    errors: [422, 502, 504],
+    run: (req, res) => {
       const { tone, length, save } = optionalBodyObject(req);
-      const { generateSummary } = await run<{ generateSummary: unknown }>(GENERATE, { reportId: req.params.reportId, tone, length, save }, res.locals.context);
-      res.json({ data: generateSummary, message: "Summary generated" });
-    }),
-  );
-  allowOnly(router, PATH, ["POST"]);
-  return router;
-}
+      return runRoot(GENERATE, { reportId: req.params.reportId, tone, length, save }, res.locals.context);
+    },
+  },
+];

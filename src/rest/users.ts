@@ -1,9 +1,7 @@
 // GET /v1/users/me: the GraphQL `me` selected under the REST names of spec.md.
-import { Router } from "express";
-import type { z } from "zod";
-import { operation, run } from "./graphql";
-import { allowOnly, handle } from "./route";
-import type { currentUser } from "./schemas";
+import { operation, runRoot } from "./graphql";
+import type { RestRoute } from "./route";
+import * as s from "./schemas";
 
 const ME = operation(`query RestMe {
   me {
@@ -14,15 +12,16 @@ const ME = operation(`query RestMe {
   }
 }`);
 
-export function usersRouter(): Router {
-  const router = Router();
-  router.get(
-    "/users/me",
-    handle(async (_req, res) => {
-      const { me } = await run<{ me: z.infer<typeof currentUser> }>(ME, {}, res.locals.context);
-      res.json({ data: me });
-    }),
-  );
-  allowOnly(router, "/users/me", ["GET"]);
-  return router;
-}
+export const userRoutes: RestRoute[] = [
+  {
+    method: "get",
+    path: "/v1/users/me",
+    operationId: "getCurrentUser",
+    tag: "Users",
+    summary: "The team, subscription, API key and rate-limit status of the key in use",
+    operations: [ME],
+    answer: { data: s.currentUser },
+    responseDescription: "The current-user record",
+    run: (_req, res) => runRoot(ME, {}, res.locals.context),
+  },
+];

@@ -1,9 +1,11 @@
 // Webhooks over REST (DECISIONS "Webhooks"): endpoints, their delivery log, the event list and the event types.
 // Names are the same as GraphQL's but snake_case; every rule is behind the schema (src/schema/resources/webhook).
-import { Router } from "express";
-import { operation, run } from "./graphql";
-import { bodyObject, jsonBody, optionalBodyObject, pageBody, pageVariables, queryText, type Page } from "./input";
-import { allowOnly, handle } from "./route";
+import type { Request } from "express";
+import { z } from "zod";
+import { operation, runRoot } from "./graphql";
+import { bodyObject, optionalBodyObject, pageVariables, queryText } from "./input";
+import type { RestRoute } from "./route";
+import * as s from "./schemas";
 
 const ENDPOINT = `fragment RestWebhook on WebhookEndpoint {
   id url events description enabled disabled_reason: disabledReason created_at: createdAt updated_at: updatedAt
@@ -46,121 +48,180 @@ function endpointInput(body: Record<string, unknown>): Record<string, unknown> {
 
 const withSecret = (r: { endpoint: object; secret: string }) => ({ ...r.endpoint, secret: r.secret });
 
-export function webhooksRouter(): Router {
-  const router = Router();
+const webhookId = (req: Request) => ({ id: req.params.webhookId });
+const one = "/v1/webhooks/{webhookId}";
+const tag = "Webhooks";
 
-  router.get(
-    "/webhooks/event-types",
-    handle(async (_req, res) => {
-      res.json({ data: (await run<{ webhookEventTypes: unknown[] }>(TYPES, {}, res.locals.context)).webhookEventTypes });
-    }),
-  );
-  allowOnly(router, "/webhooks/event-types", ["GET"]);
-
-  router.get(
-    "/webhooks",
-    handle(async (req, res) => {
-      res.json(pageBody((await run<{ webhookEndpoints: Page }>(LIST, pageVariables(req), res.locals.context)).webhookEndpoints));
-    }),
-  );
-  router.post(
-    "/webhooks",
-    jsonBody,
-    handle(async (req, res) => {
-      const data = await run<{ createWebhookEndpoint: { endpoint: object; secret: string } }>(CREATE, { input: endpointInput(bodyObject(req)) }, res.locals.context);
-      res.status(201).json({ data: withSecret(data.createWebhookEndpoint), message: "Webhook created successfully; store its secret now: it is not shown again" });
-    }),
-  );
-  allowOnly(router, "/webhooks", ["GET", "POST"]);
-
-  const one = "/webhooks/:webhookId";
-  router.get(
-    one,
-    handle(async (req, res) => {
-      res.json({ data: (await run<{ webhookEndpoint: unknown }>(GET, { id: req.params.webhookId }, res.locals.context)).webhookEndpoint });
-    }),
-  );
-  router.patch(
-    one,
-    jsonBody,
-    handle(async (req, res) => {
-      const data = await run<{ updateWebhookEndpoint: unknown }>(UPDATE, { id: req.params.webhookId, input: endpointInput(bodyObject(req)) }, res.locals.context);
-      res.json({ data: data.updateWebhookEndpoint, message: "Webhook updated successfully" });
-    }),
-  );
-  router.delete(
-    one,
-    handle(async (req, res) => {
-      await run(DELETE, { id: req.params.webhookId }, res.locals.context);
-      res.json({ message: "Webhook deleted successfully" });
-    }),
-  );
-  allowOnly(router, one, ["GET", "PATCH", "DELETE"]);
-
-  const rotate = `${one}/rotate-secret`;
-  router.post(
-    rotate,
-    jsonBody,
-    handle(async (req, res) => {
+export const webhookRoutes: RestRoute[] = [
+  {
+    method: "get",
+    path: "/v1/webhooks/event-types",
+    operationId: "listWebhookEventTypes",
+    tag,
+    summary: (needs) => `The event types endpoints can subscribe to (needs ${needs})`,
+    operations: [TYPES],
+    answer: { data: z.array(s.webhookEventType) },
+    responseDescription: "The catalog",
+    run: (_req, res) => runRoot(TYPES, {}, res.locals.context),
+  },
+  {
+    method: "get",
+    path: "/v1/webhooks",
+    operationId: "listWebhooks",
+    tag,
+    summary: (needs) => `The team's webhook endpoints, oldest first (needs ${needs})`,
+    operations: [LIST],
+    query: s.pageQuery,
+    answer: { page: s.webhookEndpoint },
+    responseDescription: "A page of endpoints",
+    errors: [400],
+    run: (req, res) => runRoot(LIST, pageVariables(req), res.locals.context),
+  },
+  {
+    method: "post",
+    path: "/v1/webhooks",
+    operationId: "createWebhook",
+    tag,
+    summary: (needs) => `Add an endpoint (needs ${needs})`,
+    description:
+      "The answer holds the signing secret, shown only this once. Hosts that resolve to loopback, private, link-local or other non-public addresses are refused unless WEBHOOK_ALLOW_PRIVATE_URLS=true.",
+    operations: [CREATE],
+    body: s.createWebhookBody,
+    status: 201,
+    answer: { data: s.webhookEndpointWithSecret },
+    message: "Webhook created successfully; store its secret now: it is not shown again",
+    responseDescription: "The endpoint with its secret",
+    run: async (req, res) => withSecret(await runRoot<{ endpoint: object; secret: string }>(CREATE, { input: endpointInput(bodyObject(req)) }, res.locals.context)),
+  },
+  {
+    method: "get",
+    path: one,
+    operationId: "getWebhook",
+    tag,
+    summary: (needs) => `Get an endpoint (needs ${needs})`,
+    operations: [GET],
+    params: s.webhookIdParams,
+    answer: { data: s.webhookEndpoint },
+    responseDescription: "The endpoint",
+    run: (req, res) => runRoot(GET, webhookId(req), res.locals.context),
+  },
+  {
+    method: "patch",
+    path: one,
+    operationId: "updateWebhook",
+    tag,
+    summary: (needs) => `Change the given fields of an endpoint; enabling it clears disabled_reason (needs ${needs})`,
+    operations: [UPDATE],
+    params: s.webhookIdParams,
+    body: s.updateWebhookBody,
+    answer: { data: s.webhookEndpoint },
+    message: "Webhook updated successfully",
+    responseDescription: "The endpoint",
+    run: (req, res) => runRoot(UPDATE, { ...webhookId(req), input: endpointInput(bodyObject(req)) }, res.locals.context),
+  },
+  {
+    method: "delete",
+    path: one,
+    operationId: "deleteWebhook",
+    tag,
+    summary: (needs) => `Delete an endpoint and its delivery log (needs ${needs})`,
+    operations: [DELETE],
+    params: s.webhookIdParams,
+    answer: "message",
+    message: "Webhook deleted successfully",
+    responseDescription: "Deleted",
+    run: async (req, res) => void (await runRoot(DELETE, webhookId(req), res.locals.context)),
+  },
+  {
+    method: "post",
+    path: `${one}/rotate-secret`,
+    operationId: "rotateWebhookSecret",
+    tag,
+    summary: (needs) => `A new secret, shown only now; the old one keeps signing too for 24 hours (needs ${needs})`,
+    operations: [ROTATE],
+    params: s.webhookIdParams,
+    answer: { data: s.webhookEndpointWithSecret },
+    message: "Secret rotated; the previous one keeps signing for 24 hours",
+    responseDescription: "The endpoint with its new secret",
+    run: async (req, res) => {
       optionalBodyObject(req);
-      const data = await run<{ rotateWebhookSecret: { endpoint: object; secret: string } }>(ROTATE, { id: req.params.webhookId }, res.locals.context);
-      res.json({ data: withSecret(data.rotateWebhookSecret), message: "Secret rotated; the previous one keeps signing for 24 hours" });
-    }),
-  );
-  allowOnly(router, rotate, ["POST"]);
-
-  const test = `${one}/test`;
-  router.post(
-    test,
-    jsonBody,
-    handle(async (req, res) => {
+      return withSecret(await runRoot<{ endpoint: object; secret: string }>(ROTATE, webhookId(req), res.locals.context));
+    },
+  },
+  {
+    method: "post",
+    path: `${one}/test`,
+    operationId: "testWebhook",
+    tag,
+    summary: (needs) => `Send a webhook.test event to this endpoint (needs ${needs})`,
+    operations: [TEST],
+    params: s.webhookIdParams,
+    status: 202,
+    answer: { data: s.webhookDelivery },
+    message: "Test event queued",
+    responseDescription: "The queued delivery",
+    errors: [409],
+    run: (req, res) => {
       optionalBodyObject(req);
-      const data = await run<{ sendTestWebhook: unknown }>(TEST, { id: req.params.webhookId }, res.locals.context);
-      res.status(202).json({ data: data.sendTestWebhook, message: "Test event queued" });
-    }),
-  );
-  allowOnly(router, test, ["POST"]);
-
-  const deliveries = `${one}/deliveries`;
-  router.get(
-    deliveries,
-    handle(async (req, res) => {
-      const data = await run<{ webhookDeliveries: Page }>(
-        DELIVERIES,
-        { id: req.params.webhookId, status: queryText(req, "status"), eventType: queryText(req, "event_type"), ...pageVariables(req) },
-        res.locals.context,
-      );
-      res.json(pageBody(data.webhookDeliveries));
-    }),
-  );
-  allowOnly(router, deliveries, ["GET"]);
-
-  const redeliver = `${deliveries}/:deliveryId/redeliver`;
-  router.post(
-    redeliver,
-    jsonBody,
-    handle(async (req, res) => {
+      return runRoot(TEST, webhookId(req), res.locals.context);
+    },
+  },
+  {
+    method: "get",
+    path: `${one}/deliveries`,
+    operationId: "listWebhookDeliveries",
+    tag,
+    summary: (needs) => `The endpoint's delivery attempts, newest first, optionally of one status and event type (needs ${needs})`,
+    operations: [DELIVERIES],
+    params: s.webhookIdParams,
+    query: s.deliveryListQuery,
+    answer: { page: s.webhookDelivery },
+    responseDescription: "A page of attempts",
+    errors: [400],
+    run: (req, res) =>
+      runRoot(DELIVERIES, { ...webhookId(req), status: queryText(req, "status"), eventType: queryText(req, "event_type"), ...pageVariables(req) }, res.locals.context),
+  },
+  {
+    method: "post",
+    path: `${one}/deliveries/{deliveryId}/redeliver`,
+    operationId: "redeliverWebhook",
+    tag,
+    summary: (needs) => `Send a delivery's event again now: the retry already waiting, if any, else a new attempt (needs ${needs})`,
+    operations: [REDELIVER],
+    params: s.deliveryParams,
+    status: 202,
+    answer: { data: s.webhookDelivery },
+    message: "Redelivery queued",
+    responseDescription: "The queued attempt",
+    errors: [409],
+    run: (req, res) => {
       optionalBodyObject(req);
-      const data = await run<{ redeliverWebhook: unknown }>(REDELIVER, { id: req.params.webhookId, deliveryId: req.params.deliveryId }, res.locals.context);
-      res.status(202).json({ data: data.redeliverWebhook, message: "Redelivery queued" });
-    }),
-  );
-  allowOnly(router, redeliver, ["POST"]);
-
-  router.get(
-    "/events",
-    handle(async (req, res) => {
-      const data = await run<{ webhookEvents: Page }>(EVENTS, { type: queryText(req, "type"), ...pageVariables(req) }, res.locals.context);
-      res.json(pageBody(data.webhookEvents));
-    }),
-  );
-  allowOnly(router, "/events", ["GET"]);
-  router.get(
-    "/events/:eventId",
-    handle(async (req, res) => {
-      res.json({ data: (await run<{ webhookEvent: unknown }>(ONE_EVENT, { id: req.params.eventId }, res.locals.context)).webhookEvent });
-    }),
-  );
-  allowOnly(router, "/events/:eventId", ["GET"]);
-  return router;
-}
+      return runRoot(REDELIVER, { ...webhookId(req), deliveryId: req.params.deliveryId }, res.locals.context);
+    },
+  },
+  {
+    method: "get",
+    path: "/v1/events",
+    operationId: "listEvents",
+    tag,
+    summary: (needs) => `The team's events of the last 30 days, newest first (needs ${needs})`,
+    operations: [EVENTS],
+    query: s.eventListQuery,
+    answer: { page: s.webhookEvent },
+    responseDescription: "A page of events",
+    errors: [400],
+    run: (req, res) => runRoot(EVENTS, { type: queryText(req, "type"), ...pageVariables(req) }, res.locals.context),
+  },
+  {
+    method: "get",
+    path: "/v1/events/{eventId}",
+    operationId: "getEvent",
+    tag,
+    summary: (needs) => `Get an event (needs ${needs})`,
+    operations: [ONE_EVENT],
+    params: s.eventIdParams,
+    answer: { data: s.webhookEvent },
+    responseDescription: "The event",
+    run: (req, res) => runRoot(ONE_EVENT, { id: req.params.eventId }, res.locals.context),
+  },
+];

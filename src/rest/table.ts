@@ -1,0 +1,29 @@
+// The REST route table: every route of /v1, each declared once beside its GraphQL operations (./route.ts says what a
+// declaration holds). The Express router, the 405 answers, the OpenAPI document, the auth middleware's fast-path
+// choice and the tests' list of routes are all made from it; its order is the OpenAPI document's and, where two
+// paths could match one request (/v1/reports/search, /v1/reports/{reportId}), the literal one comes first.
+import { comparableRoutes } from "./comparables";
+import { insightRoutes } from "./insights";
+import { reportRoutes } from "./reports";
+import { statementChecked, type RestRoute } from "./route";
+import { shareLinkRoutes } from "./share-links";
+import { showingRoutes } from "./showings";
+import { socialPostRoutes } from "./social-posts";
+import { summaryRoutes } from "./summary";
+import { userRoutes } from "./users";
+import { webhookRoutes } from "./webhooks";
+
+export const ROUTES: readonly RestRoute[] = [
+  ...reportRoutes,
+  ...showingRoutes,
+  ...comparableRoutes,
+  ...insightRoutes,
+  ...socialPostRoutes,
+  ...summaryRoutes,
+  ...shareLinkRoutes,
+  ...webhookRoutes,
+  ...userRoutes,
+];
+
+/** Reads that check the request's key in their own statement (the auth middleware's `checkedByStatement`). */
+export const readsReports = statementChecked(ROUTES);
