@@ -2,7 +2,8 @@
 import { render } from "preact";
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { graphql, run, ApiError, type ResultOf } from "./graphql";
+import { run, ApiError } from "./graphql";
+import { WHO, type Who } from "./page";
 import { href, useRoute } from "./router";
 import { clearKey, holds, missingAdminPermissions, storeKey, storedKey } from "./session";
 import { KeysPage } from "./pages/keys";
@@ -11,16 +12,6 @@ import { WebhooksPage } from "./pages/webhooks";
 import { ReportsPage, ReportPage } from "./pages/reports";
 import { ErrorMessage, messageOf } from "./ui";
 import "./styles.css";
-
-const WHO = graphql(`
-  query Who {
-    me {
-      team { id name }
-      apiKey { id name prefix permissions rateLimitTier expiresAt }
-    }
-  }
-`);
-export type Who = ResultOf<typeof WHO>["me"];
 
 /** Checks a key: valid, and an admin key. Throws a message to show otherwise. */
 async function signIn(key: string): Promise<Who> {
@@ -189,14 +180,6 @@ function App() {
       </main>
     </>
   );
-}
-
-export interface PageProps {
-  apiKey: string;
-  who: Who;
-  /** The route's parameters (#/reports?page=2): a page keeps its state there so Back and reload return to it. */
-  params: URLSearchParams;
-  onUnauthorized: () => void;
 }
 
 render(<App />, document.getElementById("app")!);

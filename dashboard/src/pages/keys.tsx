@@ -4,7 +4,7 @@
 // tier, no later expiry than its own).
 import { useEffect, useRef, useState } from "preact/hooks";
 import { client, graphql, type ResultOf } from "../graphql";
-import type { PageProps } from "../main";
+import type { PageProps } from "../page";
 import { date, ErrorMessage, Loading, messageOf, ShownOnce, Table, useLoad } from "../ui";
 
 const KEYS = graphql(`

@@ -3,7 +3,7 @@
 import { useState } from "preact/hooks";
 import { href, navigate } from "../router";
 import { client, graphql } from "../graphql";
-import type { PageProps } from "../main";
+import type { PageProps } from "../page";
 import { date, ErrorMessage, Loading, money, Table, useLoad } from "../ui";
 
 const PAGE = 20;

@@ -3,7 +3,7 @@
 import { CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip } from "chart.js";
 import { useEffect, useRef } from "preact/hooks";
 import { client, graphql, type ResultOf } from "../graphql";
-import type { PageProps } from "../main";
+import type { PageProps } from "../page";
 import { date, ErrorMessage, Loading, Table, useLoad } from "../ui";
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, CategoryScale, Legend, Tooltip);

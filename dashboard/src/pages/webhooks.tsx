@@ -2,7 +2,7 @@
 // rotate the secret, send a test event) and each endpoint's delivery log with redelivery.
 import { useState } from "preact/hooks";
 import { client, graphql, type ResultOf } from "../graphql";
-import type { PageProps } from "../main";
+import type { PageProps } from "../page";
 import { date, ErrorMessage, Loading, messageOf, Pager, seconds, ShownOnce, Table, useFormAction, useLoad } from "../ui";
 
 const ENDPOINTS = graphql(`
