@@ -142,6 +142,44 @@ export interface AuthOptions {
   routeOf?: (req: Request) => string;
 }
 
+/** The request's context for `key` (valid), or the refusal when its budget is spent; sets the rate-limit headers. */
+function admit(limiter: RateLimiter, req: Request, res: Response, token: string, key: KeyRow, count: WindowCount): Context | Refusal {
+  const tier = key.rate_limit_tier;
+  const result = applyLimit(count, tierLimit(tier));
+  setRateLimitHeaders(res, result);
+  if (result.exceeded) return { status: 429, message: RATE_LIMITED };
+  return {
+    viewer: { keyId: key.id, keyPrefix: keyDisplayPrefix(token), teamId: key.team_id, permissions: key.permissions, tier, trustedDocumentsOnly: key.trusted_documents_only },
+    rateLimit: { tier, limit: result.limit, remaining: result.remaining, resetsAt: result.resetsAt },
+    requestId: req.id === undefined ? undefined : String(req.id),
+    clientAddress: req.ip,
+    rateLimiter: limiter,
+    rateKey: rateKey(key),
+  };
+}
+
+/** A caller whose key is not valid: limited per client address, so guessing keys is throttled. */
+async function refuseKey(limiter: RateLimiter, req: Request, res: Response, keyHash: string | null): Promise<Refusal> {
+  if (keyHash) knownKeys.delete(keyHash);
+  // A request presenting no key (a browser tab, a health probe, a forgotten header) guesses nothing: it is
+  // answered 401 without spending that budget, so it never turns the next wrong key's 401 into a 429.
+  const ip = `ip:${req.ip}`;
+  const presented = req.headers.authorization !== undefined;
+  const anonymous = presented
+    ? applyLimit(await limiter.hit(ip), config.RATE_LIMIT_ANONYMOUS)
+    : { ...applyLimit(await limiter.peek(ip), config.RATE_LIMIT_ANONYMOUS), exceeded: false };
+  setRateLimitHeaders(res, anonymous);
+  if (anonymous.exceeded) limitedByAddress.add(res); // for the refusal counts of /metrics
+  return anonymous.exceeded ? { status: 429, message: RATE_LIMITED } : { status: 401, message: "Invalid API key" };
+}
+
+/** Hands the request on with its context, or answers its refusal. */
+function proceed(req: Request, res: Response, next: NextFunction, answered: Context | Refusal): void {
+  if ("status" in answered) return refuse(req, res, answered.status, answered.message);
+  res.locals.context = answered;
+  next();
+}
+
 export function authenticate(limiter: RateLimiter, options: AuthOptions = {}) {
   const checkedByStatement = options.checkedByStatement ?? (() => false);
   const routeOf = options.routeOf ?? ((req: Request) => req.path);
@@ -150,37 +188,6 @@ export function authenticate(limiter: RateLimiter, options: AuthOptions = {}) {
   const deferrable = (req: Request) => keyReadsCostAStatement() && checkedByStatement(req);
   /** Counts a request of a key in its hourly budget (the row gives the limit the count may be taken in blocks for). */
   const countKey = (row: KeyRow) => limiter.hit(rateKey(row), undefined, tierLimit(row.rate_limit_tier));
-
-  /** The request's context for `key` (valid), or the refusal when its budget is spent; sets the rate-limit headers. */
-  function admit(req: Request, res: Response, token: string, keyHash: string, key: KeyRow, count: WindowCount): Context | Refusal {
-    const tier = key.rate_limit_tier;
-    const result = applyLimit(count, tierLimit(tier));
-    setRateLimitHeaders(res, result);
-    if (result.exceeded) return { status: 429, message: RATE_LIMITED };
-    return {
-      viewer: { keyId: key.id, keyPrefix: keyDisplayPrefix(token), teamId: key.team_id, permissions: key.permissions, tier, trustedDocumentsOnly: key.trusted_documents_only },
-      rateLimit: { tier, limit: result.limit, remaining: result.remaining, resetsAt: result.resetsAt },
-      requestId: req.id === undefined ? undefined : String(req.id),
-      clientAddress: req.ip,
-      rateLimiter: limiter,
-      rateKey: rateKey(key),
-    };
-  }
-
-  /** A caller whose key is not valid: limited per client address, so guessing keys is throttled. */
-  async function refuseKey(req: Request, res: Response, keyHash: string | null): Promise<Refusal> {
-    if (keyHash) knownKeys.delete(keyHash);
-    // A request presenting no key (a browser tab, a health probe, a forgotten header) guesses nothing: it is
-    // answered 401 without spending that budget, so it never turns the next wrong key's 401 into a 429.
-    const ip = `ip:${req.ip}`;
-    const presented = req.headers.authorization !== undefined;
-    const anonymous = presented
-      ? applyLimit(await limiter.hit(ip), config.RATE_LIMIT_ANONYMOUS)
-      : { ...applyLimit(await limiter.peek(ip), config.RATE_LIMIT_ANONYMOUS), exceeded: false };
-    setRateLimitHeaders(res, anonymous);
-    if (anonymous.exceeded) limitedByAddress.add(res); // for the refusal counts of /metrics
-    return anonymous.exceeded ? { status: 429, message: RATE_LIMITED } : { status: 401, message: "Invalid API key" };
-  }
 
   /** Reads the key and answers for it: the context, or the refusal (its headers set). `count`: already counted. */
   async function checked(req: Request, res: Response, token: string | null, keyHash: string | null, count?: WindowCount): Promise<Context | Refusal> {
@@ -191,11 +198,11 @@ export function authenticate(limiter: RateLimiter, options: AuthOptions = {}) {
         ? [keyHash ? await findKey(keyHash) : undefined, count]
         : await Promise.all([findKey(keyHash!), countKey(known)]);
     const now = Date.now();
-    if (!isValid(key, now)) return refuseKey(req, res, keyHash);
+    if (!isValid(key, now)) return refuseKey(limiter, req, res, keyHash);
     knownKeys.set(keyHash!, key);
     // A count taken by the row seen last is of the same budget unless the key was rolled since: then counted again.
     const sameBudget = earlyCount && (!known || rateKey(known) === rateKey(key));
-    const context = admit(req, res, token!, keyHash!, key, sameBudget ? earlyCount : await countKey(key));
+    const context = admit(limiter, req, res, token!, key, sameBudget ? earlyCount : await countKey(key));
     // Waits for a last_used_at write (once a minute): the key's next request then runs with the version it made.
     if (!("status" in context)) await counted(keyHash!, key, now, useOf(req));
     return context;
@@ -206,7 +213,7 @@ export function authenticate(limiter: RateLimiter, options: AuthOptions = {}) {
    * the statement compares with the stored one (and else the request is answered again, see KeyCheck).
    */
   function deferred(req: Request, res: Response, token: string, keyHash: string, known: KeyRow, count: WindowCount): Context | Promise<Context | Refusal> {
-    const context = admit(req, res, token, keyHash, known, count);
+    const context = admit(limiter, req, res, token, known, count);
     // Past its budget by the row seen last: read the key, so a key revoked meanwhile still gets its 401.
     if ("status" in context) return checked(req, res, token, keyHash, count);
     context.keyCheck = new KnownRowCheck(keyHash, known, () => checked(req, res, token, keyHash, count), useOf(req));
@@ -225,12 +232,6 @@ export function authenticate(limiter: RateLimiter, options: AuthOptions = {}) {
     const held = limiter.hitHeld(rateKey(known));
     if (held) return deferred(req, res, token!, keyHash!, known, held);
     return countKey(known).then((count) => deferred(req, res, token!, keyHash!, known, count));
-  }
-
-  function proceed(req: Request, res: Response, next: NextFunction, answered: Context | Refusal): void {
-    if ("status" in answered) return refuse(req, res, answered.status, answered.message);
-    res.locals.context = answered;
-    next();
   }
 
   return (req: Request, res: Response, next: NextFunction): void => {
