@@ -18,6 +18,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 import { createApiKey } from "../src/auth/api-keys";
 import { ALL_PERMISSIONS, parsePermissions } from "../src/auth/permissions";
 import { prisma } from "../src/db";
+import { EVENT_TYPES } from "../src/webhooks/catalog";
 import { startDeliveryWorker, type DeliveryWorker } from "../src/webhooks/worker";
 import { startTestApp, type TestApp } from "./support/app";
 import { receiver, type Receiver } from "./support/receiver";
@@ -291,5 +292,74 @@ const DAY = 86_400_000;
     await page.getByRole("link", { name: "← All reports" }).waitFor();
     await page.goBack();
     await page.getByText(/^21–\d+ of \d+$/).waitFor();
+  });
+  it("webhooks complete: event type descriptions, edit an endpoint, confirm before rotating and deleting, recent events", async () => {
+    const url = `${failing.url}?complete`;
+    const endpoint = (await rest(admin, "POST", "/v1/webhooks", { url, events: ["report.created"], description: "to edit" })).body.data;
+    await signIn(admin, "#/webhooks");
+    const create = page.getByRole("region", { name: "Add an endpoint" });
+    await create.getByText(EVENT_TYPES["report.published"]).waitFor();
+    const item = page.locator("li.endpoint", { hasText: url });
+
+    await item.getByRole("button", { name: `Edit ${url}` }).click();
+    const form = item.getByRole("group", { name: `Edit ${url}` });
+    await form.getByLabel("Description (optional)").fill("edited in the dashboard");
+    await form.getByLabel(/^report\.published/).check();
+    await checkPage("webhooks-edit");
+    await form.getByRole("button", { name: "Save changes" }).click();
+    await page.getByRole("status").getByText(`Saved the changes to ${url}.`).waitFor();
+    expect((await rest(admin, "GET", `/v1/webhooks/${endpoint.id}`)).body.data).toMatchObject({ description: "edited in the dashboard", events: ["report.created", "report.published"] });
+
+    await item.getByRole("button", { name: `Rotate secret of ${url}` }).click();
+    const rotate = page.getByRole("dialog", { name: `Rotate the signing secret of ${url}?` });
+    await rotate.waitFor();
+    expect((await focused()).text).toBe("Cancel");
+    await checkPage("webhooks-rotate-dialog");
+    await page.keyboard.press("Enter");
+    await rotate.waitFor({ state: "hidden" });
+    expect(await page.getByTestId("secret").count()).toBe(0);
+    await item.getByRole("button", { name: `Rotate secret of ${url}` }).click();
+    await rotate.getByRole("button", { name: "Rotate secret" }).click();
+    expect(await page.getByTestId("secret").inputValue()).toMatch(/^whsec_/);
+    await page.getByRole("button", { name: "Done" }).click();
+
+    const events = page.getByRole("region", { name: "Recent events" });
+    await events.locator("tr.event", { hasText: "report.created" }).first().waitFor();
+
+    await item.getByRole("button", { name: `Delete ${url}` }).click();
+    const remove = page.getByRole("dialog", { name: `Delete the endpoint ${url}?` });
+    await remove.getByRole("button", { name: "Delete endpoint" }).click();
+    await page.getByRole("status").getByText("The endpoint is deleted.").waitFor();
+    await item.waitFor({ state: "detached" });
+    expect((await rest(admin, "GET", `/v1/webhooks/${endpoint.id}`)).status).toBe(404);
+  });
+
+  it("every page fits a phone and passes axe in both colour schemes (screenshots at 1280 and 390 px)", async () => {
+    const report = (await rest(admin, "POST", "/v1/reports", { address: "9 Phone Court", city: "Springfield", state: "IL", price: 640000, sqft: 2000 })).body.data;
+    await rest(admin, "POST", `/v1/reports/${report.id}/comparables`, { address: "11 Phone Court", price: 610000, sqft: 1900, distance_miles: 0.3 });
+    await rest(admin, "POST", "/v1/showings", { report_id: report.id, attendee_name: "Sam Buyer", showing_date: "2026-05-01T14:00:00Z", rating: 4 });
+    await signIn(admin);
+    const pages: [string, string, () => Promise<unknown>][] = [
+      ["keys", "#/keys", () => page.getByRole("heading", { name: "The team's keys" }).waitFor()],
+      ["usage", "#/usage", () => page.getByRole("heading", { name: "This month" }).waitFor()],
+      ["webhooks", "#/webhooks", () => page.locator("li.endpoint").first().waitFor()],
+      ["reports", "#/reports", () => page.getByRole("heading", { name: /reports$/ }).waitFor()],
+      ["report", `#/reports/${report.id}`, () => page.getByRole("heading", { name: "9 Phone Court", level: 1 }).waitFor()],
+    ];
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const [name, route, ready] of pages) {
+        await page.goto(`${origin}/dashboard/${route}`);
+        await ready();
+        await page.waitForTimeout(200);
+        expect([name, await page.evaluate(() => document.documentElement.scrollWidth)]).toEqual([name, width]);
+        await checkPage(`all-${name}`);
+      }
+    }
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByLabel("Admin API key").waitFor();
+    await checkPage("all-sign-in");
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await checkPage("all-sign-in");
   });
 });
