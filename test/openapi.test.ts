@@ -81,6 +81,8 @@ const ROUTES: Array<[string, string]> = [
   ["get", "/v1/events"],
   ["get", "/v1/events/{eventId}"],
   ["get", "/v1/users/me"],
+  ["get", "/v1/audit-log"],
+  ["get", "/v1/usage"],
   ["post", "/v1/graphql/documents"],
   ["get", "/v1/graphql/documents"],
 ];

@@ -70,8 +70,17 @@ function withIdempotencyKey(config: RouteConfig): RouteConfig {
   return { ...config, request: { ...config.request, headers: idempotencyHeaders }, responses };
 }
 
+/** Adds text/csv beside application/json to the success answer of a route that can answer CSV. */
+function withCsvAnswer(config: RouteConfig, route: RestRoute): RouteConfig {
+  if (!route.csvResponse) return config;
+  const status = String(route.status ?? 200);
+  const answer = config.responses[status] as ResponseConfig;
+  const content = { ...answer.content, "text/csv": { schema: route.csvResponse } };
+  return { ...config, responses: { ...config.responses, [status]: { ...answer, content } } };
+}
+
 function toRouteConfig(route: RestRoute): RouteConfig {
-  const config = routeConfig(route);
+  const config = withCsvAnswer(routeConfig(route), route);
   return route.method === "post" ? withIdempotencyKey(config) : config;
 }
 

@@ -2,6 +2,7 @@
 // are derived from the field tables of the schema (src/schema/resources/*/fields.ts), so the document cannot drift
 // from what GraphQL accepts and answers; the GraphQL schema itself checks every value.
 import { z } from "zod";
+import { AUDIT_ACTIONS } from "../audit/log";
 import { restBodySchema, restResponseSchema } from "../schema/fields";
 import { comparableFields, MAX_REPLACED } from "../schema/resources/comparable/fields";
 import { insightFields } from "../schema/resources/insight/fields";
@@ -368,3 +369,52 @@ export const deliveryListQuery = pageQuery.extend({
   status: z.enum(DELIVERY_STATUSES).optional().meta({ description: "Only attempts in this status" }),
   event_type: z.string().optional().meta({ description: "Only attempts sending events of this type" }),
 });
+
+// ---- audit log and usage export (docs/api.md "Wave 3 contracts") ----
+
+const instant = (description: string) => z.iso.datetime({ offset: true }).optional().meta({ description });
+export const auditLogQuery = z.object({
+  limit,
+  offset,
+  action: z.enum(AUDIT_ACTIONS).optional().meta({ description: "Only entries of this action" }),
+  actor_key_id: z.uuid().optional().meta({ description: "Only changes made with this key" }),
+  target_id: z.string().optional().meta({ description: "Only changes to this object (a key, endpoint, share link or report id)" }),
+  from: instant("Only entries at or after this instant (ISO 8601)"),
+  to: instant("Only entries before this instant (ISO 8601)"),
+});
+export const auditLogEntry = z
+  .object({
+    id: z.uuid(),
+    action: z.enum(AUDIT_ACTIONS),
+    actor: z.object({
+      type: z.enum(["api_key", "cli"]),
+      key_id: z.uuid().nullable(),
+      key_name: z.string().nullable().meta({ description: "The key's name at the time" }),
+      key_prefix: z.string().nullable(),
+    }),
+    target: z.object({ type: z.string().meta({ description: "api_key, webhook, share_link, report or graphql_documents" }), id: z.string() }),
+    changes: z
+      .record(z.string(), z.object({ before: z.unknown(), after: z.unknown() }))
+      .meta({ description: "The changed fields, each { before, after }; never a secret, token or key hash" }),
+    ip: z.string().nullable().meta({ description: "The client's address (null for the command line)" }),
+    request_id: z.string().nullable().meta({ description: "The request's X-Request-Id (null for the command line)" }),
+    created_at: dateTime(),
+  })
+  .meta({ id: "AuditLogEntry" });
+
+export const usageQuery = z.object({
+  from: instant("Start of the range (default: 7 days before to); at most 90 days before to"),
+  to: instant("End of the range, excluded (default: now)"),
+  granularity: z.enum(["hour", "day"]).default("hour").meta({ description: "UTC hours or UTC days" }),
+  format: z.enum(["json", "csv"]).default("json").meta({ description: "json, or csv with a header row of the same names" }),
+});
+export const usageRow = z
+  .object({
+    key_id: z.uuid(),
+    key_name: z.string(),
+    key_prefix: z.string(),
+    period_start: dateTime().meta({ description: "The first instant of the hour or day (UTC)" }),
+    requests: z.int().min(0).meta({ description: "Requests of the key in the period, as the rate limiter counted them" }),
+  })
+  .meta({ id: "UsagePeriod" });
+export const usageCsv = z.string().meta({ description: "key_id,key_name,key_prefix,period_start,requests and one line per row (RFC 4180)" });

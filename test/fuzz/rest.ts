@@ -47,7 +47,8 @@ export function operationsOf(doc: Record<string, any>): Operation[] {
         .map((p) => ({ name: p.name, in: p.in, description: p.description ?? p.schema?.description, required: Boolean(p.required || p.in === "path"), schema: p.schema ?? { type: "string" } }));
       const body = op.requestBody?.content?.["application/json"]?.schema;
       const success: Record<string, unknown> | undefined = op.responses?.["200"]?.content ?? op.responses?.["201"]?.content;
-      const binary = success && !success["application/json"] ? Object.keys(success)[0] : undefined;
+      // A success answer documented as another type too (a PDF; the usage export's text/csv) may come as that type.
+      const binary = success ? Object.keys(success).find((type) => type !== "application/json") : undefined;
       ops.push(named({ method: method.toUpperCase(), template, params, body, ...(binary ? { binary } : {}) }));
     }
     const served = METHODS.filter((m) => item[m]);

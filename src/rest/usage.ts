@@ -1,0 +1,62 @@
+// GET /v1/usage (docs/api.md "Wave 3 contracts", Usage export): the GraphQL usageExport under REST names, as JSON
+// or as CSV with a header row of the same names.
+import type { Request } from "express";
+import { z } from "zod";
+import { queryInstant } from "./audit-log";
+import { operation, runRoot, RestError } from "./graphql";
+import { queryText } from "./input";
+import type { RestRoute } from "./route";
+import * as s from "./schemas";
+
+const EXPORT = operation(`query RestUsage($from: DateTime, $to: DateTime, $granularity: UsageGranularity!) {
+  usageExport(from: $from, to: $to, granularity: $granularity) {
+    key_id: keyId key_name: keyName key_prefix: keyPrefix period_start: periodStart requests
+  }
+}`);
+
+const COLUMNS = ["key_id", "key_name", "key_prefix", "period_start", "requests"] as const;
+type Row = Record<(typeof COLUMNS)[number], string | number>;
+
+/** A query parameter that must be one of `values` (default the first), or a 400 naming it. */
+function oneOf<T extends string>(req: Request, name: string, values: readonly T[]): T {
+  const value = queryText(req, name) ?? values[0];
+  if (!values.includes(value as T)) throw new RestError(400, `${name} must be one of ${values.join(", ")}`);
+  return value as T;
+}
+
+/**
+ * A CSV field (RFC 4180): quoted when it holds a comma, quote or line break. Text a spreadsheet would run as a formula
+ * (starting with = + - @, a tab or carriage return) is written after a single quote, so opening the file runs nothing.
+ */
+function csvField(value: string | number): string {
+  let text = String(value);
+  if (typeof value === "string" && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+const csvOf = (rows: Row[]): string => [COLUMNS.join(","), ...rows.map((row) => COLUMNS.map((c) => csvField(row[c])).join(","))].join("\r\n") + "\r\n";
+
+export const usageRoutes: RestRoute[] = [
+  {
+    method: "get",
+    path: "/v1/usage",
+    operationId: "getUsage",
+    tag: "Usage",
+    summary: (needs) => `Requests per key and UTC hour or day of the team's keys, oldest period first, as JSON or CSV (needs ${needs})`,
+    operations: [EXPORT],
+    query: s.usageQuery,
+    answer: { data: z.array(s.usageRow) },
+    csvResponse: s.usageCsv,
+    responseDescription: "The periods with requests",
+    errors: [400],
+    run: async (req, res) => {
+      const granularity = oneOf(req, "granularity", ["hour", "day"] as const);
+      const format = oneOf(req, "format", ["json", "csv"] as const);
+      const variables = { from: queryInstant(req, "from"), to: queryInstant(req, "to"), granularity: granularity.toUpperCase() };
+      const usageExport = await runRoot<Row[]>(EXPORT, variables, res.locals.context);
+      if (format === "json") return usageExport;
+      res.setHeader("Content-Disposition", `attachment; filename="usage-${granularity}.csv"`);
+      res.type("text/csv; charset=utf-8").send(csvOf(usageExport));
+    },
+  },
+];
