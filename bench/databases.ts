@@ -52,7 +52,7 @@ async function siblingPostgres(url: string, suffix: string): Promise<BenchDataba
     const exists = await admin.query(`SELECT 1 FROM pg_database WHERE datname = $1`, [name]);
     if (!exists.length) await admin.exec(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
   } catch (err) {
-    throw new Error(`scenario 3 needs a second database '${name}' on the same server (create it, or grant CREATEDB): ${String(err)}`);
+    throw new Error(`scenario 3 needs a second database '${name}' on the same server (create it, or grant CREATEDB): ${String(err)}`, { cause: err });
   } finally {
     await admin.close();
   }

@@ -10,7 +10,7 @@ import { restOperations } from "../src/rest/graphql";
 import { schema } from "../src/schema";
 import { execute } from "../src/schema/engine";
 import { MAX_READ_ROWS } from "../src/db/load-strategy";
-import { BUILT_ITEMS_LIMIT, LIMITS } from "../src/schema/limits";
+import { LIMITS } from "../src/schema/limits";
 import { createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
 
 let t: TestApp;

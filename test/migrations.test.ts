@@ -71,9 +71,11 @@ describe("src/db", () => {
     delete process.env.DATABASE_URL;
     try {
       let db!: typeof import("../src/db");
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- jest.isolateModules loads synchronously
       jest.isolateModules(() => void (db = require("../src/db")));
       await db.database.close();
       expect(existsSync(dir)).toBe(false);
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- jest.isolateModules loads synchronously
       jest.isolateModules(() => void (db = require("../src/db")));
       expect(existsSync(dir)).toBe(false);
       expect(db.database.kind).toBe("pglite");

@@ -56,7 +56,7 @@ async function compare(name: string, text: string, variables: Record<string, unk
       for (const path of covers) answered.add(path);
     }
   } catch (err) {
-    throw new Error(`${name}\n${text}\n${JSON.stringify(variables)}\n${(err as Error).message}`);
+    throw new Error(`${name}\n${text}\n${JSON.stringify(variables)}\n${(err as Error).message}`, { cause: err });
   }
   return plain(slow);
 }

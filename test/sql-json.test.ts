@@ -198,7 +198,7 @@ describe("GraphQL", () => {
           expect(statements.filter(isOneStatementRead)).toHaveLength(1);
         } else expect(fast.errors[0].message).toMatch(expected.error);
       } catch (err) {
-        throw new Error(`${name}: ${(err as Error).message}`);
+        throw new Error(`${name}: ${(err as Error).message}`, { cause: err });
       }
     }
   });

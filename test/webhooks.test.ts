@@ -252,7 +252,7 @@ describe("webhooks", () => {
     const early = await receiver();
     const late = await receiver();
     await endpoint(early.url);
-    let second = { id: "" };
+    let second: { id: string };
     await worker.stop(1000); // no process creates deliveries now: the event waits
     try {
       expect((await api().post("/v1/reports", { address: "7 Waiting Street" })).status).toBe(201);
@@ -276,7 +276,10 @@ describe("webhooks", () => {
     let stop = false;
     // Four clients asking one after another without a pause: the process is never without a request to answer.
     const clients = Array.from({ length: 4 }, async () => {
-      while (!stop) expect((await api().get("/v1/reports?limit=1")).status).toBe(200), answered++;
+      while (!stop) {
+        expect((await api().get("/v1/reports?limit=1")).status).toBe(200);
+        answered++;
+      }
     });
     try {
       for (let i = 0; i < 3; i++) expect((await api().post("/v1/reports", { address: `${i} Busy Street` })).status).toBe(201);

@@ -2,6 +2,7 @@
 // includes. Creates a team and a report in the configured database.  NODE_ENV=production tsx bench/micro/rest-execution.ts
 import { execute } from "graphql";
 import { compileQuery, isCompiledQuery } from "graphql-jit";
+import type { Permissions } from "../../src/auth/permissions";
 import { database, prisma } from "../../src/db";
 import { teamWithNestedReport } from "./fixture";
 import { schema } from "../../src/schema";
@@ -11,7 +12,7 @@ import { DETAIL_FRAGMENT } from "../../src/rest/shapes";
 (async () => {
   await database.migrate();
   const { team, report: r } = await teamWithNestedReport("T");
-  const ctx = { viewer: { keyId: "k", keyPrefix: "prs_sk_live_k", teamId: team.id, permissions: { reports: ["read"], comparables: ["read"], showings: ["read"], social_media: ["read"], ai_insights: ["read"] } as any, tier: "standard" }, rateLimit: null };
+  const ctx = { viewer: { keyId: "k", keyPrefix: "prs_sk_live_k", teamId: team.id, permissions: { reports: ["read"], comparables: ["read"], showings: ["read"], social_media: ["read"], ai_insights: ["read"] } as Permissions, tier: "standard" }, rateLimit: null };
   const op = operation(`query RestReport($id: ID!) { report(id: $id) { ...RestReportDetail } } ${DETAIL_FRAGMENT}`);
   const compiled = compileQuery(schema, op.document);
   if (!isCompiledQuery(compiled)) throw new Error("no compile");

@@ -24,7 +24,6 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
       (e) => live && setState({ key, data: null, error: messageOf(e) }),
     );
     return () => void (live = false);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, tick]);
   const current = state.key === key;
   return { data: current ? state.data : null, error: current ? state.error : null, reload: useCallback(() => setTick((n) => n + 1), []) };
@@ -75,6 +74,12 @@ export function Pager({ offset, size, total, onPage, label }: { offset: number; 
     </nav>
   );
 }
+
+/** A number as a person reads it: 2,000; 0.25; "—" when there is none. */
+export const num = (n: number | null | undefined): string => (n == null ? "—" : n.toLocaleString("en-US", { maximumFractionDigits: 2 }));
+
+/** "1 post", "3 posts", "2,000 posts". */
+export const plural = (n: number, noun: string): string => `${num(n)} ${noun}${n === 1 ? "" : "s"}`;
 
 export const money = (n: number | null | undefined): string => (n == null ? "—" : n.toLocaleString("en-US", { style: "currency", currency: "USD", maximumFractionDigits: 0 }));
 

@@ -20,9 +20,11 @@ async function main(argv: string[]): Promise<number> {
     const inUse = embeddedDatabaseInUse();
     if (inUse) throw new CommandError(inUse);
     // Loaded only now: the database modules take a while to load, and --help and mistakes need none of them.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily, see above
     const { database } = require("../db") as typeof import("../db");
     try {
       await database.migrate();
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily, see above
       print(await invocation.run(require("./commands") as typeof import("./commands")));
     } finally {
       await database.close();

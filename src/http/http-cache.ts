@@ -132,7 +132,7 @@ function cacheableDocument(text: string, operationName: string | undefined): boo
   const key = `${operationName ?? ""}\n${text}`;
   const known = cacheableByText.get(key);
   if (known !== undefined) return known;
-  let answer = false;
+  let answer: boolean;
   try {
     const document = parse(text, { maxTokens: 10_000 });
     const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);

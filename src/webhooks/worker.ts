@@ -100,7 +100,10 @@ function claimPacing(retry: () => void) {
         later ??= setTimeout(() => ((later = null), retry()), Math.min(wait, QUIET_MS));
         return false;
       }
-      if (later) clearTimeout(later), (later = null);
+      if (later) {
+        clearTimeout(later);
+        later = null;
+      }
       lastClaim = Date.now();
       return true;
     },

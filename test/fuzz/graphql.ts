@@ -20,7 +20,7 @@ import {
   type GraphQLSchema,
   type IntrospectionQuery,
 } from "graphql";
-import { hostileArb, hostileBodyArb, isIdName, RAW_BODIES, validArb, type Schema } from "./arbitraries";
+import { hostileBodyArb, isIdName, RAW_BODIES, validArb, type Schema } from "./arbitraries";
 import type { Prepared, World } from "./harness";
 import { readBack, type Operation } from "./rest";
 import { isObj, Obj, Raw, Ref, toJsonText, type Val } from "./values";

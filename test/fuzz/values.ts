@@ -69,5 +69,6 @@ export function preview(text: string | undefined, max = 600): string {
   if (text === undefined) return "(none)";
   const shown = text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text;
   // Make invisible hostile characters visible.
+  // eslint-disable-next-line no-control-regex -- control characters are what it escapes
   return shown.replace(/[\u0000-\u001f\ud800-\udfff\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }

@@ -70,5 +70,4 @@ export async function countStatements<T>(fn: () => Promise<T>): Promise<{ result
 }
 
 /** A REST error answer as its status and message (the JSON envelope's error.message). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const errorOf = (res: { status: number; body: any }) => ({ status: res.status, message: res.body.error?.message as string | undefined });

@@ -2,6 +2,7 @@
 // the message the user sees. test/cli.test.ts checks the process around it (exit codes, stderr, no database).
 import { parseInvocation } from "../../src/cli/args";
 import { HELP, UsageError } from "../../src/cli/usage";
+import { version } from "../../package.json";
 
 const TEAM = "5b0e8c1e-8d1f-4a59-9d7e-1f9f6c1b2a10";
 
@@ -16,7 +17,7 @@ function usageError(argv: string[]): UsageError {
 }
 
 it.each([[["--version"]], [["-V"]], [["version"]]])("prs %j prints the version", (argv) => {
-  expect(parseInvocation(argv)).toEqual({ help: `prs ${require("../../package.json").version}` });
+  expect(parseInvocation(argv)).toEqual({ help: `prs ${version}` });
 });
 
 describe("help", () => {

@@ -2,7 +2,6 @@
 // for each, from one description — get by id, a page of one report's items (oldest first), create, update, delete,
 // each behind the resource's permission and scoped to the key's team.
 import type { Context } from "../../context";
-import { prisma } from "../../db";
 import type { Prisma } from "../../generated/prisma/client";
 import type { Resource } from "../../auth/permissions";
 import { builder } from "../builder";
@@ -59,7 +58,7 @@ export const oldestFirst = [{ createdAt: "asc" }, { id: "asc" }] as const;
 
 /** Registers the queries and mutations of one kind of report item; returns its page type and create input. */
 export function reportItems<T extends FieldTable>(spec: ReportItemsSpec<T>) {
-  const { type, noun, resource, table, notFound: missing, filter } = spec;
+  const { type, noun, resource, notFound: missing, filter } = spec;
   const order = spec.order ?? { orderBy: oldestFirst, words: "oldest first" };
   const Page = pageType<typeof type, Prisma.ComparableWhereInput & Prisma.AgentInsightWhereInput>(type, `One page of a report's ${noun}s, ${order.words}.`, {
     items: (query, page) => spec.items().findMany({ ...query, where: page.where, orderBy: [...order.orderBy], take: page.limit, skip: page.offset }),

@@ -12,7 +12,7 @@ const DASHES = /[\p{Pd}\u02D7\u2043\u2212\u2796\uFE63\uFF0D]/gu;
 // Runs of spaces, the Braille blank (drawn as a space) among them, are one space.
 const BLANKS = /[\s\u2800]+/gu;
 
-const isAscii = (text: string) => /^[\x00-\x7f]*$/.test(text);
+const isAscii = (text: string) => /^\p{ASCII}*$/u.test(text);
 
 /**
  * One character in lower case with its look-alike replaced by the letters it imitates (Unicode's confusables, by
