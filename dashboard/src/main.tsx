@@ -19,7 +19,7 @@ async function signIn(key: string): Promise<Who> {
   try {
     who = (await run(key, WHO)).me;
   } catch (err) {
-    if (err instanceof ApiError && err.status === 401) throw new Error("That key is not valid (mistyped, revoked or expired).");
+    if (err instanceof ApiError && err.status === 401) throw new Error("That key is not valid (mistyped, revoked or expired).", { cause: err });
     throw err;
   }
   const missing = missingAdminPermissions(who.apiKey.permissions);

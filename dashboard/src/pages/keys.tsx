@@ -59,7 +59,10 @@ export function KeysPage(props: PageProps) {
     return () => (clearInterval(timer), document.removeEventListener("visibilitychange", onVisible));
   }, [keys.reload]);
   useEffect(() => {
-    if (keys.data && focusAfterLoad) (focusRow(focusAfterLoad), setFocusAfterLoad(null));
+    if (keys.data && focusAfterLoad) {
+      focusRow(focusAfterLoad);
+      setFocusAfterLoad(null);
+    }
   }, [keys.data, focusAfterLoad]);
 
   const revoke = async () => {
