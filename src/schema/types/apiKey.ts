@@ -141,7 +141,7 @@ const CreateApiKeyInput = builder.inputType("CreateApiKeyInput", {
 builder.queryField("apiKeys", (t) =>
   t.prismaField({
     type: ["ApiKey"],
-    description: "The team's API keys (never the keys themselves).",
+    description: "The team's API keys (never the keys themselves). Needs api_keys:read.",
     authScopes: { permission: "api_keys:read" },
     resolve: (query, _root, _args, ctx) =>
       prisma.apiKey.findMany({ ...query, where: { teamId: teamIdOf(ctx) }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] }),
@@ -165,7 +165,7 @@ builder.mutationFields((t) => ({
   createApiKey: t.field({
     type: CreatedApiKey,
     description:
-      "Creates a key for the caller's team. It cannot hold a permission the caller's key lacks nor expire after it; a team holds at most 100 active keys (MAX_KEYS_PER_TEAM).",
+      "Creates a key for the caller's team. It cannot hold a permission the caller's key lacks nor expire after it; a team holds at most 100 active keys (MAX_KEYS_PER_TEAM). Needs api_keys:create.",
     authScopes: { permission: "api_keys:create" },
     args: { input: t.arg({ type: CreateApiKeyInput, required: true, description: "The new key" }) },
     resolve: async (_root, { input }, ctx) => {
@@ -201,7 +201,7 @@ builder.mutationFields((t) => ({
   }),
   revokeApiKey: t.prismaField({
     type: "ApiKey",
-    description: "Revokes a key of the team at once, on every server.",
+    description: "Revokes a key of the team at once, on every server. Needs api_keys:delete.",
     authScopes: { permission: "api_keys:delete" },
     args: { id: t.arg.id({ required: true, description: "The key's id" }) },
     resolve: async (query, _root, { id }, ctx) => {
