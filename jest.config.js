@@ -18,6 +18,7 @@ const SYSTEM = [
   "robustness-database",
   "webhooks-crash",
   "multiprocess",
+  "http-cache-multiprocess",
   "pooler",
   "cluster",
   "metrics",

@@ -4,16 +4,17 @@ import { Router, type NextFunction, type Request, type RequestHandler, type Resp
 import type { z } from "zod";
 import { keyCheckAnswered, keyCheckFailed } from "../auth/middleware";
 import { sendError } from "../http/errors";
+import { restNotModified } from "../http/http-cache";
 import { schema } from "../schema";
 import { RestError, type Operation } from "./graphql";
-import { fieldPermissions } from "../schema/auth-scopes";
 import { jsonBody, pageBody, type Page } from "./input";
 
 type Handler = (req: Request, res: Response) => Promise<void>;
 
 async function answer(fn: Handler, req: Request, res: Response): Promise<void> {
   try {
-    await fn(req, res);
+    // A read the client holds the current answer of: 304, nothing built (src/http/http-cache.ts).
+    if (!(await restNotModified(req, res))) await fn(req, res);
   } catch (err) {
     // A key admitted without being read for this request: the auth layer says whether the error stands, the request
     // was refused, or it runs once more for the key as it is now (ARCHITECTURE.md "The key check").
@@ -166,7 +167,10 @@ export function statementChecked(routes: readonly RestRoute[]): (req: Request) =
 /** The permissions a root field's authScopes name (one, or every one of a list). */
 function rootPermissions(op: Operation): string[] {
   const type = op.kind === "mutation" ? schema.getMutationType() : schema.getQueryType();
-  return fieldPermissions(type?.getFields()[op.rootField]);
+  const scopes = (type?.getFields()[op.rootField]?.extensions?.pothosOptions as { authScopes?: unknown } | undefined)?.authScopes;
+  if (typeof scopes !== "object" || scopes === null) return [];
+  const { permission, permissions } = scopes as { permission?: string; permissions?: readonly string[] };
+  return permission ? [permission] : [...(permissions ?? [])];
 }
 
 /** The permissions a route's operations need: "comparables:read", "social_media:create and update". */

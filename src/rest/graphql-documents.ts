@@ -1,0 +1,60 @@
+// /v1/graphql/documents (docs/api.md "Wave 3 contracts", Trusted documents): register a code generator's manifest of
+// GraphQL documents as the team's trusted documents, and list them. The GraphQL registerGraphQLDocuments and
+// graphqlDocuments run underneath.
+import { z } from "zod";
+import { operation, runRoot } from "./graphql";
+import { bodyObject, pageVariables } from "./input";
+import type { RestRoute } from "./route";
+import * as s from "./schemas";
+
+const REGISTER = operation(`mutation RestRegisterGraphQLDocuments($manifest: JSON!) {
+  registerGraphQLDocuments(manifest: $manifest) { registered unchanged }
+}`);
+const LIST = operation(`query RestGraphQLDocuments($limit: Int!, $offset: Int!) {
+  graphqlDocuments(limit: $limit, offset: $offset) { total limit offset items { id hash document created_at: createdAt } }
+}`);
+
+const manifest = z
+  .record(z.string().regex(/^[0-9a-fA-F]{64}$/), z.string())
+  .meta({ id: "GraphQLDocumentManifest", description: 'What a GraphQL code generator writes: { "<SHA-256 of the text, hex>": "<document>" }' });
+const registration = z.object({ registered: z.int(), unchanged: z.int() }).meta({ id: "GraphQLDocumentsRegistration" });
+const document = z
+  .object({
+    id: z.string().meta({ description: 'What clients send as documentId: "sha256:<hash>"' }),
+    hash: z.string(),
+    document: z.string(),
+    created_at: z.string(),
+  })
+  .meta({ id: "GraphQLDocument" });
+
+export const graphqlDocumentRoutes: RestRoute[] = [
+  {
+    method: "post",
+    path: "/v1/graphql/documents",
+    operationId: "registerGraphQLDocuments",
+    tag: "GraphQL",
+    summary: (needs) => `Register trusted GraphQL documents from a code generator's manifest (needs ${needs})`,
+    description:
+      'Each document is checked against the schema and the GraphQL limits; a hash that does not match its text, or a refused document, fails the whole manifest (400 naming it). Clients then send documentId "sha256:<hash>" to /graphql.',
+    operations: [REGISTER],
+    body: manifest,
+    status: 201,
+    answer: { body: z.object({ data: registration }) },
+    responseDescription: "How many documents were new and how many the team already held",
+    errors: [400, 403],
+    run: async (req, res) => ({ data: await runRoot(REGISTER, { manifest: bodyObject(req) }, res.locals.context) }),
+  },
+  {
+    method: "get",
+    path: "/v1/graphql/documents",
+    operationId: "listGraphQLDocuments",
+    tag: "GraphQL",
+    summary: (needs) => `The team's registered GraphQL documents, oldest first (needs ${needs})`,
+    operations: [LIST],
+    query: s.pageQuery,
+    answer: { page: document },
+    responseDescription: "A page of documents",
+    errors: [400, 403],
+    run: (req, res) => runRoot(LIST, pageVariables(req), res.locals.context),
+  },
+];
