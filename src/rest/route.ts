@@ -7,6 +7,7 @@ import { sendError } from "../http/errors";
 import { restNotModified } from "../http/http-cache";
 import { schema } from "../schema";
 import { RestError, type Operation } from "./graphql";
+import { fieldPermissions } from "../schema/auth-scopes";
 import { jsonBody, pageBody, type Page } from "./input";
 
 type Handler = (req: Request, res: Response) => Promise<void>;
@@ -167,10 +168,7 @@ export function statementChecked(routes: readonly RestRoute[]): (req: Request) =
 /** The permissions a root field's authScopes name (one, or every one of a list). */
 function rootPermissions(op: Operation): string[] {
   const type = op.kind === "mutation" ? schema.getMutationType() : schema.getQueryType();
-  const scopes = (type?.getFields()[op.rootField]?.extensions?.pothosOptions as { authScopes?: unknown } | undefined)?.authScopes;
-  if (typeof scopes !== "object" || scopes === null) return [];
-  const { permission, permissions } = scopes as { permission?: string; permissions?: readonly string[] };
-  return permission ? [permission] : [...(permissions ?? [])];
+  return fieldPermissions(type?.getFields()[op.rootField]);
 }
 
 /** The permissions a route's operations need: "comparables:read", "social_media:create and update". */

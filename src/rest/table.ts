@@ -2,6 +2,7 @@
 // declaration holds). The Express router, the 405 answers, the OpenAPI document, the auth middleware's fast-path
 // choice and the tests' list of routes are all made from it; its order is the OpenAPI document's and, where two
 // paths could match one request (/v1/reports/search, /v1/reports/{reportId}), the literal one comes first.
+import { auditLogRoutes } from "./audit-log";
 import { comparableRoutes } from "./comparables";
 import { graphqlDocumentRoutes } from "./graphql-documents";
 import { insightRoutes } from "./insights";
@@ -11,6 +12,7 @@ import { shareLinkRoutes } from "./share-links";
 import { showingRoutes } from "./showings";
 import { socialPostRoutes } from "./social-posts";
 import { summaryRoutes } from "./summary";
+import { usageRoutes } from "./usage";
 import { userRoutes } from "./users";
 import { webhookRoutes } from "./webhooks";
 
@@ -24,6 +26,8 @@ export const ROUTES: readonly RestRoute[] = [
   ...shareLinkRoutes,
   ...webhookRoutes,
   ...userRoutes,
+  ...auditLogRoutes,
+  ...usageRoutes,
   ...graphqlDocumentRoutes,
 ];
 
