@@ -335,14 +335,44 @@ const DAY = 86_400_000;
   });
 
   it("every page fits a phone and passes axe in both colour schemes (screenshots at 1280 and 390 px)", async () => {
-    const report = (await rest(admin, "POST", "/v1/reports", { address: "9 Phone Court", city: "Springfield", state: "IL", price: 640000, sqft: 2000 })).body.data;
-    await rest(admin, "POST", `/v1/reports/${report.id}/comparables`, { address: "11 Phone Court", price: 610000, sqft: 1900, distance_miles: 0.3 });
-    await rest(admin, "POST", "/v1/showings", { report_id: report.id, attendee_name: "Sam Buyer", showing_date: "2026-05-01T14:00:00Z", rating: 4 });
-    await signIn(admin);
+    // The whole report: summary, description, comparables with sale date and status, an open house with its
+    // attendance, feedback, an insight and social posts, each shown in words rather than codes.
+    const report = (
+      await rest(admin, "POST", "/v1/reports", {
+        address: "9 Phone Court",
+        city: "Springfield",
+        state: "IL",
+        price: 900000,
+        sqft: 2000,
+        description: "Bright corner house with a new roof.",
+        executive_summary: "A well-kept family home priced above its neighbours.",
+      })
+    ).body.data;
+    for (const [n, price] of [[11, 610000], [13, 620000], [15, 630000]]) {
+      const comp = { address: `${n} Phone Court`, price, sqft: 2000, distance_miles: 0.3, status: "sold", sale_date: "2026-03-02T00:00:00Z" };
+      expect((await rest(admin, "POST", `/v1/reports/${report.id}/comparables`, comp)).status).toBe(201);
+    }
+    expect((await rest(admin, "POST", "/v1/showings", { report_id: report.id, attendee_name: "Sam Buyer", showing_date: "2026-05-01T14:00:00Z", rating: 4, feedback: "Loved the kitchen" })).status).toBe(201);
+    expect((await rest(admin, "POST", "/v1/showings", { report_id: report.id, event_type: "open_house", showing_date: "2026-05-02T14:00:00Z", attendees_count: 23 })).status).toBe(201);
+    expect((await rest(admin, "POST", `/v1/reports/${report.id}/insights`, { category: "showing_feedback", title: "Buyers like the kitchen", body: "Three of four visitors mentioned it." })).status).toBe(201);
+    expect((await rest(admin, "POST", `/v1/reports/${report.id}/social-posts/import`, { posts: [{ platform: "instagram", external_id: "P1", likes: 2000, views: 109900, reach: 6000 }] })).status).toBe(200);
+    await signIn(admin, `#/reports/${report.id}`);
+    await page.getByText("A well-kept family home priced above its neighbours.").waitFor();
+    await page.getByText("Bright corner house with a new roof.").waitFor();
+    await page.getByTestId("warnings").getByText(/^The list price differs from the estimate by \+\d+ %/).waitFor();
+    const comp = page.locator("tr", { hasText: "11 Phone Court" });
+    expect(await comp.innerText()).toMatch(/Sold\s+Mar 2, 2026\s+\$610,000\s+2,000\s+\$305\s/);
+    expect(await comp.locator("td").last().innerText()).toBe("yes");
+    const openHouse = page.locator("tr", { hasText: "Open house" });
+    expect(await openHouse.locator("td").nth(3).innerText()).toBe("23");
+    await page.locator("tr", { hasText: "Sam Buyer" }).getByText("Loved the kitchen").waitFor();
+    await page.getByRole("heading", { name: /Buyers like the kitchen/ }).getByText("Showing feedback").waitFor();
+    await page.getByText("109,900 / 6,000").waitFor();
+    await page.getByText("instagram: 1 post").waitFor();
     const pages: [string, string, () => Promise<unknown>][] = [
       ["keys", "#/keys", () => page.getByRole("heading", { name: "The team's keys" }).waitFor()],
       ["usage", "#/usage", () => page.getByRole("heading", { name: "This month" }).waitFor()],
-      ["webhooks", "#/webhooks", () => page.locator("li.endpoint").first().waitFor()],
+      ["webhooks", "#/webhooks", () => page.getByRole("heading", { name: "Recent events" }).waitFor()],
       ["reports", "#/reports", () => page.getByRole("heading", { name: /reports$/ }).waitFor()],
       ["report", `#/reports/${report.id}`, () => page.getByRole("heading", { name: "9 Phone Court", level: 1 }).waitFor()],
     ];

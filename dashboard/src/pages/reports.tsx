@@ -1,10 +1,12 @@
 // Reports, read-only: a page of the team's reports with an address search (the API's own address matching), and
-// a detail page with the valuation, comparables, showings and social engagement.
+// a detail page with the whole report: summary, description, valuation, comparables, showings and open houses,
+// agent insights and social engagement, in words and formatted numbers (labels, not the API's codes).
 import { useState } from "preact/hooks";
 import { href, navigate } from "../router";
-import { client, graphql } from "../graphql";
+import { client, graphql, type ResultOf } from "../graphql";
 import type { PageProps } from "../page";
-import { date, ErrorMessage, Loading, money, Table, useLoad } from "../ui";
+import { holds } from "../session";
+import { date, ErrorMessage, Loading, money, num, plural, Table, useLoad } from "../ui";
 
 const PAGE = 20;
 const REPORTS = graphql(`
@@ -18,17 +20,21 @@ const SEARCH = graphql(`
   }
 `);
 const REPORT = graphql(`
-  query Report($id: ID!) {
+  query Report($id: ID!, $comps: Boolean!, $showings: Boolean!, $social: Boolean!, $insights: Boolean!) {
     report(id: $id) {
-      id address city state zip price beds baths sqft propertyType status listingAgent createdAt updatedAt
-      valuation {
+      id address city state zip price beds baths sqft lotSize yearBuilt propertyType status listingAgent createdAt updatedAt
+      description executiveSummary
+      valuation @include(if: $comps) {
         comparablesTotal comparablesUsed estimatedValue warnings
         valueRange { low high }
         pricePerSqft { min median max }
+        confidence { level score }
+        comparables { id used }
       }
-      comparables(limit: 100) { id address price adjustedPrice sqft distanceMiles included }
-      showings(limit: 100) { id eventType showingDate attendeeName rating interested }
-      engagement { totals { posts likes comments shares saves views reach engagementRate } platforms { platform posts likes comments views engagementRate } }
+      comparables(limit: 100) @include(if: $comps) { id address price adjustedPrice sqft pricePerSqft distanceMiles saleDate status daysOnMarket included }
+      showings(limit: 100) @include(if: $showings) { id eventType showingDate attendeeName attendeesCount rating interested feedback }
+      agentInsights(limit: 100) @include(if: $insights) { id title body category source author createdAt }
+      engagement @include(if: $social) { totals { posts likes comments shares saves views reach engagementRate } platforms { platform posts likes comments views engagementRate } }
     }
   }
 `);
@@ -113,124 +119,234 @@ export function ReportsPage(props: PageProps) {
   );
 }
 
+/** What the API's codes mean, in the words a person reads. */
+const EVENT_TYPES: Record<string, string> = { open_house: "Open house", showing: "Showing" };
+const COMPARABLE_STATUSES: Record<string, string> = { active: "Active", pending: "Pending", sold: "Sold", off_market: "Off market" };
+const INSIGHT_CATEGORIES: Record<string, string> = {
+  market: "Market",
+  marketing: "Marketing",
+  neighborhood: "Neighborhood",
+  pricing: "Pricing",
+  property: "Property",
+  showing_feedback: "Showing feedback",
+  other: "Other",
+};
+const label = (labels: Record<string, string>, code: string) => labels[code] ?? code.replace(/_/g, " ");
+
+type Detail = NonNullable<ResultOf<typeof REPORT>["report"]>;
+
+/** A valuation warning as a sentence (docs/api.md "Comparables": the warnings and when each is given). */
+function warningText(code: string, r: Detail): string {
+  const v = r.valuation;
+  switch (code) {
+    case "too_few_comparables":
+      return `Only ${plural(v?.comparablesUsed ?? 0, "comparable")} used: fewer than 3 makes a weak estimate.`;
+    case "subject_sqft_missing":
+      return "The property's square footage is missing, so comparables cannot be adjusted for size.";
+    case "stale_comparables":
+      return "Some comparables used were sold more than a year ago.";
+    case "distant_comparables":
+      return "Some comparables used are more than 5 miles away.";
+    case "list_price_differs": {
+      const estimate = v?.estimatedValue;
+      if (r.price == null || !estimate) return "The list price is outside the estimated range.";
+      const percent = Math.round(((r.price - estimate) / estimate) * 100);
+      return `The list price differs from the estimate by ${percent > 0 ? "+" : ""}${percent} % (${money(r.price)} against ${money(estimate)}), outside the estimated range.`;
+    }
+    default:
+      return code.replace(/_/g, " ");
+  }
+}
+
+const day = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleDateString("en-US", { dateStyle: "medium", timeZone: "UTC" }) : "—");
+
 export function ReportPage(props: PageProps & { id: string }) {
   const api = client(props);
-  const detail = useLoad(() => api(REPORT, { id: props.id }), [props.id]);
+  const may = (permission: string) => holds(props.who.apiKey.permissions, permission);
+  const detail = useLoad(
+    () => api(REPORT, { id: props.id, comps: may("comparables:read"), showings: may("showings:read"), social: may("social_media:read"), insights: may("ai_insights:read") }),
+    [props.id],
+  );
   const r = detail.data?.report;
   return (
     <>
       <p>
         <a href={href(["reports"])}>← All reports</a>
       </p>
-      <ErrorMessage error={detail.error} />
+      <ErrorMessage error={detail.error} onRetry={detail.error ? detail.reload : undefined} />
       {!detail.data && !detail.error && <Loading what="the report" />}
       {detail.data && !r && <p>Report not found.</p>}
-      {r && (
-        <>
-          <h1>{r.address}</h1>
-          <section class="card" aria-labelledby="facts-title">
-            <h2 id="facts-title">Property</h2>
+      {r && <WholeReport r={r} />}
+    </>
+  );
+}
+
+function WholeReport({ r }: { r: Detail }) {
+  const used = new Map((r.valuation?.comparables ?? []).map((c) => [c.id, c.used]));
+  const totals = r.engagement?.totals;
+  return (
+    <>
+      <h1>{r.address}</h1>
+      <section class="card" aria-labelledby="summary-title">
+        <h2 id="summary-title">Executive summary</h2>
+        <p class="prose">{r.executiveSummary ?? "No summary yet."}</p>
+        <h3>Description</h3>
+        <p class="prose">{r.description ?? "No description."}</p>
+      </section>
+      <section class="card" aria-labelledby="facts-title">
+        <h2 id="facts-title">Property</h2>
+        <dl class="facts">
+          <dt>Location</dt>
+          <dd>{[r.city, r.state, r.zip].filter(Boolean).join(", ") || "—"}</dd>
+          <dt>List price</dt>
+          <dd>{money(r.price)}</dd>
+          <dt>Beds / baths / sq ft</dt>
+          <dd>
+            {num(r.beds)} / {num(r.baths)} / {num(r.sqft)}
+          </dd>
+          <dt>Lot size / year built</dt>
+          <dd>
+            {num(r.lotSize)} / {r.yearBuilt ?? "—"}
+          </dd>
+          <dt>Type</dt>
+          <dd>{r.propertyType ? label({}, r.propertyType) : "—"}</dd>
+          <dt>Status</dt>
+          <dd>{r.status === "published" ? "Published" : "Draft"}</dd>
+          <dt>Listing agent</dt>
+          <dd>{r.listingAgent}</dd>
+          <dt>Updated</dt>
+          <dd>{date(r.updatedAt)}</dd>
+        </dl>
+      </section>
+      {r.valuation !== undefined && (
+        <section class="card" aria-labelledby="valuation-title">
+          <h2 id="valuation-title">Valuation</h2>
+          {r.valuation ? (
             <dl class="facts">
-              <dt>Location</dt>
-              <dd>{[r.city, r.state, r.zip].filter(Boolean).join(", ") || "—"}</dd>
-              <dt>List price</dt>
-              <dd>{money(r.price)}</dd>
-              <dt>Beds / baths / sq ft</dt>
+              <dt>Estimated value</dt>
+              <dd data-testid="estimated-value">{money(r.valuation.estimatedValue)}</dd>
+              <dt>Range</dt>
+              <dd>{r.valuation.valueRange ? `${money(r.valuation.valueRange.low)} – ${money(r.valuation.valueRange.high)}` : "—"}</dd>
+              <dt>Price per sq ft (median)</dt>
+              <dd>{r.valuation.pricePerSqft ? money(r.valuation.pricePerSqft.median) : "—"}</dd>
+              <dt>Comparables used</dt>
               <dd>
-                {r.beds ?? "—"} / {r.baths ?? "—"} / {r.sqft ?? "—"}
+                {num(r.valuation.comparablesUsed)} of {num(r.valuation.comparablesTotal)}
               </dd>
-              <dt>Type</dt>
-              <dd>{r.propertyType ?? "—"}</dd>
-              <dt>Status</dt>
-              <dd>{r.status}</dd>
-              <dt>Listing agent</dt>
-              <dd>{r.listingAgent}</dd>
-              <dt>Updated</dt>
-              <dd>{date(r.updatedAt)}</dd>
+              <dt>Confidence</dt>
+              <dd>
+                {r.valuation.confidence.level} ({Math.round(r.valuation.confidence.score * 100)} %)
+              </dd>
+              <dt>Warnings</dt>
+              <dd>
+                {r.valuation.warnings.length ? (
+                  <ul class="plain" data-testid="warnings">
+                    {r.valuation.warnings.map((w) => (
+                      <li key={w}>{warningText(w, r)}</li>
+                    ))}
+                  </ul>
+                ) : (
+                  "none"
+                )}
+              </dd>
             </dl>
-          </section>
-          <section class="card" aria-labelledby="valuation-title">
-            <h2 id="valuation-title">Valuation</h2>
-            {r.valuation ? (
-              <dl class="facts">
-                <dt>Estimated value</dt>
-                <dd data-testid="estimated-value">{money(r.valuation.estimatedValue)}</dd>
-                <dt>Range</dt>
-                <dd>{r.valuation.valueRange ? `${money(r.valuation.valueRange.low)} – ${money(r.valuation.valueRange.high)}` : "—"}</dd>
-                <dt>Price per sq ft (median)</dt>
-                <dd>{r.valuation.pricePerSqft ? `$${r.valuation.pricePerSqft.median}` : "—"}</dd>
-                <dt>Comparables used</dt>
-                <dd>
-                  {r.valuation.comparablesUsed} of {r.valuation.comparablesTotal}
-                </dd>
-                <dt>Warnings</dt>
-                <dd>{r.valuation.warnings.length ? r.valuation.warnings.join(", ") : "none"}</dd>
-              </dl>
-            ) : (
-              <p>No valuation.</p>
-            )}
-          </section>
-          <section class="card" aria-labelledby="comps-title">
-            <h2 id="comps-title">Comparables</h2>
-            {!r.comparables?.length ? (
-              <p>None.</p>
-            ) : (
-              <Table label="Comparables table" columns={["Address", "Price", "Adjusted", "Sq ft", "Miles", "Included"]}>
-                {r.comparables.map((c) => (
-                  <tr key={c.id}>
-                    <td>{c.address}</td>
-                    <td>{money(c.price)}</td>
-                    <td>{money(c.adjustedPrice)}</td>
-                    <td>{c.sqft ?? "—"}</td>
-                    <td>{c.distanceMiles ?? "—"}</td>
-                    <td>{c.included ? "yes" : "no"}</td>
-                  </tr>
-                ))}
-              </Table>
-            )}
-          </section>
-          <section class="card" aria-labelledby="showings-title">
-            <h2 id="showings-title">Showings</h2>
-            {!r.showings?.length ? (
-              <p>None.</p>
-            ) : (
-              <Table label="Showings table" columns={["Date", "Type", "Attendee", "Rating", "Interested"]}>
-                {r.showings.map((s) => (
-                  <tr key={s.id}>
-                    <td>{date(s.showingDate)}</td>
-                    <td>{s.eventType}</td>
-                    <td>{s.attendeeName ?? "—"}</td>
-                    <td>{s.rating ?? "—"}</td>
-                    <td>{s.interested == null ? "—" : s.interested ? "yes" : "no"}</td>
-                  </tr>
-                ))}
-              </Table>
-            )}
-          </section>
-          <section class="card" aria-labelledby="engagement-title">
-            <h2 id="engagement-title">Social engagement</h2>
-            {!r.engagement || r.engagement.totals.posts === 0 ? (
-              <p>No posts imported.</p>
-            ) : (
-              <dl class="facts">
-                <dt>Posts</dt>
-                <dd>{r.engagement.totals.posts}</dd>
-                <dt>Likes / comments / shares / saves</dt>
-                <dd>
-                  {r.engagement.totals.likes} / {r.engagement.totals.comments} / {r.engagement.totals.shares} / {r.engagement.totals.saves}
-                </dd>
-                <dt>Views / reach</dt>
-                <dd>
-                  {r.engagement.totals.views} / {r.engagement.totals.reach}
-                </dd>
-                <dt>Engagement rate</dt>
-                <dd>{r.engagement.totals.engagementRate == null ? "—" : `${(r.engagement.totals.engagementRate * 100).toFixed(1)} %`}</dd>
-                <dt>Platforms</dt>
-                <dd>{r.engagement.platforms.map((p) => `${p.platform}: ${p.posts} posts`).join("; ")}</dd>
-              </dl>
-            )}
-          </section>
-        </>
+          ) : (
+            <p>No valuation.</p>
+          )}
+        </section>
+      )}
+      {r.comparables && (
+        <section class="card" aria-labelledby="comps-title">
+          <h2 id="comps-title">Comparables</h2>
+          {!r.comparables.length ? (
+            <p>None.</p>
+          ) : (
+            <Table label="Comparables table" columns={["Address", "Status", "Sale date", "Price", "Sq ft", "Price per sq ft", "Adjusted", "Miles", "Used in the valuation"]}>
+              {r.comparables.map((c) => (
+                <tr key={c.id}>
+                  <td>{c.address}</td>
+                  <td>{label(COMPARABLE_STATUSES, c.status)}</td>
+                  <td>{day(c.saleDate)}</td>
+                  <td>{money(c.price)}</td>
+                  <td>{num(c.sqft)}</td>
+                  <td>{money(c.pricePerSqft)}</td>
+                  <td>{money(c.adjustedPrice)}</td>
+                  <td>{num(c.distanceMiles)}</td>
+                  <td>{used.get(c.id) ? "yes" : c.included ? "no (left out by the valuation)" : "no (excluded)"}</td>
+                </tr>
+              ))}
+            </Table>
+          )}
+        </section>
+      )}
+      {r.showings && (
+        <section class="card" aria-labelledby="showings-title">
+          <h2 id="showings-title">Showings and open houses</h2>
+          {!r.showings.length ? (
+            <p>None.</p>
+          ) : (
+            <Table label="Showings table" columns={["Date", "Type", "Attendee", "Attendees", "Rating", "Interested", "Feedback"]}>
+              {r.showings.map((s) => (
+                <tr key={s.id}>
+                  <td>{date(s.showingDate)}</td>
+                  <td>{label(EVENT_TYPES, s.eventType)}</td>
+                  <td>{s.attendeeName ?? "—"}</td>
+                  <td>{num(s.attendeesCount)}</td>
+                  <td>{s.rating == null ? "—" : `${s.rating} of 5`}</td>
+                  <td>{s.interested == null ? "—" : s.interested ? "yes" : "no"}</td>
+                  <td class="prose">{s.feedback ?? "—"}</td>
+                </tr>
+              ))}
+            </Table>
+          )}
+        </section>
+      )}
+      {r.agentInsights && (
+        <section class="card" aria-labelledby="insights-title">
+          <h2 id="insights-title">Agent insights</h2>
+          {!r.agentInsights.length ? (
+            <p>None.</p>
+          ) : (
+            <ul class="insights">
+              {r.agentInsights.map((i) => (
+                <li key={i.id}>
+                  <h3>
+                    {i.title ?? label(INSIGHT_CATEGORIES, i.category)} <span class="tag">{label(INSIGHT_CATEGORIES, i.category)}</span>
+                  </h3>
+                  <p class="prose">{i.body}</p>
+                  <p class="hint">
+                    {i.source === "ai" ? "Written by AI" : `By ${i.author}`}, {day(i.createdAt)}
+                  </p>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
+      {r.engagement !== undefined && (
+        <section class="card" aria-labelledby="engagement-title">
+          <h2 id="engagement-title">Social engagement</h2>
+          {!totals || totals.posts === 0 ? (
+            <p>No posts imported.</p>
+          ) : (
+            <dl class="facts">
+              <dt>Posts</dt>
+              <dd>{plural(totals.posts, "post")}</dd>
+              <dt>Likes / comments / shares / saves</dt>
+              <dd>
+                {num(totals.likes)} / {num(totals.comments)} / {num(totals.shares)} / {num(totals.saves)}
+              </dd>
+              <dt>Views / reach</dt>
+              <dd>
+                {num(totals.views)} / {num(totals.reach)}
+              </dd>
+              <dt>Engagement rate</dt>
+              <dd>{totals.engagementRate == null ? "—" : `${(totals.engagementRate * 100).toFixed(1)} %`}</dd>
+              <dt>Platforms</dt>
+              <dd>{r.engagement!.platforms.map((p) => `${p.platform}: ${plural(p.posts, "post")}`).join("; ")}</dd>
+            </dl>
+          )}
+        </section>
       )}
     </>
   );
