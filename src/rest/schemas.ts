@@ -13,6 +13,7 @@ import { CONFIDENCE_LEVELS, CONFIDENCE_RULE } from "../schema/resources/comparab
 import { VALUATION_WARNINGS } from "../schema/resources/comparable/market-analysis";
 import { COUNTS, PLATFORMS } from "../schema/resources/social-post/fields";
 import { FORMATS, resoBodySchema, resoPropertySchema } from "./reso";
+import { WEBHOOK_DELIVERY, WEBHOOK_ENDPOINT, WEBHOOK_EVENT, WEBHOOK_EVENT_TYPE } from "./shapes";
 import { pageRules } from "../schema/rules";
 import { EVENT_TYPES, type EventType } from "../webhooks/catalog";
 import { DELIVERY_STATUSES } from "../schema/resources/webhook/object";
@@ -322,45 +323,16 @@ export const createWebhookBody = z
   })
   .meta({ id: "CreateWebhookBody" });
 export const updateWebhookBody = createWebhookBody.partial().meta({ id: "UpdateWebhookBody", description: "Only the fields given are changed" });
-export const webhookEndpoint = z
-  .object({
-    id: z.uuid(),
-    url: z.string(),
-    events: z.array(z.string()),
-    description: z.string().nullable(),
-    enabled: z.boolean(),
-    disabled_reason: z.string().nullable().meta({ description: "Why the service disabled it (the endpoint answered 410 Gone)" }),
-    created_at: dateTime(),
-    updated_at: dateTime(),
-  })
-  .meta({ id: "WebhookEndpoint" });
+export const webhookEndpoint = WEBHOOK_ENDPOINT.schema.meta({ id: "WebhookEndpoint" });
 export const webhookEndpointWithSecret = webhookEndpoint
   .extend({ secret: z.string().meta({ description: "whsec_… : shown only now; verify signatures with it (Standard Webhooks)" }) })
   .meta({ id: "WebhookEndpointWithSecret" });
-export const webhookDelivery = z
-  .object({
-    id: z.uuid(),
-    event_id: z.string(),
-    event_type: z.string(),
-    attempt: z.int().meta({ description: "1 for the first attempt, then each retry or redelivery" }),
-    status: z.enum(["pending", "succeeded", "failed", "retrying"]),
-    response_status: z.int().nullable(),
-    duration_ms: z.int().nullable(),
-    error: z.string().nullable(),
-    created_at: dateTime(),
-    next_attempt_at: when(),
-  })
-  .meta({ id: "WebhookDelivery" });
-export const webhookEvent = z
-  .object({
-    id: z.string().meta({ description: "evt_…, sent as webhook-id" }),
-    type: z.string(),
-    timestamp: dateTime().meta({ description: "When it happened: the payload's timestamp" }),
-    data: z.record(z.string(), z.unknown()).meta({ description: "The resource as its REST GET returns it, or { id } for a deletion" }),
-    created_at: dateTime().meta({ description: "The same as timestamp (the name this list used first)" }),
-  })
-  .meta({ id: "WebhookEvent", description: "An event in the shape of the webhook payload (id, type, timestamp, data), with created_at as an alias of timestamp" });
-export const webhookEventType = z.object({ type: z.string(), description: z.string() }).meta({ id: "WebhookEventType" });
+export const webhookDelivery = WEBHOOK_DELIVERY.schema.meta({ id: "WebhookDelivery" });
+export const webhookEvent = WEBHOOK_EVENT.schema.meta({
+  id: "WebhookEvent",
+  description: "An event in the shape of the webhook payload (id, type, timestamp, data), with created_at as an alias of timestamp",
+});
+export const webhookEventType = WEBHOOK_EVENT_TYPE.schema.meta({ id: "WebhookEventType" });
 export const webhookIdParams = z.object({ webhookId: z.string().meta({ description: "The endpoint's uuid" }) });
 export const deliveryParams = webhookIdParams.extend({ deliveryId: z.string().meta({ description: "The delivery's uuid" }) });
 export const eventIdParams = z.object({ eventId: z.string().meta({ description: "The event's id (evt_…)" }) });

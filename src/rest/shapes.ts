@@ -2,13 +2,15 @@
 // an operation's result already is the body of docs/api.md and is sent as it is: no second copy of every item per
 // request (BENCHMARKS.md, scenario 1). Fields and order come from the field tables, which also give the OpenAPI
 // response schemas (./schemas.ts).
-import type { z } from "zod";
+import { z } from "zod";
 import { restSelection } from "../schema/fields";
 import { comparableFields } from "../schema/resources/comparable/fields";
 import { insightFields } from "../schema/resources/insight/fields";
 import { reportFields } from "../schema/resources/report/fields";
 import { showingFields } from "../schema/resources/showing/fields";
 import { socialPostFields } from "../schema/resources/social-post/fields";
+import { DELIVERY_STATUSES } from "../schema/resources/webhook/object";
+import { objectShape } from "./object-shapes";
 import type { report, reportDetail, reportSummary, showing } from "./schemas";
 
 export const SUMMARY_FIELDS = restSelection(reportFields, "summary");
@@ -45,3 +47,21 @@ export function toReportDetail(result: ReportDetailResult): ReportDetailBody {
   for (const name of COLLECTIONS) if (body[name] === null) delete body[name];
   return body as ReportDetailBody;
 }
+
+// ---- webhooks: read from their GraphQL object types (./object-shapes.ts) ----
+
+export const WEBHOOK_ENDPOINT = objectShape("WebhookEndpoint", "RestWebhook");
+export const WEBHOOK_DELIVERY = objectShape("WebhookDelivery", "RestDelivery", {
+  omit: ["endpointId"],
+  types: { status: z.enum(DELIVERY_STATUSES) },
+});
+/**
+ * The webhook payload's shape ({ id, type, timestamp, data }), so a receiver can recover missed deliveries from the
+ * list; created_at is the same instant under the name the list had first.
+ */
+export const WEBHOOK_EVENT = objectShape("WebhookEvent", "RestEvent", {
+  fields: ["id", "type", ["timestamp", "createdAt"], "data", ["created_at", "createdAt"]],
+  types: { id: z.string() },
+  descriptions: { timestamp: "When it happened: the payload's timestamp", created_at: "The same as timestamp (the name this list used first)" },
+});
+export const WEBHOOK_EVENT_TYPE = objectShape("WebhookEventType", "RestEventType");

@@ -1,22 +1,18 @@
-// Webhooks over REST (DECISIONS "Webhooks"): endpoints, their delivery log, the event list and the event types.
-// Names are the same as GraphQL's but snake_case; every rule is behind the schema (src/schema/resources/webhook).
+// Webhooks over REST (docs/api.md "Webhooks"): endpoints, their delivery log, the event list and the event types.
+// Names are GraphQL's in snake_case, read from its types (./shapes.ts); every rule is behind the schema
+// (src/schema/resources/webhook).
 import type { Request } from "express";
 import { z } from "zod";
 import { operation, runRoot } from "./graphql";
 import { bodyObject, optionalBodyObject, pageVariables, queryText } from "./input";
+import { bodyToInput, inputNames } from "./object-shapes";
 import type { RestRoute } from "./route";
 import * as s from "./schemas";
+import { WEBHOOK_DELIVERY, WEBHOOK_ENDPOINT, WEBHOOK_EVENT, WEBHOOK_EVENT_TYPE } from "./shapes";
 
-const ENDPOINT = `fragment RestWebhook on WebhookEndpoint {
-  id url events description enabled disabled_reason: disabledReason created_at: createdAt updated_at: updatedAt
-}`;
-const DELIVERY = `fragment RestDelivery on WebhookDelivery {
-  id event_id: eventId event_type: eventType attempt status response_status: responseStatus duration_ms: durationMs
-  error created_at: createdAt next_attempt_at: nextAttemptAt
-}`;
-// The webhook payload's shape ({ id, type, timestamp, data }), so a receiver can recover missed deliveries from the
-// list; created_at is the same instant under the name the list had first.
-const EVENT = `fragment RestEvent on WebhookEvent { id type timestamp: createdAt data created_at: createdAt }`;
+const ENDPOINT = WEBHOOK_ENDPOINT.fragment;
+const DELIVERY = WEBHOOK_DELIVERY.fragment;
+const EVENT = WEBHOOK_EVENT.fragment;
 
 const LIST = operation(`query RestWebhooks($limit: Int!, $offset: Int!) { webhookEndpoints(limit: $limit, offset: $offset) { total limit offset items { ...RestWebhook } } } ${ENDPOINT}`);
 const GET = operation(`query RestWebhook($id: ID!) { webhookEndpoint(id: $id) { ...RestWebhook } } ${ENDPOINT}`);
@@ -39,12 +35,10 @@ const EVENTS = operation(`query RestEvents($type: String, $limit: Int!, $offset:
   webhookEvents(type: $type, limit: $limit, offset: $offset) { total limit offset items { ...RestEvent } }
 } ${EVENT}`);
 const ONE_EVENT = operation(`query RestEvent($id: ID!) { webhookEvent(id: $id) { ...RestEvent } } ${EVENT}`);
-const TYPES = operation(`query RestEventTypes { webhookEventTypes { type description } }`);
+const TYPES = operation(`query RestEventTypes { webhookEventTypes { ...RestEventType } } ${WEBHOOK_EVENT_TYPE.fragment}`);
 
-/** The body's endpoint fields (the same names in REST and GraphQL); anything else is ignored, as elsewhere. */
-function endpointInput(body: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(["url", "events", "description", "enabled"].filter((name) => name in body).map((name) => [name, body[name]]));
-}
+const CREATE_INPUT = inputNames("CreateWebhookEndpointInput");
+const UPDATE_INPUT = inputNames("UpdateWebhookEndpointInput");
 
 const withSecret = (r: { endpoint: object; secret: string }) => ({ ...r.endpoint, secret: r.secret });
 
@@ -91,7 +85,7 @@ export const webhookRoutes: RestRoute[] = [
     answer: { data: s.webhookEndpointWithSecret },
     message: "Webhook created successfully; store its secret now: it is not shown again",
     responseDescription: "The endpoint with its secret",
-    run: async (req, res) => withSecret(await runRoot<{ endpoint: object; secret: string }>(CREATE, { input: endpointInput(bodyObject(req)) }, res.locals.context)),
+    run: async (req, res) => withSecret(await runRoot<{ endpoint: object; secret: string }>(CREATE, { input: bodyToInput(CREATE_INPUT, bodyObject(req)) }, res.locals.context)),
   },
   {
     method: "get",
@@ -117,7 +111,7 @@ export const webhookRoutes: RestRoute[] = [
     answer: { data: s.webhookEndpoint },
     message: "Webhook updated successfully",
     responseDescription: "The endpoint",
-    run: (req, res) => runRoot(UPDATE, { ...webhookId(req), input: endpointInput(bodyObject(req)) }, res.locals.context),
+    run: (req, res) => runRoot(UPDATE, { ...webhookId(req), input: bodyToInput(UPDATE_INPUT, bodyObject(req)) }, res.locals.context),
   },
   {
     method: "delete",

@@ -35,7 +35,7 @@ builder.prismaObject("WebhookEndpoint", {
     events: t.exposeStringList("events", { description: 'The event types sent to it, or ["*"] for all' }),
     description: t.exposeString("description", { nullable: true, description: "What it is for" }),
     enabled: t.exposeBoolean("enabled", { description: "Whether events are sent to it" }),
-    disabledReason: t.exposeString("disabledReason", { nullable: true, description: "Why the service disabled it (410 Gone)" }),
+    disabledReason: t.exposeString("disabledReason", { nullable: true, description: "Why the service disabled it (the endpoint answered 410 Gone)" }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When it was created" }),
     updatedAt: t.expose("updatedAt", { type: "DateTime", description: "When it last changed" }),
   }),
