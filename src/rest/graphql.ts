@@ -9,13 +9,8 @@ import { schema } from "../schema";
 import { execute } from "../schema/engine";
 import { rawDataOf, rawField } from "../schema/sql-json/raw";
 import { ApiError, pathNaming, type NameOf } from "../schema/errors";
-import { restNames } from "../schema/fields";
+import { fieldTables, restNames } from "../schema/fields";
 import { nonArrayForList } from "./lists";
-import { comparableFields } from "../schema/resources/comparable/fields";
-import { insightFields } from "../schema/resources/insight/fields";
-import { reportFields } from "../schema/resources/report/fields";
-import { showingFields } from "../schema/resources/showing/fields";
-import { socialPostFields } from "../schema/resources/social-post/fields";
 
 export interface Operation {
   name: string;
@@ -58,7 +53,7 @@ export class RestError extends Error {
 }
 
 // Every GraphQL field name of the field tables in its REST spelling.
-const REST_NAMES = restNames(reportFields, showingFields, comparableFields, socialPostFields, insightFields);
+const REST_NAMES = restNames(...fieldTables());
 
 /**
  * REST spelling of an input path: the `input` argument is the body itself; fields get their REST names, or the

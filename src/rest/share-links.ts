@@ -7,6 +7,7 @@ import { loadReport, reportView } from "../share/view";
 import { reportPdf } from "../share/pdf";
 import { operation, runRoot } from "./graphql";
 import { bodyObject, pageVariables } from "./input";
+import { snakeCase } from "./object-shapes";
 import { reportIdParam } from "./report-items";
 import type { RestRoute } from "./route";
 import * as s from "./schemas";
@@ -22,8 +23,7 @@ const CREATE = operation(`mutation RestCreateShareLink($reportId: ID!, $input: C
 } ${LINK}`);
 const REVOKE = operation(`mutation RestRevokeShareLink($reportId: ID!, $id: ID!) { revokeShareLink(reportId: $reportId, id: $id) { ...RestShareLink } } ${LINK}`);
 
-const REST_NAMES: Record<string, string> = { expiresAt: "expires_at", reportId: "report_id" };
-const nameOf = pathNaming((field) => REST_NAMES[field] ?? field);
+const nameOf = pathNaming(snakeCase);
 
 /** The body's fields under their GraphQL names; anything else is ignored, as elsewhere. */
 function linkInput(body: Record<string, unknown>): Record<string, unknown> {

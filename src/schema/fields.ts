@@ -80,6 +80,9 @@ const tables = new Map<string, FieldTable>();
 /** The field table of a GraphQL object type whose fields come from one (after the schema is built). */
 export const fieldTableOf = (typeName: string): FieldTable | undefined => tables.get(typeName);
 
+/** Every field table an object type of the schema is built from (after the schema is built). */
+export const fieldTables = (): FieldTable[] => [...new Set(tables.values())];
+
 /** The object type's fields: every entry, exposed from its column or built by `build`. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function objectFields(table: FieldTable, t: any): Record<string, any> {
