@@ -334,6 +334,39 @@ const DAY = 86_400_000;
     expect((await rest(admin, "GET", `/v1/webhooks/${endpoint.id}`)).status).toBe(404);
   });
 
+  it("usage reads at a glance: 24 hours, 7 days or this month, bars with their numbers and a table twin, nothing remaining for a revoked key", async () => {
+    const used = await newKey("Busy key", "reports:read");
+    for (let i = 0; i < 3; i++) expect(await apiStatus(used)).toBe(200);
+    const revoked = await newKey("Gone key", "reports:read");
+    await prisma.apiKey.updateMany({ where: { teamId, name: "Gone key" }, data: { revokedAt: new Date() } });
+    expect(await apiStatus(revoked)).toBe(401);
+    await signIn(admin, "#/usage");
+    await page.getByRole("heading", { name: "Requests per hour" }).waitFor();
+    const twin = page.getByRole("region", { name: "Requests per period and key" });
+    await page.getByText("The chart's numbers as a table").click();
+    expect(await twin.locator("tbody tr").count()).toBe(24);
+    const hour = new Date().toISOString().slice(11, 13) + ":00";
+    expect(await twin.locator("tr", { has: page.getByRole("rowheader", { name: hour }) }).locator("td").first().innerText()).toMatch(/^[1-9]/);
+    expect(await page.locator("tr", { hasText: "Gone key" }).locator("td.remaining").innerText()).toBe("— (revoked: no requests)");
+    expect(await page.locator("tr", { hasText: "Busy key" }).locator("td.week").innerText()).toBe("3");
+    await checkPage("usage-24h");
+
+    await page.getByRole("radio", { name: "7 days" }).check();
+    await page.getByRole("heading", { name: "Requests per day" }).waitFor();
+    expect(await twin.locator("tbody tr").count()).toBe(7);
+    await page.getByRole("radio", { name: "This month" }).check();
+    await page.getByRole("heading", { name: "Requests per day" }).waitFor();
+    await page.waitForTimeout(200);
+    expect(await twin.locator("tbody tr").count()).toBe(new Date().getUTCDate());
+    await checkPage("usage-month");
+    await page.setViewportSize({ width: 390, height: 900 });
+    await page.getByRole("radio", { name: "24 hours" }).check();
+    await page.getByRole("heading", { name: "Requests per hour" }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
+    await checkPage("usage-24h");
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
   it("every page fits a phone and passes axe in both colour schemes (screenshots at 1280 and 390 px)", async () => {
     // The whole report: summary, description, comparables with sale date and status, an open house with its
     // attendance, feedback, an insight and social posts, each shown in words rather than codes.

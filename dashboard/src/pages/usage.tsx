@@ -1,14 +1,14 @@
-// Usage: the team's calls this month on its plan, each key's remaining hourly quota and requests in the last
-// 7 days, and a chart of requests per hour per key (chart.js; the table beside it holds the same totals).
-import { CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip } from "chart.js";
-import { useEffect, useRef } from "preact/hooks";
+// Usage: the team's calls this month on its plan, each key's remaining hourly quota (none for a revoked key) and
+// its requests over the chosen period (24 hours by hour, 7 days or this month by day), a bar chart per key with each
+// bar's total written on it and a table twin of the chart (chart.js; horizontal bars on a phone).
+import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip, type Plugin } from "chart.js";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { client, graphql, type ResultOf } from "../graphql";
 import type { PageProps } from "../page";
-import { date, ErrorMessage, Loading, Table, useLoad } from "../ui";
+import { date, ErrorMessage, Loading, num, Table, useLoad } from "../ui";
 
-Chart.register(LineController, LineElement, PointElement, LinearScale, CategoryScale, Legend, Tooltip);
+Chart.register(BarController, BarElement, LinearScale, CategoryScale, Legend, Tooltip);
 
-const HOURS = 168;
 const USAGE = graphql(`
   query Usage($hours: Int!) {
     me { subscription { plan status apiUsage { callsThisMonth resetsAt } } }
@@ -18,83 +18,164 @@ const USAGE = graphql(`
 `);
 type Usage = ResultOf<typeof USAGE>;
 
-const COLORS = ["#1b5e9e", "#b3261e", "#1e7b34", "#7a4fb3", "#a15c00", "#00727a", "#5d5d5d"];
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** The periods the page offers: the last 24 clock hours by hour, the last 7 UTC days and this UTC month by day. */
+const PERIODS = {
+  day: { label: "24 hours", phrase: "the last 24 hours", title: "Requests per hour, last 24 hours (UTC)", unit: "hour" },
+  week: { label: "7 days", phrase: "the last 7 days", title: "Requests per day, last 7 days (UTC)", unit: "day" },
+  month: { label: "This month", phrase: "this month", title: "Requests per day, this month (UTC)", unit: "day" },
+} as const;
+type Period = keyof typeof PERIODS;
 
-/** The last HOURS clock hours (UTC), oldest first, and each key's count in each of them (0 when none). */
-function series(usage: Usage) {
-  const now = Math.floor(Date.now() / 3_600_000) * 3_600_000;
-  const hours = Array.from({ length: HOURS }, (_, i) => new Date(now - (HOURS - 1 - i) * 3_600_000).toISOString());
-  const index = new Map(hours.map((h, i) => [h, i]));
-  const perKey = new Map<string, number[]>();
-  for (const row of usage.apiKeyUsage) {
-    const i = index.get(new Date(row.hour).toISOString());
-    if (i === undefined) continue;
-    const counts = perKey.get(row.keyId) ?? perKey.set(row.keyId, new Array(HOURS).fill(0)).get(row.keyId)!;
-    counts[i] += row.count;
-  }
-  return { hours, perKey };
+const LIGHT = ["#1b5e9e", "#b3261e", "#1e7b34", "#7a4fb3", "#a15c00", "#00727a", "#5d5d5d"];
+const DARK = ["#8cc4ff", "#ff9b93", "#7fd68e", "#c9a7ff", "#ffc46b", "#6fd6df", "#c4c4c4"];
+
+/** The buckets of a period: where they start, their length, how many, and the hours to ask the API for. */
+function bucketsOf(period: Period, now = Date.now()) {
+  const hour = Math.floor(now / HOUR) * HOUR;
+  const today = Math.floor(now / DAY) * DAY;
+  const monthStart = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), 1);
+  const start = period === "day" ? hour - 23 * HOUR : period === "week" ? today - 6 * DAY : monthStart;
+  const step = period === "day" ? HOUR : DAY;
+  const count = period === "day" ? 24 : Math.floor((today - start) / DAY) + 1;
+  return { start, step, count, hours: Math.min(744, Math.floor((hour - start) / HOUR) + 1) };
 }
 
-function UsageChart({ usage }: { usage: Usage }) {
+/** Each bucket's label and each key's count in each bucket (0 when none). */
+function series(usage: Usage, period: Period) {
+  const { start, step, count } = bucketsOf(period);
+  const labels = Array.from({ length: count }, (_, i) => {
+    const at = new Date(start + i * step);
+    return step === HOUR ? at.toISOString().slice(11, 16) : at.toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
+  });
+  const perKey = new Map<string, number[]>();
+  for (const row of usage.apiKeyUsage) {
+    const i = Math.floor((new Date(row.hour).getTime() - start) / step);
+    if (i < 0 || i >= count) continue;
+    const counts = perKey.get(row.keyId) ?? perKey.set(row.keyId, new Array(count).fill(0)).get(row.keyId)!;
+    counts[i] += row.count;
+  }
+  return { labels, perKey };
+}
+
+/** Writes each bar's total at its end, so the numbers read without hovering. */
+const totalsOnBars: Plugin<"bar"> = {
+  id: "totalsOnBars",
+  afterDatasetsDraw(chart) {
+    const last = chart.getDatasetMeta(chart.data.datasets.length - 1);
+    if (!last || chart.data.datasets.length === 0) return;
+    const horizontal = chart.options.indexAxis === "y";
+    const { ctx } = chart;
+    ctx.save();
+    ctx.fillStyle = String(Chart.defaults.color);
+    ctx.font = "12px system-ui, sans-serif";
+    ctx.textAlign = horizontal ? "left" : "center";
+    ctx.textBaseline = horizontal ? "middle" : "bottom";
+    last.data.forEach((bar, i) => {
+      const total = chart.data.datasets.reduce((n, d) => n + Number(d.data[i] ?? 0), 0);
+      if (total > 0) ctx.fillText(num(total), horizontal ? bar.x + 4 : bar.x, horizontal ? bar.y : bar.y - 3);
+    });
+    ctx.restore();
+  },
+};
+
+const css = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+
+/** The chart and its table twin; `twin`: whether the table is open (kept by the page across periods). */
+function UsageChart({ usage, period, twin, onTwin }: { usage: Usage; period: Period; twin: boolean; onTwin: (open: boolean) => void }) {
   const canvas = useRef<HTMLCanvasElement>(null);
-  const chart = useRef<Chart | null>(null);
-  const { hours, perKey } = series(usage);
+  const chart = useRef<Chart<"bar"> | null>(null);
+  const { labels, perKey } = series(usage, period);
   const keys = usage.apiKeys.filter((k) => perKey.has(k.id));
   const total = [...perKey.values()].reduce((n, c) => n + c.reduce((a, b) => a + b, 0), 0);
+  // A phone gets horizontal bars, one line per period, so every number has room.
+  const narrow = window.matchMedia("(max-width: 600px)").matches;
+  // The canvas takes its colours when drawn: draw again when the system's colour scheme or the width changes.
+  const [, redraw] = useState(0);
   useEffect(() => {
-    const labels = hours.map((h) => `${h.slice(5, 10)} ${h.slice(11, 13)}h`);
-    const datasets = keys.map((k, i) => ({
-      label: `${k.name} (${k.prefix})`,
-      data: perKey.get(k.id)!,
-      borderColor: COLORS[i % COLORS.length],
-      backgroundColor: COLORS[i % COLORS.length],
-      pointRadius: 0,
-      borderWidth: 2,
-      tension: 0,
-    }));
-    if (!chart.current) {
-      chart.current = new Chart(canvas.current!, {
-        type: "line",
-        data: { labels, datasets },
-        options: {
-          responsive: true,
-          maintainAspectRatio: false,
-          animation: false,
-          interaction: { mode: "index", intersect: false },
-          scales: { y: { beginAtZero: true, ticks: { precision: 0 }, title: { display: true, text: "requests per hour" } }, x: { ticks: { maxTicksLimit: 8 } } },
+    const queries = ["(prefers-color-scheme: dark)", "(max-width: 600px)"].map((q) => window.matchMedia(q));
+    const onChange = () => redraw((n) => n + 1);
+    queries.forEach((q) => q.addEventListener("change", onChange));
+    return () => queries.forEach((q) => q.removeEventListener("change", onChange));
+  }, []);
+  useEffect(() => {
+    const dark = window.matchMedia("(prefers-color-scheme: dark)").matches;
+    const colors = dark ? DARK : LIGHT;
+    Chart.defaults.color = css("--fg") || "#1a1a1a";
+    Chart.defaults.borderColor = css("--line") || "#c9ced6";
+    const datasets = keys.map((k, i) => ({ label: `${k.name} (${k.prefix})`, data: perKey.get(k.id)!, backgroundColor: colors[i % colors.length], stack: "keys" }));
+    chart.current?.destroy();
+    chart.current = new Chart(canvas.current!, {
+      type: "bar",
+      data: { labels, datasets },
+      plugins: [totalsOnBars],
+      options: {
+        indexAxis: narrow ? "y" : "x",
+        responsive: true,
+        maintainAspectRatio: false,
+        animation: false,
+        layout: { padding: { top: 16, right: narrow ? 40 : 8 } },
+        scales: {
+          [narrow ? "x" : "y"]: { stacked: true, beginAtZero: true, ticks: { precision: 0 }, title: { display: true, text: `requests per ${PERIODS[period].unit}` } },
+          [narrow ? "y" : "x"]: { stacked: true, ticks: { autoSkip: !narrow } },
         },
-      });
-    } else {
-      chart.current.data.labels = labels;
-      chart.current.data.datasets = datasets;
-      chart.current.update();
-    }
+      },
+    });
   });
   useEffect(() => () => chart.current?.destroy(), []);
+  const height = narrow ? Math.max(160, labels.length * 22 + 80) : 320;
   return (
     <figure class="chart" data-total={total}>
-      <div class="chart-box">
-        <canvas ref={canvas} role="img" aria-label={`Requests per hour over the last 7 days, per key: ${total} requests in all`} />
+      <div class="chart-box" style={{ height: `${height}px` }}>
+        <canvas ref={canvas} role="img" aria-label={`${PERIODS[period].title}, per key: ${num(total)} requests in all. The table below holds the same numbers.`} />
       </div>
-      <figcaption>Requests per hour (UTC) over the last 7 days, per key: {total} in all.</figcaption>
+      <figcaption>
+        {PERIODS[period].title}, per key: {num(total)} in all.
+      </figcaption>
+      <details class="twin" open={twin} onToggle={(e) => onTwin((e.currentTarget as HTMLDetailsElement).open)}>
+        <summary>The chart's numbers as a table</summary>
+        <Table label="Requests per period and key" columns={[PERIODS[period].unit === "hour" ? "Hour (UTC)" : "Day (UTC)", ...keys.map((k) => k.name), "All keys"]}>
+          {labels.map((label, i) => (
+            <tr key={label}>
+              <th scope="row">{label}</th>
+              {keys.map((k) => (
+                <td key={k.id}>{num(perKey.get(k.id)![i])}</td>
+              ))}
+              <td>{num(keys.reduce((n, k) => n + perKey.get(k.id)![i], 0))}</td>
+            </tr>
+          ))}
+        </Table>
+      </details>
     </figure>
   );
 }
 
 export function UsagePage(props: PageProps) {
   const api = client(props);
-  const usage = useLoad(() => api(USAGE, { hours: HOURS }), []);
+  const [period, setPeriod] = useState<Period>("day");
+  const [twin, setTwin] = useState(false);
+  const usage = useLoad(() => api(USAGE, { hours: bucketsOf(period).hours }), [period]);
   const data = usage.data;
-  const totals = data ? series(data).perKey : new Map<string, number[]>();
+  const totals = data ? series(data, period).perKey : new Map<string, number[]>();
   return (
     <>
       <h1>Usage</h1>
       <div class="row">
+        <fieldset class="periods">
+          <legend>Period</legend>
+          {(Object.keys(PERIODS) as Period[]).map((p) => (
+            <label key={p} class="check">
+              <input type="radio" name="period" value={p} checked={period === p} onChange={() => setPeriod(p)} />
+              {PERIODS[p].label}
+            </label>
+          ))}
+        </fieldset>
         <button type="button" onClick={usage.reload}>
           Refresh
         </button>
       </div>
-      <ErrorMessage error={usage.error} />
+      <ErrorMessage error={usage.error} onRetry={usage.error ? usage.reload : undefined} />
       {!data && !usage.error && <Loading what="usage" />}
       {data && (
         <>
@@ -108,23 +189,23 @@ export function UsagePage(props: PageProps) {
             </p>
           </section>
           <section class="card" aria-labelledby="keys-usage-title">
-            <h2 id="keys-usage-title">Keys this hour and this week</h2>
-            <Table label="Usage per key" columns={["Key", "Remaining this hour", "Requests, last 7 days"]}>
+            <h2 id="keys-usage-title">Keys this hour and over {PERIODS[period].phrase}</h2>
+            <Table label="Usage per key" columns={["Key", "Remaining this hour", `Requests, ${PERIODS[period].phrase}`]}>
               {data.apiKeys.map((k) => (
                 <tr key={k.id} data-key-id={k.id}>
                   <td>
                     {k.name} <code>{k.prefix}</code>
                     {k.revokedAt && " (revoked)"}
                   </td>
-                  <td>{k.quota ? `${k.quota.remaining.toLocaleString("en-US")} of ${k.quota.limit.toLocaleString("en-US")}` : "—"}</td>
-                  <td class="week">{(totals.get(k.id) ?? []).reduce((a, b) => a + b, 0)}</td>
+                  <td class="remaining">{k.revokedAt ? "— (revoked: no requests)" : k.quota ? `${num(k.quota.remaining)} of ${num(k.quota.limit)}` : "—"}</td>
+                  <td class="week">{num((totals.get(k.id) ?? []).reduce((a, b) => a + b, 0))}</td>
                 </tr>
               ))}
             </Table>
           </section>
           <section class="card" aria-labelledby="chart-title">
-            <h2 id="chart-title">Requests per hour</h2>
-            <UsageChart usage={data} />
+            <h2 id="chart-title">Requests per {PERIODS[period].unit}</h2>
+            <UsageChart usage={data} period={period} twin={twin} onTwin={setTwin} />
           </section>
         </>
       )}
