@@ -27,12 +27,17 @@ export interface Context {
   rateLimit: RateLimitState | null;
   /** The request's X-Request-Id, for log lines written below the HTTP layer (and the audit log). */
   requestId?: string;
-  /** The rate limiter's counts, to answer other keys' remaining hourly quota (absent: not known). */
-  rateLimiter?: Pick<RateLimiter, "peek" | "hitWithin">;
   /** The client's address as Express gives it (TRUST_PROXY decides whether X-Forwarded-For counts): for the audit log. */
   clientAddress?: string;
+  /** The rate limiter's counts, to answer other keys' remaining hourly quota (absent: not known). */
+  rateLimiter?: Pick<RateLimiter, "peek" | "hitWithin">;
   /** The rate limiter's name for the key's hourly budget: a request costing more than one point takes the rest there. */
   rateKey?: string;
+  /**
+   * Asked for by HTTP caching on a REST read the one-statement path answers: that statement also reads the team's data
+   * version, in the snapshot of its data, and leaves it here (src/http/http-cache.ts).
+   */
+  dataVersion?: { value?: string };
   /** Present when the key was admitted without being read for this request (see KeyCheck). */
   keyCheck?: KeyCheck;
 }

@@ -67,12 +67,16 @@ export async function teamVersion(teamId: string): Promise<string> {
   return rows[0]?.version ?? "0";
 }
 
-/** The weak ETag of an answer to `req` for the request's key at the team's current version. */
-async function etagOf(req: Request, context: Context): Promise<string> {
+/** The weak ETag of an answer to `req` for the request's key at the team's data version `version`. */
+function etagAt(req: Request, context: Context, version: string): string {
   const viewer = context.viewer!;
-  const version = await teamVersion(viewer.teamId);
   const identity = [version, viewer.keyId, JSON.stringify(viewer.permissions), viewer.trustedDocumentsOnly ? "trusted" : "", req.headers.accept ?? "", req.originalUrl];
   return `W/"${createHash("sha256").update(identity.join("\n")).digest("base64url").slice(0, 32)}"`;
+}
+
+/** The weak ETag of an answer to `req` for the request's key at the team's current version (read now). */
+async function etagOf(req: Request, context: Context): Promise<string> {
+  return etagAt(req, context, await teamVersion(context.viewer!.teamId));
 }
 
 /** Whether If-None-Match names `etag` (weak comparison; a list, or *). */
@@ -114,12 +118,36 @@ async function notModified(req: Request, res: Response, context: Context, etag: 
 }
 
 /**
+ * Labels a 200 with the ETag of the version its own statement read (context.dataVersion), when it read one: an answer
+ * the resolvers gave instead carries no ETag (its version was not read in its data's snapshot).
+ */
+function labelWhenSent(req: Request, res: Response, context: Context): void {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: Response, status: number, ...rest: unknown[]) {
+    const version = context.dataVersion?.value;
+    if (status === 200 && version !== undefined) {
+      this.setHeader("ETag", etagAt(req, context, version));
+      this.setHeader("Cache-Control", CACHE_CONTROL);
+    }
+    return (writeHead as (...args: unknown[]) => Response).call(this, status, ...rest);
+  } as Response["writeHead"];
+}
+
+/**
  * REST: answers a read 304 when the client holds the current answer (true: answered), else labels the answer the
  * handler is about to send with its ETag. Called by the REST route wrapper (src/rest/route.ts) before the handler.
+ * A conditional request reads the version first, so a match builds nothing; so does any read the resolvers answer.
+ * An unconditional read the one-statement path answers (`oneStatement`) costs no statement more: that statement
+ * reads the version with its data (src/schema/sql-json/run.ts), and the answer is labelled as it is sent.
  */
-export async function restNotModified(req: Request, res: Response): Promise<boolean> {
+export async function restNotModified(req: Request, res: Response, oneStatement = false): Promise<boolean> {
   const context = res.locals.context as Context | undefined;
   if (req.method !== "GET" || !context?.viewer || !cacheableRestPath(req.originalUrl)) return false;
+  if (oneStatement && req.headers["if-none-match"] === undefined) {
+    context.dataVersion = {};
+    labelWhenSent(req, res, context);
+    return false;
+  }
   return notModified(req, res, context, await etagOf(req, context));
 }
 

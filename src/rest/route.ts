@@ -6,21 +6,21 @@ import { keyCheckAnswered, keyCheckFailed } from "../auth/middleware";
 import { sendError } from "../http/errors";
 import { restNotModified } from "../http/http-cache";
 import { schema } from "../schema";
-import { RestError, type Operation } from "./graphql";
 import { fieldPermissions } from "../schema/auth-scopes";
+import { RestError, type Operation } from "./graphql";
 import { jsonBody, pageBody, type Page } from "./input";
 
 type Handler = (req: Request, res: Response) => Promise<void>;
 
-async function answer(fn: Handler, req: Request, res: Response): Promise<void> {
+async function answer(fn: Handler, req: Request, res: Response, oneStatement: boolean): Promise<void> {
   try {
     // A read the client holds the current answer of: 304, nothing built (src/http/http-cache.ts).
-    if (!(await restNotModified(req, res))) await fn(req, res);
+    if (!(await restNotModified(req, res, oneStatement))) await fn(req, res);
   } catch (err) {
     // A key admitted without being read for this request: the auth layer says whether the error stands, the request
     // was refused, or it runs once more for the key as it is now (ARCHITECTURE.md "The key check").
     const verdict = res.locals.context?.keyCheck ? await keyCheckFailed(req, res, err) : "stands";
-    if (verdict === "again") return answer(fn, req, res);
+    if (verdict === "again") return answer(fn, req, res, oneStatement);
     if (verdict === "refused") return;
     if (err instanceof RestError) return sendError(res, err.status, err.message);
     throw err;
@@ -29,11 +29,14 @@ async function answer(fn: Handler, req: Request, res: Response): Promise<void> {
   if (keyCheck) keyCheckAnswered(keyCheck);
 }
 
-/** Wraps a route handler: RestErrors become the error envelope; anything else goes to the error handler. */
+/**
+ * Wraps a route handler: RestErrors become the error envelope; anything else goes to the error handler.
+ * `oneStatement`: a read the one-statement path answers (`checksKey`), whose statement can also read what its ETag needs.
+ */
 export const handle =
-  (fn: Handler) =>
+  (fn: Handler, oneStatement = false) =>
   (req: Request, res: Response, next: NextFunction): void => {
-    answer(fn, req, res).catch(next);
+    answer(fn, req, res, oneStatement).catch(next);
   };
 
 /** Answers 405 with an Allow header for methods a path does not serve. */
@@ -147,7 +150,7 @@ export function routerOf(routes: readonly RestRoute[]): Router {
         handle(async (req, res) => {
           const value = await route.run(req, res);
           if (value !== undefined || !res.headersSent) send(route, res, value);
-        }),
+        }, route.checksKey === true),
       );
     }
     allowOnly(router, expressPath(path), here.map((route) => route.method.toUpperCase()));

@@ -83,6 +83,9 @@ export async function runSqlJson(entry: SqlJsonEntry, args: ExecutionArgs, optio
 
 /** The column in which a statement answering with an unconfirmed key row says whether the row still holds. */
 const KEY_HOLDS = "k$";
+/** The column in which a statement asked for it answers the team's data version (src/http/http-cache.ts). */
+const VERSION = "v$";
+const KEY_PARAMS = 2; // keyRowParams: the key's hash and the row version it was admitted with
 
 async function answer(entry: SqlJsonEntry, args: ExecutionArgs, options: SqlJsonOptions): Promise<ExecutionResult | null> {
   const context = args.contextValue as Context | undefined;
@@ -101,11 +104,17 @@ async function answer(entry: SqlJsonEntry, args: ExecutionArgs, options: SqlJson
   // A key row to confirm (context.ts, KeyCheck) is compared by the statement itself: one more column, its answer
   // recorded in the check (a row that did not hold: no answer here, and the engine answers nothing).
   const keyCheck = context.keyCheck?.held === undefined ? context.keyCheck : undefined;
-  const key = `${forbidden.join(",")}${keyCheck ? "|key" : ""}`;
+  // The team's data version for an ETag, read in the snapshot of the data it labels: one more column.
+  const version = context.dataVersion?.value === undefined ? context.dataVersion : undefined;
+  const key = `${forbidden.join(",")}${keyCheck ? "|key" : ""}${version ? "|version" : ""}`;
   let statement = entry.statements.get(key);
   if (statement === undefined) {
     const made = statementOf(plan, columns, (p) => !forbidden.includes(p as Permission));
     if (made && keyCheck) made.text += `, ${keyRowHolds(made.params.length + 1)} AS "${KEY_HOLDS}"`;
+    if (made && version) {
+      const teamParam = made.params.length + (keyCheck ? KEY_PARAMS : 0) + 1;
+      made.text += `, (SELECT version::text FROM team_versions WHERE team_id = $${teamParam}::uuid) AS "${VERSION}"`;
+    }
     statement = made && { ...made, name: nameOf(made.text) };
     entry.statements.set(key, statement);
   }
@@ -115,6 +124,7 @@ async function answer(entry: SqlJsonEntry, args: ExecutionArgs, options: SqlJson
   try {
     const values = statement.params.map((value) => value(request));
     if (keyCheck) values.push(...keyRowParams(keyCheck.keyHash, keyCheck.row));
+    if (version) values.push(viewer.teamId);
     [row] = await database.query<Record<string, string | boolean | null>>(statement, values);
   } catch (err) {
     // Unreachable or past its time budget: the answer the resolvers would give (503/504) — each nullable root null
@@ -132,6 +142,7 @@ async function answer(entry: SqlJsonEntry, args: ExecutionArgs, options: SqlJson
     keyCheck.held = row?.[KEY_HOLDS] === true;
     if (!keyCheck.held) return null;
   }
+  if (version) version.value = (row?.[VERSION] as string | null | undefined) ?? "0";
   const values = plan.roots.map((_, i) => (row?.[`r${i}`] as string | null | undefined) ?? null);
   // A root without its row (an unknown id): the resolvers give the error.
   if (values.some((v) => v === null)) return null;
