@@ -9,12 +9,14 @@ process.env.WEBHOOK_RETRY_SCHEDULE = "1,1";
 process.env.WEBHOOK_POLL_MS = "100";
 
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { createApiKey } from "../src/auth/api-keys";
+import { parsePermissions } from "../src/auth/permissions";
 import { startDeliveryWorker, type DeliveryWorker } from "../src/webhooks/worker";
 import { addKey, createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
 import { restClient } from "./support/openapi";
@@ -29,7 +31,7 @@ if (!available) {
 }
 const ROOT = path.join(__dirname, "..");
 const SCREENSHOTS = path.join(ROOT, "artifacts", "screenshots");
-const ADMIN = "api_keys:read,api_keys:create,api_keys:delete,reports:read,comparables:read,showings:read,social_media:read,webhooks:read,webhooks:create,webhooks:update";
+const ADMIN = "api_keys:read,api_keys:create,api_keys:delete,reports:read,comparables:read,showings:read,social_media:read,webhooks:read,webhooks:create,webhooks:update,audit_log:read";
 
 (available ? describe : describe.skip)("the dashboard in Chromium", () => {
   let t: TestApp;
@@ -225,6 +227,8 @@ const ADMIN = "api_keys:read,api_keys:create,api_keys:delete,reports:read,compar
     await endpoint.getByRole("button", { name: `Enable ${hook.url}` }).click();
     await endpoint.getByText(/^Enabled/).waitFor();
     await endpoint.getByRole("button", { name: `Rotate secret of ${hook.url}` }).click();
+    // Rotating asks first (the webhooks page's confirmation).
+    await page.getByRole("dialog", { name: `Rotate the signing secret of ${hook.url}?` }).getByRole("button", { name: "Rotate secret" }).click();
     expect(await page.getByTestId("secret").inputValue()).toMatch(/^whsec_/);
     await page.getByRole("button", { name: "Done" }).click();
   });
@@ -246,9 +250,61 @@ const ADMIN = "api_keys:read,api_keys:create,api_keys:delete,reports:read,compar
     await checkPage("report");
   });
 
+  it("rolls a key with a chosen overlap: the new key shown once, the old one working until then, its last use shown", async () => {
+    await page.getByRole("link", { name: "API keys" }).click();
+    await page.getByRole("heading", { name: "The team's keys" }).waitFor();
+    const { key: oldKey } = await createApiKey({ teamId: admin.teamId, name: "Rolled in the browser", permissions: parsePermissions("reports:read") });
+    expect(await apiStatus(oldKey)).toBe(200);
+    await page.reload();
+    const row = page.locator("tr", { hasText: "Rolled in the browser" }).first();
+    // Its last use: when, from which address, with which route.
+    await row.locator("td.last-used").getByText("GET /v1/reports").waitFor();
+    await row.locator("td.last-used").getByText(/from 127\.0\.0\.1/).waitFor();
+    await row.getByRole("button", { name: "Roll Rolled in the browser" }).click();
+    const dialog = page.getByRole("dialog", { name: "Roll “Rolled in the browser”?" });
+    await dialog.getByLabel("1 hour").check();
+    await checkPage("keys-roll");
+    await dialog.getByRole("button", { name: "Roll key" }).click();
+    const shown = page.getByTestId("secret");
+    await shown.waitFor();
+    const newKey = await shown.inputValue();
+    expect(newKey).toMatch(/^prs_sk_live_[A-Za-z0-9]{32}$/);
+    expect(await apiStatus(newKey)).toBe(200);
+    expect(await apiStatus(oldKey)).toBe(200); // until the end of the overlap
+    await page.locator("tr", { hasText: "rolled: works until" }).first().waitFor();
+    await checkPage("keys-rolled");
+  });
+
+  it("shows the audit log: who changed what, from where, filtered by action", async () => {
+    await page.getByRole("link", { name: "Audit log" }).click();
+    await page.getByRole("heading", { name: "Audit log", level: 1 }).waitFor();
+    const rolled = page.locator("tr", { hasText: "api_key.rolled" }).first();
+    await rolled.getByText("test key").waitFor();
+    await rolled.getByText("replaced_by_key_id").waitFor();
+    await page.locator("tr", { hasText: "api_key.revoked" }).first().waitFor();
+    await checkPage("audit-log");
+    await page.getByLabel("Action").selectOption("api_key.rolled");
+    await page.getByRole("heading", { name: /^1 entry,/ }).waitFor();
+    expect(await page.locator("tbody tr").count()).toBe(1);
+    expect(page.url()).toContain("action=api_key.rolled");
+  });
+
+  it("downloads the usage export as CSV from the usage page", async () => {
+    await page.getByRole("link", { name: "Usage" }).click();
+    await page.getByRole("heading", { name: "Download usage" }).waitFor();
+    await page.getByLabel("Per", { exact: true }).selectOption("day");
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download CSV" }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^usage-day-\d{4}-\d{2}-\d{2}\.csv$/);
+    const text = readFileSync((await download.path())!, "utf8");
+    const [header, ...lines] = text.trimEnd().split("\r\n");
+    expect(header).toBe("key_id,key_name,key_prefix,period_start,requests");
+    expect(lines.length).toBeGreaterThan(0);
+    await checkPage("usage-download");
+  });
+
   it("fits a phone-sized window (no sideways scrolling of the page) with no serious axe violation", async () => {
     await page.setViewportSize({ width: 390, height: 844 });
-    for (const [name, link] of [["keys", "API keys"], ["usage", "Usage"], ["webhooks", "Webhooks"], ["reports", "Reports"]] as const) {
+    for (const [name, link] of [["keys", "API keys"], ["usage", "Usage"], ["webhooks", "Webhooks"], ["reports", "Reports"], ["audit-log", "Audit log"]] as const) {
       await page.getByRole("link", { name: link }).click();
       await page.getByRole("heading", { level: 1 }).first().waitFor();
       await page.waitForTimeout(300);

@@ -8,6 +8,7 @@ import { href, useRoute } from "./router";
 import { clearKey, holds, missingAdminPermissions, storeKey, storedKey } from "./session";
 import { KeysPage } from "./pages/keys";
 import { UsagePage } from "./pages/usage";
+import { AuditLogPage } from "./pages/audit-log";
 import { WebhooksPage } from "./pages/webhooks";
 import { ReportsPage, ReportPage } from "./pages/reports";
 import { ErrorMessage, messageOf } from "./ui";
@@ -36,6 +37,7 @@ export const PAGES: { path: string; title: string; needs?: string; what?: string
   { path: "usage", title: "Usage" },
   { path: "webhooks", title: "Webhooks", needs: "webhooks:read", what: "the team's webhooks" },
   { path: "reports", title: "Reports", needs: "reports:read", what: "the team's reports" },
+  { path: "audit-log", title: "Audit log", needs: "audit_log:read", what: "the team's audit log" },
 ];
 
 function NotFound() {
@@ -139,6 +141,7 @@ function App() {
   else if (current.path === "keys") content = <KeysPage {...props} />;
   else if (current.path === "usage") content = <UsagePage {...props} />;
   else if (current.path === "webhooks") content = <WebhooksPage {...props} />;
+  else if (current.path === "audit-log") content = <AuditLogPage {...props} />;
   else if (current.path === "reports") content = id ? <ReportPage {...props} id={id} /> : <ReportsPage {...props} />;
   return (
     <>

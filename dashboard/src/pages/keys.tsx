@@ -1,4 +1,5 @@
-// API keys: the team's keys, a form to create one (its full key shown once), and revocation with a confirmation.
+// API keys: the team's keys (each with where it was last used from), a form to create one (its full key shown once),
+// rolling a key with an overlap (the new key shown once), and revocation with a confirmation.
 // The form starts from the API's own defaults (docs/api.md "API keys, teams and permissions": every permission but
 // api_keys, the caller's tier) and offers only what the API accepts from this key (no more permissions, no higher
 // tier, no later expiry than its own).
@@ -9,7 +10,7 @@ import { date, ErrorMessage, Loading, messageOf, ShownOnce, Table, useLoad } fro
 
 const KEYS = graphql(`
   query Keys {
-    apiKeys { id name description prefix permissions rateLimitTier createdAt lastUsedAt expiresAt revokedAt }
+    apiKeys { id name description prefix permissions rateLimitTier createdAt lastUsedAt lastUsedIp lastUsedRoute expiresAt revokedAt replacedById }
   }
 `);
 const CREATE = graphql(`
@@ -22,7 +23,43 @@ const REVOKE = graphql(`
     revokeApiKey(id: $id) { id revokedAt }
   }
 `);
+const ROLL = graphql(`
+  mutation RollKey($id: ID!, $overlap: ApiKeyRollOverlap!) {
+    rollApiKey(id: $id, overlap: $overlap) { key apiKey { id name } previousKey { id expiresAt } }
+  }
+`);
 type Key = ResultOf<typeof KEYS>["apiKeys"][number];
+
+/** The overlaps rollApiKey offers: how long the old key keeps working beside the new one. */
+const OVERLAPS = [
+  { value: "NONE", label: "None: the old key stops at once" },
+  { value: "HOUR", label: "1 hour" },
+  { value: "DAY", label: "24 hours" },
+  { value: "WEEK", label: "7 days" },
+] as const;
+
+/** A key's last use: when, then from which client address and with which route. */
+function LastUse({ k }: { k: Key }) {
+  if (!k.lastUsedAt) return <>never</>;
+  return (
+    <>
+      {date(k.lastUsedAt)}
+      {k.lastUsedIp && <span class="sub">from {k.lastUsedIp}</span>}
+      {k.lastUsedRoute && (
+        <span class="sub">
+          <code>{k.lastUsedRoute}</code>
+        </span>
+      )}
+    </>
+  );
+}
+
+/** Revoked (when), rolled (working until the end of its overlap), expired, or no. */
+function revokedOrRolled(k: Key): string {
+  if (k.revokedAt) return date(k.revokedAt);
+  if (k.replacedById && k.expiresAt && new Date(k.expiresAt).getTime() > Date.now()) return `rolled: works until ${date(k.expiresAt)}`;
+  return k.replacedById ? "rolled" : "no";
+}
 
 /** The tiers of the spec, smallest first; the API refuses one above the signed-in key's own. */
 const TIERS = ["free", "standard", "pro", "enterprise"];
@@ -45,6 +82,8 @@ export function KeysPage(props: PageProps) {
   const keys = useLoad(() => api(KEYS), []);
   const [created, setCreated] = useState<{ key: string; name: string; id: string } | null>(null);
   const [revoking, setRevoking] = useState<Key | null>(null);
+  const [rolling, setRolling] = useState<Key | null>(null);
+  const rollDialog = useRef<HTMLDialogElement>(null);
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const [focusAfterLoad, setFocusAfterLoad] = useState<string | null>(null);
@@ -77,6 +116,21 @@ export function KeysPage(props: PageProps) {
       setError(messageOf(err));
     }
     setFocusAfterLoad(key.id);
+    keys.reload();
+  };
+
+  const roll = async (overlap: (typeof OVERLAPS)[number]["value"]) => {
+    const key = rolling;
+    rollDialog.current?.close();
+    if (!key) return;
+    try {
+      const { rollApiKey } = await api(ROLL, { id: key.id, overlap });
+      setCreated({ key: rollApiKey.key, name: rollApiKey.apiKey.name, id: rollApiKey.apiKey.id });
+      setError(null);
+      setStatus(`“${key.name}” is rolled: ${key.prefix}… works until ${date(rollApiKey.previousKey.expiresAt)}.`);
+    } catch (err) {
+      setError(messageOf(err));
+    }
     keys.reload();
   };
 
@@ -125,10 +179,25 @@ export function KeysPage(props: PageProps) {
                 <td class="perms">{permissionList(k.permissions)}</td>
                 <td>{k.rateLimitTier}</td>
                 <td>{date(k.createdAt)}</td>
-                <td class="last-used">{k.lastUsedAt ? date(k.lastUsedAt) : "never"}</td>
+                <td class="last-used">
+                  <LastUse k={k} />
+                </td>
                 <td>{date(k.expiresAt)}</td>
-                <td>{k.revokedAt ? date(k.revokedAt) : "no"}</td>
-                <td>
+                <td>{revokedOrRolled(k)}</td>
+                <td class="actions">
+                  {!k.revokedAt && !k.replacedById && (
+                    <button
+                      type="button"
+                      class="secondary"
+                      aria-label={`Roll ${k.name}`}
+                      onClick={() => {
+                        setRolling(k);
+                        rollDialog.current?.showModal();
+                      }}
+                    >
+                      Roll
+                    </button>
+                  )}
                   {!k.revokedAt && k.id !== props.who.apiKey.id && (
                     <button
                       type="button"
@@ -162,6 +231,35 @@ export function KeysPage(props: PageProps) {
           <button type="button" class="danger" onClick={revoke}>
             Revoke key
           </button>
+        </form>
+      </dialog>
+      <dialog ref={rollDialog} aria-labelledby="roll-title" onClose={() => setRolling(null)}>
+        <h2 id="roll-title">Roll “{rolling?.name}”?</h2>
+        <p>
+          A new key with the same name, permissions, tier and expiry replaces <code>{rolling?.prefix}…</code>; it is shown once. Both keys share one hourly budget
+          while the old one keeps working.
+        </p>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void roll(String(new FormData(e.currentTarget as HTMLFormElement).get("overlap")) as (typeof OVERLAPS)[number]["value"]);
+          }}
+        >
+          <fieldset>
+            <legend>The old key keeps working for</legend>
+            {OVERLAPS.map((o) => (
+              <label key={o.value} class="check">
+                <input type="radio" name="overlap" value={o.value} defaultChecked={o.value === "DAY"} />
+                {o.label}
+              </label>
+            ))}
+          </fieldset>
+          <div class="row">
+            <button type="button" class="secondary" onClick={() => rollDialog.current?.close()}>
+              Cancel
+            </button>
+            <button type="submit">Roll key</button>
+          </div>
         </form>
       </dialog>
     </>

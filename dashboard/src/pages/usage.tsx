@@ -1,11 +1,12 @@
 // Usage: the team's calls this month on its plan, each key's remaining hourly quota (none for a revoked key) and
 // its requests over the chosen period (24 hours by hour, 7 days or this month by day), a bar chart per key with each
-// bar's total written on it and a table twin of the chart (chart.js; horizontal bars on a phone).
+// bar's total written on it and a table twin of the chart (chart.js; horizontal bars on a phone), and a download
+// of the usage export (GET /v1/usage as CSV, the same counts) per hour or per day.
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip, type Plugin } from "chart.js";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { client, graphql, type ResultOf } from "../graphql";
 import type { PageProps } from "../page";
-import { date, ErrorMessage, Loading, num, Table, useLoad } from "../ui";
+import { date, ErrorMessage, Loading, messageOf, num, Table, useLoad } from "../ui";
 
 Chart.register(BarController, BarElement, LinearScale, CategoryScale, Legend, Tooltip);
 
@@ -151,6 +152,66 @@ function UsageChart({ usage, period, twin, onTwin }: { usage: Usage; period: Per
   );
 }
 
+/** Fetches the usage export as CSV with the key (in a header, never a URL) and saves it as a file. */
+async function downloadCsv(props: PageProps, granularity: string, days: number): Promise<void> {
+  const to = new Date();
+  const from = new Date(to.getTime() - days * 86_400_000);
+  const query = new URLSearchParams({ format: "csv", granularity, from: from.toISOString(), to: to.toISOString() });
+  const res = await fetch(`/v1/usage?${query}`, { headers: { Authorization: `Bearer ${props.apiKey}` } });
+  if (res.status === 401) props.onUnauthorized();
+  if (!res.ok) throw new Error(((await res.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message ?? `Download failed (${res.status})`);
+  const url = URL.createObjectURL(await res.blob());
+  const link = Object.assign(document.createElement("a"), { href: url, download: `usage-${granularity}-${to.toISOString().slice(0, 10)}.csv` });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+function Download({ props }: { props: PageProps }) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  return (
+    <section class="card" aria-labelledby="download-title">
+      <h2 id="download-title">Download usage</h2>
+      <form
+        class="row"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          const data = new FormData(e.currentTarget as HTMLFormElement);
+          setBusy(true);
+          setError(null);
+          try {
+            await downloadCsv(props, String(data.get("granularity")), Number(data.get("days")));
+          } catch (err) {
+            setError(messageOf(err));
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <label for="usage-days">Range</label>
+        <select id="usage-days" name="days" defaultValue="7">
+          <option value="1">Last 24 hours</option>
+          <option value="7">Last 7 days</option>
+          <option value="30">Last 30 days</option>
+          <option value="90">Last 90 days</option>
+        </select>
+        <label for="usage-granularity">Per</label>
+        <select id="usage-granularity" name="granularity" defaultValue="hour">
+          <option value="hour">hour</option>
+          <option value="day">day</option>
+        </select>
+        <button type="submit" disabled={busy}>
+          Download CSV
+        </button>
+      </form>
+      <p>One line per key and period with requests: key_id, key_name, key_prefix, period_start (UTC), requests.</p>
+      <ErrorMessage error={error} />
+    </section>
+  );
+}
+
 export function UsagePage(props: PageProps) {
   const api = client(props);
   const [period, setPeriod] = useState<Period>("day");
@@ -207,6 +268,7 @@ export function UsagePage(props: PageProps) {
             <h2 id="chart-title">Requests per {PERIODS[period].unit}</h2>
             <UsageChart usage={data} period={period} twin={twin} onTwin={setTwin} />
           </section>
+          <Download props={props} />
         </>
       )}
     </>
