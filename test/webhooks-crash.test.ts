@@ -1,16 +1,22 @@
 // The outbox survives a crash: a server process killed with SIGKILL right after a change committed (its delivery
-// perhaps in flight) loses no event — started again, it delivers it. On the suite's database (PGlite on disk, or
-// PostgreSQL in .ci/run's second pass).
+// perhaps in flight) loses no event — started again, it delivers it. On PGlite on disk, or on PostgreSQL a database
+// of the file's own: a delivering process claims every team's due attempts on its database, and on the suite's it
+// sent other test files' retries before those files expected (webhooks.test.ts's Redeliver test).
 import { Webhook } from "standardwebhooks";
+import { ownDatabase } from "./support/own-database";
 import { childEnv, cliTeamAndKey, DELIVERING, startServer, tempDir, type ServerProcess } from "./support/server";
 import { receiver } from "./support/receiver";
 
 jest.setTimeout(180_000);
 
+const own = ownDatabase("webhookcrash");
+beforeAll(async () => own?.create());
+afterAll(async () => own?.drop());
+
 it("delivers the event of a change committed just before kill -9, once the server is back", async () => {
   // The first request is held open (a hanging receiver: the attempt is in flight when the process dies), the rest answered.
   const r = await receiver([0, 200]);
-  const env = childEnv(tempDir("webhook-crash"), { ...DELIVERING, WEBHOOK_TIMEOUT_MS: "1000", WEBHOOK_POLL_MS: "200" });
+  const env = childEnv(tempDir("webhook-crash"), { ...DELIVERING, WEBHOOK_TIMEOUT_MS: "1000", WEBHOOK_POLL_MS: "200", ...own?.env });
   const { key } = await cliTeamAndKey(env, ["--permissions", "webhooks:*,reports:*"]);
   const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
   let server: ServerProcess | undefined = await startServer(env);
