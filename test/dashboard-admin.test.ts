@@ -367,6 +367,22 @@ const DAY = 86_400_000;
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
+  it("reports search lists every match, paged, and still offers the best match", async () => {
+    await signIn(admin, "#/reports");
+    await page.getByLabel("Find by address").fill("maple");
+    await page.getByRole("button", { name: "Search" }).click();
+    await page.getByRole("heading", { name: "25 reports matching “maple”" }).waitFor();
+    await page.getByText("1–20 of 25").waitFor();
+    await page.getByRole("button", { name: "Next" }).click();
+    await page.getByText("21–25 of 25").waitFor();
+    expect(page.url()).toMatch(/#\/reports\?address=maple&page=2$/);
+    await checkPage("reports-matching");
+    await page.getByRole("radio", { name: "Best match" }).check();
+    await page.getByRole("button", { name: "Search" }).click();
+    await page.getByRole("heading", { name: "Best match for “maple”" }).waitFor();
+    expect(await page.locator("table tbody tr").count()).toBe(1);
+  });
+
   it("every page fits a phone and passes axe in both colour schemes (screenshots at 1280 and 390 px)", async () => {
     // The whole report: summary, description, comparables with sale date and status, an open house with its
     // attendance, feedback, an insight and social posts, each shown in words rather than codes.

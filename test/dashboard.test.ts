@@ -238,6 +238,7 @@ const ADMIN = "api_keys:read,api_keys:create,api_keys:delete,reports:read,compar
     await page.getByRole("heading", { name: "2 reports" }).waitFor();
     await checkPage("reports");
     await page.getByLabel("Find by address").fill("12 dashboard ln");
+    await page.getByRole("radio", { name: "Best match" }).check();
     await page.getByRole("button", { name: "Search" }).click();
     await page.getByRole("heading", { name: "Best match for “12 dashboard ln”" }).waitFor();
     expect(await page.getByRole("link", { name: "3 Other Street" }).count()).toBe(0);

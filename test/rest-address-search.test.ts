@@ -90,3 +90,30 @@ it("needs an address on /search", async () => {
     expect(res.body.error.message).toBe("Address is required");
   }
 });
+
+it("lists every match with address_contains, newest first and paged, leaving address's best match as it was", async () => {
+  const team = restClient(t.app, (await createTeam()).auth);
+  const other = restClient(t.app, (await createTeam()).auth);
+  const first = await create({ address: "1 Maple Street", city: "Springfield" }, team);
+  const second = await create({ address: "2 Maple St" }, team);
+  const published = await create({ address: "3 Maple Street" }, team);
+  expect((await team.patch(`/v1/reports/${published.id}`, { status: "published" })).status).toBe(200);
+  await create({ address: "4 Oak Avenue" }, team);
+  await create({ address: "5 Maple Street" }, other);
+
+  const all = await team.get("/v1/reports?address_contains=maple%20st");
+  expect(all.status).toBe(200);
+  expect(all.body).toMatchObject({ total: 3, limit: 50, offset: 0 });
+  expect(all.body.data.map((r: { id: string }) => r.id)).toEqual([published.id, second.id, first.id]);
+  const page = await team.get("/v1/reports?address_contains=MAPLE%20STREET&limit=1&offset=1");
+  expect([page.body.total, page.body.data.map((r: { id: string }) => r.id)]).toEqual([3, [second.id]]);
+  expect((await team.get("/v1/reports?address_contains=maple&status=published")).body.data.map((r: { id: string }) => r.id)).toEqual([published.id]);
+  expect((await team.get("/v1/reports?address_contains=elm")).body).toMatchObject({ data: [], total: 0 });
+  // address keeps answering the one best match, and wins over address_contains.
+  const best = await team.get("/v1/reports?address=maple&address_contains=maple");
+  expect(best.body.data.id).toBeDefined();
+  expect(best.body.total).toBeUndefined();
+  const empty = await team.get("/v1/reports?address_contains=");
+  expect(empty.status).toBe(400);
+  expect(empty.body.error.message).toMatch(/address_contains/);
+});

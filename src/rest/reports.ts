@@ -2,7 +2,7 @@
 import type { Request } from "express";
 import type { Context } from "../context";
 import { reportFields } from "../schema/resources/report/fields";
-import { operation, run, runJson } from "./graphql";
+import { operation, RestError, run, runJson } from "./graphql";
 import { pageVariables, queryText, runWithBody } from "./input";
 import { RawJson, type RestRoute } from "./route";
 import * as s from "./schemas";
@@ -19,6 +19,9 @@ import {
 // The page under the REST body's names and in its order (data, total, limit, offset): the result is the body.
 const LIST = operation(`query RestReports($status: ReportStatusFilter!, $limit: Int!, $offset: Int!) {
   reports(status: $status, limit: $limit, offset: $offset) { data: items { ${SUMMARY_FIELDS} } total limit offset }
+}`);
+const MATCHING = operation(`query RestReportsMatching($address: String!, $status: ReportStatusFilter!, $limit: Int!, $offset: Int!) {
+  reportsMatching(address: $address, status: $status, limit: $limit, offset: $offset) { data: items { ${SUMMARY_FIELDS} } total limit offset }
 }`);
 const GET = operation(`query RestReport($id: ID!) { report(id: $id) { ...RestReportDetail } } ${DETAIL_FRAGMENT}`);
 const BY_ADDRESS = operation(`query RestReportByAddress($address: String!) { reportByAddress(address: $address) { ...RestReportDetail } }
@@ -48,8 +51,9 @@ export const reportRoutes: RestRoute[] = [
     operationId: "listReports",
     tag: "Reports",
     summary: "List the team's reports, or find one by address",
-    description: "Without address: a page of reports, newest first. With address: { data: the best-matching report } (exact, then prefix, then containment; latest update breaks ties); the other parameters are ignored.",
-    operations: [LIST, BY_ADDRESS],
+    description:
+      "Without address: a page of reports, newest first; with address_contains, only those whose address contains it (matched as the address search matches). With address: { data: the best-matching report } (exact, then prefix, then containment; latest update breaks ties); the other parameters are ignored.",
+    operations: [LIST, BY_ADDRESS, MATCHING],
     query: s.reportListQuery,
     answer: { body: s.pageOf(s.reportSummary).or(s.dataOf(s.reportDetail)) },
     responseDescription: "A page of reports, or { data: report } when address is given",
@@ -59,7 +63,11 @@ export const reportRoutes: RestRoute[] = [
       // address takes priority: limit, offset and status are then ignored, even when they are invalid.
       const address = queryText(req, "address");
       if (address !== undefined) return { data: await searchByAddress(address, res.locals.context) };
-      return new RawJson(await runJson(LIST, "reports", { status: queryText(req, "status") ?? "all", ...pageVariables(req) }, res.locals.context));
+      const page = { status: queryText(req, "status") ?? "all", ...pageVariables(req) };
+      const contains = queryText(req, "address_contains");
+      if (contains !== undefined && !contains.trim()) throw new RestError(400, "address_contains must not be empty");
+      if (contains !== undefined) return new RawJson(await runJson(MATCHING, "reportsMatching", { address: contains, ...page }, res.locals.context));
+      return new RawJson(await runJson(LIST, "reports", page, res.locals.context));
     },
   },
   {

@@ -36,6 +36,7 @@ export const reportListQuery = z.object({
   offset,
   status: z.enum(["draft", "published", "all"]).default("all"),
   address: addressText.optional().meta({ description: "When given, answers the single best match ({ data: report }); limit, offset and status are ignored" }),
+  address_contains: addressText.optional().meta({ description: "Lists every report whose address contains this (matched as address is), newest first, paged" }),
 });
 export const addressSearchQuery = z.object({ address: addressQuery });
 // docs/api.md "Wave 3 contracts" (RESO): a report read or created, or a comparable created, as a RESO record

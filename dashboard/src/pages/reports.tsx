@@ -6,7 +6,7 @@ import { href, navigate } from "../router";
 import { client, graphql, type ResultOf } from "../graphql";
 import type { PageProps } from "../page";
 import { holds } from "../session";
-import { date, ErrorMessage, Loading, money, num, plural, Table, useLoad } from "../ui";
+import { date, ErrorMessage, Loading, money, num, Pager, plural, Table, useLoad } from "../ui";
 
 const PAGE = 20;
 const REPORTS = graphql(`
@@ -17,6 +17,11 @@ const REPORTS = graphql(`
 const SEARCH = graphql(`
   query SearchReport($address: String!) {
     reportByAddress(address: $address) { id address city state price status showingsCount }
+  }
+`);
+const MATCHING = graphql(`
+  query MatchingReports($address: String!, $limit: Int!, $offset: Int!) {
+    reportsMatching(address: $address, limit: $limit, offset: $offset, status: all) { total items { id address city state price status showingsCount } }
   }
 `);
 const REPORT = graphql(`
@@ -51,8 +56,8 @@ function ReportTable({ rows }: { rows: Row[] }) {
           </td>
           <td>{[r.city, r.state].filter(Boolean).join(", ") || "—"}</td>
           <td>{money(r.price)}</td>
-          <td>{r.status}</td>
-          <td>{r.showingsCount}</td>
+          <td>{r.status === "published" ? "Published" : "Draft"}</td>
+          <td>{num(r.showingsCount)}</td>
         </tr>
       ))}
     </Table>
@@ -61,19 +66,25 @@ function ReportTable({ rows }: { rows: Row[] }) {
 
 export function ReportsPage(props: PageProps) {
   const api = client(props);
-  // The page and the search are in the URL (#/reports?page=2&address=…), so Back from a report returns to them.
+  // The page and the search are in the URL (#/reports?address=…&match=best&page=2), so Back from a report returns
+  // to them. A search lists every match (paged) unless the best match alone is asked for.
   const page = Math.max(1, Math.floor(Number(props.params.get("page"))) || 1);
   const offset = (page - 1) * PAGE;
   const query = props.params.get("address") ?? "";
+  const best = props.params.get("match") === "best";
   const [search, setSearch] = useState(query);
-  const go = (to: { page?: number; address?: string }) => navigate(["reports"], { page: to.page && to.page > 1 ? to.page : null, address: to.address || null });
+  const [bestOnly, setBestOnly] = useState(best);
+  const go = (to: { page?: number; address?: string; best?: boolean }) =>
+    navigate(["reports"], { address: to.address || null, match: to.address && to.best ? "best" : null, page: to.page && to.page > 1 ? to.page : null });
   const list = useLoad(async () => {
-    if (query) {
+    if (query && best) {
       const { reportByAddress } = await api(SEARCH, { address: query });
       return { total: reportByAddress ? 1 : 0, items: reportByAddress ? [reportByAddress] : [] };
     }
+    if (query) return (await api(MATCHING, { address: query, limit: PAGE, offset })).reportsMatching;
     return (await api(REPORTS, { limit: PAGE, offset })).reports;
-  }, [offset, query]);
+  }, [offset, query, best]);
+  const title = !list.data ? "" : query && best ? `Best match for “${query}”` : query ? `${plural(list.data.total, "report")} matching “${query}”` : `${plural(list.data.total, "report")}`;
   return (
     <>
       <h1>Reports</h1>
@@ -82,11 +93,22 @@ export function ReportsPage(props: PageProps) {
         class="row"
         onSubmit={(e) => {
           e.preventDefault();
-          go({ address: search.trim() });
+          go({ address: search.trim(), best: bestOnly });
         }}
       >
         <label for="search">Find by address</label>
-        <input id="search" type="search" value={search} placeholder="123 n main st" onInput={(e) => setSearch((e.target as HTMLInputElement).value)} />
+        <input id="search" type="search" value={search} placeholder="maple st" onInput={(e) => setSearch((e.target as HTMLInputElement).value)} />
+        <fieldset class="periods">
+          <legend class="sr-only">Show</legend>
+          <label class="check">
+            <input type="radio" name="match" checked={!bestOnly} onChange={() => setBestOnly(false)} />
+            Every match
+          </label>
+          <label class="check">
+            <input type="radio" name="match" checked={bestOnly} onChange={() => setBestOnly(true)} />
+            Best match
+          </label>
+        </fieldset>
         <button type="submit">Search</button>
         {query && (
           <button type="button" class="secondary" onClick={() => (setSearch(""), go({}))}>
@@ -94,24 +116,14 @@ export function ReportsPage(props: PageProps) {
           </button>
         )}
       </form>
-      <ErrorMessage error={list.error} />
+      <ErrorMessage error={list.error} onRetry={list.error ? list.reload : undefined} />
       {!list.data && !list.error && <Loading what="reports" />}
       {list.data && (
         <section class="card" aria-labelledby="reports-title">
-          <h2 id="reports-title">{query ? `Best match for “${query}”` : `${list.data.total} reports`}</h2>
+          <h2 id="reports-title">{title}</h2>
           {list.data.items.length === 0 ? <p>No report found.</p> : <ReportTable rows={list.data.items} />}
-          {!query && list.data.total > PAGE && (
-            <nav class="row" aria-label="Pages">
-              <button type="button" class="secondary" disabled={offset === 0} onClick={() => go({ page: page - 1 })}>
-                Previous
-              </button>
-              <span>
-                {offset + 1}–{Math.min(offset + PAGE, list.data.total)} of {list.data.total}
-              </span>
-              <button type="button" class="secondary" disabled={offset + PAGE >= list.data.total} onClick={() => go({ page: page + 1 })}>
-                Next
-              </button>
-            </nav>
+          {!(query && best) && list.data.total > PAGE && (
+            <Pager offset={offset} size={PAGE} total={list.data.total} label="Pages" onPage={(next) => go({ address: query, page: next / PAGE + 1 })} />
           )}
         </section>
       )}

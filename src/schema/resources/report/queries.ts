@@ -12,6 +12,7 @@ import { arg, team, where } from "../../where";
 import { REPORT_ORDER, ReportPage } from "./object";
 import { REPORT_NOT_FOUND } from "./lookup";
 import { findReportIdByAddress } from "./search";
+import { normalizeAddress } from "../../address";
 
 const ReportStatusFilter = builder.enumType("ReportStatusFilter", {
   description: "Which reports a list holds",
@@ -66,5 +67,25 @@ builder.queryFields((t) => ({
     // The (team, status, created_at) index serves both a status and "all".
     extensions: { sqlJson: { kind: "page", where: reportsOfTeam, orderBy: REPORT_ORDER } satisfies SqlJsonRoot },
     resolve: (_root, args, ctx) => ({ where: reportsOfTeam.prisma(args, teamIdOf(ctx)) ?? { id: { in: [] } }, limit: args.limit, offset: args.offset }),
+  }),
+  // Every match of the address search's matching (docs/api.md "Address search"), where reportByAddress answers the
+  // best one only: a list to page through. Read by the resolvers (the one-statement path does not serve it).
+  reportsMatching: t.field({
+    type: ReportPage,
+    description:
+      "The team's reports whose address (or one-line address with city, state and zip) contains the given one, matched as reportByAddress matches (case, punctuation, street-suffix, unit and directional abbreviations ignored), newest first: every match, where reportByAddress answers the best only. Needs reports:read.",
+    authScopes: { permission: "reports:read" },
+    complexity: listComplexity,
+    args: {
+      address: t.arg.string({ required: true, description: "A partial address, e.g. maple st", validate: checked(addressRule) }),
+      status: t.arg({ type: ReportStatusFilter, defaultValue: "all", required: true, description: "draft, published or all" }),
+      ...pageArgs(t),
+    },
+    resolve: (_root, args, ctx) => {
+      const key = normalizeAddress(args.address);
+      const team = reportsOfTeam.prisma(args, teamIdOf(ctx));
+      const where: Prisma.ReportWhereInput = team && key ? { AND: [team, { searchKey: { contains: key } }] } : { id: { in: [] } };
+      return { where, limit: args.limit, offset: args.offset };
+    },
   }),
 }));
