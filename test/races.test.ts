@@ -2,6 +2,7 @@
 // report's delete: each answers as if it ran wholly before the delete (2xx) or wholly after it (404), never 5xx,
 // and nothing is left pointing at the deleted report. The writes are listed from the OpenAPI document, so a new
 // write route of a report fails the coverage test until it is raced here too.
+import { randomUUID } from "node:crypto";
 import request from "supertest";
 import { prisma } from "../src/db";
 import { createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
@@ -24,6 +25,7 @@ interface Fixture {
   comparableId: string;
   insightId: string;
   postId: string;
+  linkId: string;
 }
 type Item = Exclude<keyof Fixture, "reportId">;
 
@@ -68,10 +70,12 @@ const RACERS: Record<string, Racer> = {
     run: (f, n) => send("post", `/v1/reports/${f.reportId}/social-posts/import`).send({ posts: [{ platform: "x", external_id: "held", likes: 100 + n }] }),
   },
   "generate and save a summary": { op: "generateSummary", run: (f) => send("post", `/v1/reports/${f.reportId}/summary`).send({ length: "short" }) },
+  "create a share link": { op: "createShareLink", run: (f, n) => send("post", `/v1/reports/${f.reportId}/share-links`).send({ label: `Link ${n}` }) },
+  "revoke a share link": { op: "revokeShareLink", needs: "linkId", run: (f) => send("delete", `/v1/reports/${f.reportId}/share-links/${f.linkId}`) },
 };
 
 /** Write operations that do not take a report (the rest of the document's writes must all be raced). */
-const NOT_OF_A_REPORT = ["createReport", "createWebhook", "updateWebhook", "deleteWebhook", "rotateWebhookSecret", "testWebhook", "redeliverWebhook"];
+const NOT_OF_A_REPORT = ["createReport", "createWebhook", "updateWebhook", "deleteWebhook", "rotateWebhookSecret", "testWebhook", "redeliverWebhook", "registerGraphQLDocuments"];
 
 /** Trials per racer; each sends the racer twice and the report's delete at once. */
 const TRIALS = 6;
@@ -87,6 +91,7 @@ async function fixture(needs: Item | undefined, trial: number): Promise<Fixture>
     comparableId: needs === "comparableId" ? await made(prisma.comparable.create({ data: { ...data, address: "1 Held Ave" } })) : "",
     insightId: needs === "insightId" ? await made(prisma.agentInsight.create({ data: { ...data, author: "Dana Agent", body: "Held" } })) : "",
     postId: needs === "postId" ? await made(prisma.socialMediaPost.create({ data: { ...data, platform: "x", externalId: "held", likes: 1 } })) : "",
+    linkId: needs === "linkId" ? await made(prisma.shareLink.create({ data: { ...data, tokenHash: randomUUID(), expiresAt: new Date(Date.now() + 86_400_000) } })) : "",
   };
 }
 
@@ -98,6 +103,7 @@ async function leftOver(reportId: string): Promise<number> {
     prisma.comparable.count({ where }),
     prisma.agentInsight.count({ where }),
     prisma.socialMediaPost.count({ where }),
+    prisma.shareLink.count({ where }),
     prisma.report.count({ where: { id: reportId } }),
   ]);
   return counts.reduce((a, b) => a + b, 0);
