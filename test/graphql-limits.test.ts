@@ -181,7 +181,8 @@ describe("GraphQL limits", () => {
             : /CreateWebhook/.test(op.name)
               ? { url: "x", events: ["*"] }
               : {};
-      const variables = { limit: 100, offset: 0, status: "all", id: "x", reportId: "00000000-0000-4000-8000-000000000000", address: "x", input, comparables: [], posts: [{}], atomic: false, deliveryId: "x", manifest: {} };
+      const status = /Deliveries/.test(op.name) ? "failed" : "all";
+      const variables = { limit: 100, offset: 0, status, id: "x", reportId: "00000000-0000-4000-8000-000000000000", address: "x", input, comparables: [], posts: [{}], atomic: false, deliveryId: "x", manifest: {}, first: 100, granularity: "HOUR" };
       const { depth, complexity } = complexityFromQuery(op.document, { schema, variables });
       expect({ op: op.name, depth: depth <= LIMITS.depth, objects: complexity <= LIMITS.objects }).toEqual({ op: op.name, depth: true, objects: true });
     }
