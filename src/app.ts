@@ -52,7 +52,7 @@ export interface AppDependencies {
 const isGraphiQLPage = (req: Request) =>
   req.method === "GET" && req.path === "/graphql" && req.query.query === undefined && req.accepts(["application/json", "text/html"]) === "text/html";
 
-/** Bodies of every route, /graphql included, are refused (413) past this size (DECISIONS "Robustness"). */
+/** Bodies of every route, /graphql included, are refused (413) past this size (docs/api.md "Robustness"). */
 const BODY_LIMIT = "1mb";
 
 /**

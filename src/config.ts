@@ -61,7 +61,7 @@ const envSchema = z.object({
     .string()
     .default("*")
     .transform((v): "*" | string[] => (v.trim() === "*" ? "*" : v.split(",").map((o) => o.trim()).filter(Boolean))),
-  // AI-generated summaries (DECISIONS "AI-generated summaries"; README "AI summaries"): the offline template
+  // AI-generated summaries (docs/api.md "AI-generated summaries"; README "AI summaries"): the offline template
   // (default) or any OpenAI-compatible Chat Completions endpoint.
   AI_PROVIDER: z.enum(["template", "openai"]).default("template"),
   // The endpoint's base URL, e.g. http://127.0.0.1:11434/v1 (Ollama) or http://127.0.0.1:8080/v1 (llama.cpp);
@@ -73,7 +73,7 @@ const envSchema = z.object({
   AI_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   // warn: flagged phrases only add warnings; block: flagged text is refused (422) instead of saved.
   AI_FAIR_HOUSING: z.enum(["warn", "block"]).default("warn"),
-  // Webhooks (DECISIONS "Webhooks"; README "Webhooks"). Seconds to wait before each retry of a failed delivery.
+  // Webhooks (docs/api.md "Webhooks"; README "Webhooks"). Seconds to wait before each retry of a failed delivery.
   WEBHOOK_RETRY_SCHEDULE: z
     .string()
     .default("5,300,1800,7200,18000,36000,36000")

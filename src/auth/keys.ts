@@ -1,4 +1,4 @@
-// API key format and hashing (DECISIONS: prs_sk_live_ + 32 alphanumerics; only a SHA-256 is stored).
+// API key format and hashing (docs/api.md "API keys, teams and permissions": prs_sk_live_ + 32 alphanumerics; only a SHA-256 is stored).
 import { hash, randomInt } from "node:crypto";
 
 export const KEY_PREFIX = "prs_sk_live_";

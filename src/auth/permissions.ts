@@ -1,4 +1,4 @@
-// Per-key permissions: resource → allowed actions (DECISIONS, "API keys, teams and permissions").
+// Per-key permissions: resource → allowed actions (docs/api.md "API keys, teams and permissions").
 export const RESOURCES = ["reports", "comparables", "showings", "social_media", "ai_insights", "team", "webhooks", "api_keys", "audit_log"] as const;
 /** The actions of every resource. */
 export const ACTIONS = ["read", "create", "update", "delete", "publish"] as const;

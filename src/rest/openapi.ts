@@ -139,7 +139,7 @@ export function openApiDocument() {
   return cached;
 }
 
-/** The version of the REST contract (spec.md). */
+/** The version of the REST contract (docs/api.md). */
 export const API_VERSION = "1.0.1";
 
 // Swagger UI's files are served under their package version with a year-long, immutable cache: an upgrade changes

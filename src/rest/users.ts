@@ -1,4 +1,4 @@
-// GET /v1/users/me: the GraphQL `me` selected under the REST names of spec.md.
+// GET /v1/users/me: the GraphQL `me` selected under the REST names of docs/api.md.
 import { operation, runRoot } from "./graphql";
 import type { RestRoute } from "./route";
 import * as s from "./schemas";

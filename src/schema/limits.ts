@@ -1,4 +1,4 @@
-// GraphQL limits (DECISIONS "GraphQL limits"): a request is refused before execution, with extensions.code
+// GraphQL limits (docs/api.md "GraphQL limits"): a request is refused before execution, with extensions.code
 // QUERY_TOO_COMPLEX and a message saying which limit and by how much, when the operation it runs (its
 // `operationName`, with every fragment it spreads) has a depth over 12, the document has more than 30 aliases
 // (GraphQL Armor's rule), or the operation's estimated result exceeds 50,000 objects (@pothos/plugin-complexity's

@@ -1,4 +1,4 @@
-// Webhooks (DECISIONS "Webhooks"): a team's endpoints, the events its changes recorded and the delivery attempts,
+// Webhooks (docs/api.md "Webhooks"): a team's endpoints, the events its changes recorded and the delivery attempts,
 // with their queries and mutations. Events are recorded by the mutations that make changes (src/webhooks/outbox.ts);
 // the worker (src/webhooks/worker.ts) sends them.
 import { randomBytes } from "node:crypto";
