@@ -14,7 +14,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import autocannon from "autocannon";
 import { startPgBouncer } from "../test/support/pgbouncer";
@@ -23,6 +22,7 @@ import { bearer, cycle } from "./http";
 import { measure, median, percentile, type Target } from "./load";
 import { NESTED_QUERY } from "./scenarios/statements";
 import { seed as seedDatabase } from "./seed";
+import { freePort } from "../test/support/ports";
 
 const ROOT = path.resolve(__dirname, "..");
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
@@ -49,13 +49,6 @@ function childrenOf(pid: number): number[] {
 }
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 interface Service {
   port: number;

@@ -6,10 +6,10 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync, writeFileSync } from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { receiver } from "./support/receiver";
 import { childEnv, cli, cliTeamAndKey, DELIVERING, sharedDatabase, startServer, tempDir, type ServerProcess } from "./support/server";
+import { freePort } from "./support/ports";
 
 const PROMETHEUS = ["/usr/bin/prometheus", "/usr/local/bin/prometheus"].find((p) => existsSync(p));
 const PROMTOOL = PROMETHEUS && path.join(path.dirname(PROMETHEUS), "promtool");
@@ -42,13 +42,6 @@ async function metricsPort(s: ServerProcess): Promise<number> {
   throw new Error(`no "metrics listening" line:\n${s.output()}`);
 }
 
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /** A sample's value in Prometheus text (`series` written exactly as in the text, labels in their order). */
 function sample(text: string, series: string): number | undefined {

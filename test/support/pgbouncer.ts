@@ -3,10 +3,10 @@
 // root) on a free port. Debian's `pgbouncer`; `pgbouncerPath()` is null without it.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, existsSync, rmSync, writeFileSync } from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import pg from "pg";
 import { tempDir } from "./server";
+import { freePort } from "./ports";
 
 const CANDIDATES = ["/usr/sbin/pgbouncer", "/usr/bin/pgbouncer"];
 export const pgbouncerPath = (): string | null => CANDIDATES.find((p) => existsSync(p)) ?? null;
@@ -17,13 +17,6 @@ export interface PgBouncer {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** uid and gid of `postgres` when this process is root (PgBouncer will not run as root), else nothing to change. */
 function runAs(): { uid: number; gid: number } | object {
