@@ -6,6 +6,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import { chromium, type Browser, type Locator, type Page } from "playwright-core";
 import { createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
 import { restClient } from "./support/openapi";
@@ -61,6 +62,27 @@ async function listen(handler: http.RequestListener): Promise<{ server: http.Ser
     });
   });
   afterEach(() => page.context().close());
+
+  /**
+   * Serious or critical axe findings on what this service puts on the page (`ours`: our title, our document's
+   * description, a control our settings add), in the light and the dark colour scheme. GraphiQL's and Swagger UI's own
+   * widgets have findings of their own (their colours, their tab lists) that no setting of ours changes.
+   */
+  async function ownViolations(ours: string[]): Promise<string[]> {
+    const found: string[] = [];
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      for (const v of violations.filter((v) => v.impact === "serious" || v.impact === "critical")) {
+        for (const node of v.nodes) {
+          const target = node.target.join(" ");
+          if (ours.some((selector) => target.includes(selector))) found.push(`${scheme} ${v.id}: ${target}`);
+        }
+      }
+    }
+    await page.emulateMedia({ colorScheme: "light" });
+    return found;
+  }
 
   /** Replaces the text of a Monaco editor (GraphiQL's) as a user pasting it would. */
   async function paste(editor: string, text: string) {
@@ -139,6 +161,7 @@ async function listen(handler: http.RequestListener): Promise<{ server: http.Ser
     expect(text).toContain('"14 Browser Lane"');
     await page.screenshot({ path: path.join(SCREENSHOTS, "graphiql.png") });
     expect(outside).toEqual([]);
+    expect(await ownViolations([".graphiql-logo", "#graphiql-session"])).toEqual([]);
 
     // The key is kept out of persistent storage: nothing in localStorage holds it, and a new tab starts without it.
     expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(team.key);
@@ -178,7 +201,8 @@ async function listen(handler: http.RequestListener): Promise<{ server: http.Ser
     // Optional filters start empty (an address filled in turns the list into one best match), and the example body is
     // a realistic report, not "string" in every text field.
     const list = await tryItOut("listReports", "Reports", async (block) => {
-      expect(await block.locator('input[placeholder^="address"]').inputValue()).toBe("");
+      expect(await block.locator('input[placeholder="address"]').inputValue()).toBe("");
+      expect(await block.locator('input[placeholder="address_contains"]').inputValue()).toBe("");
     });
     expect(list).toBe("200");
     expect(await page.locator("#operations-Reports-listReports .live-responses-table .response-col_description pre").first().innerText()).toContain('"total"');
@@ -190,5 +214,6 @@ async function listen(handler: http.RequestListener): Promise<{ server: http.Ser
     expect(created).toBe("201"); // with its pre-filled example body
     await page.screenshot({ path: path.join(SCREENSHOTS, "docs.png") });
     expect(outside).toEqual([]);
+    expect(await ownViolations(["#servers", ".info", ".information-container", ".scheme-container", ".auth-wrapper"])).toEqual([]);
   });
 });

@@ -42,6 +42,9 @@ const REFETCH_ON_HEADERS = `(() => {
   }).observe(document.body, { subtree: true, childList: true, characterData: true });
 })();`;
 
+/** Our title in GraphiQL's logo corner at full contrast (GraphiQL dims it below 4.5:1). */
+const OWN_STYLE = `.graphiql-container .graphiql-logo { color: hsl(var(--color-neutral)); }`;
+
 let rendered: string | undefined;
 
 /**
@@ -61,5 +64,6 @@ function render(): string {
   const page = renderGraphiQL(GRAPHIQL_OPTIONS).replace(options, `Object.assign(${options}, { storage: window.sessionStorage })`);
   if (!page.includes("storage: window.sessionStorage")) throw new Error("GraphiQL page: the options were not found to give it sessionStorage");
   const end = page.lastIndexOf("</body>"); // the last: the page's own script has the text too
-  return `${page.slice(0, end)}<script>${REFETCH_ON_HEADERS}</script>${page.slice(end)}`;
+  const head = page.indexOf("</head>");
+  return `${page.slice(0, head)}<style>${OWN_STYLE}</style>${page.slice(head, end)}<script>${REFETCH_ON_HEADERS}</script>${page.slice(end)}`;
 }

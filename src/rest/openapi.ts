@@ -132,7 +132,7 @@ export function openApiDocument() {
   cached = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",
     info: { title: "Property Report Service API", version: API_VERSION, description: DESCRIPTION },
-    servers: [{ url: "/" }],
+    // No servers list: OpenAPI's default server is "/" already, and with one Swagger UI draws an unlabelled select.
     security: [{ apiKey: [] }],
     tags: [...new Set(ROUTES.map((route) => route.tag))].map((name) => ({ name })),
   });
