@@ -70,14 +70,16 @@ async function listen(handler: http.RequestListener): Promise<{ server: http.Ser
    */
   async function ownViolations(ours: string[]): Promise<string[]> {
     const found: string[] = [];
+    // Only the parts that are ours are analysed (the whole of Swagger UI's page takes axe most of a minute).
+    const present: string[] = [];
+    for (const selector of ours) if ((await page.locator(selector).count()) > 0) present.push(selector);
     for (const scheme of ["light", "dark"] as const) {
       await page.emulateMedia({ colorScheme: scheme });
-      const { violations } = await new AxeBuilder({ page }).analyze();
+      const axe = new AxeBuilder({ page });
+      for (const selector of present) axe.include(selector);
+      const { violations } = await axe.analyze();
       for (const v of violations.filter((v) => v.impact === "serious" || v.impact === "critical")) {
-        for (const node of v.nodes) {
-          const target = node.target.join(" ");
-          if (ours.some((selector) => target.includes(selector))) found.push(`${scheme} ${v.id}: ${target}`);
-        }
+        for (const node of v.nodes) found.push(`${scheme} ${v.id}: ${node.target.join(" ")}`);
       }
     }
     await page.emulateMedia({ colorScheme: "light" });
@@ -161,7 +163,8 @@ async function listen(handler: http.RequestListener): Promise<{ server: http.Ser
     expect(text).toContain('"14 Browser Lane"');
     await page.screenshot({ path: path.join(SCREENSHOTS, "graphiql.png") });
     expect(outside).toEqual([]);
-    expect(await ownViolations([".graphiql-logo", "#graphiql-session"])).toEqual([]);
+    // Our title in GraphiQL's corner.
+    expect(await ownViolations([".graphiql-logo"])).toEqual([]);
 
     // The key is kept out of persistent storage: nothing in localStorage holds it, and a new tab starts without it.
     expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(team.key);
@@ -214,6 +217,7 @@ async function listen(handler: http.RequestListener): Promise<{ server: http.Ser
     expect(created).toBe("201"); // with its pre-filled example body
     await page.screenshot({ path: path.join(SCREENSHOTS, "docs.png") });
     expect(outside).toEqual([]);
-    expect(await ownViolations(["#servers", ".info", ".information-container", ".scheme-container", ".auth-wrapper"])).toEqual([]);
-  });
+    // The document's description and the bar our settings fill (servers, Authorize).
+    expect(await ownViolations([".information-container", ".scheme-container"])).toEqual([]);
+  }, 120_000);
 });

@@ -105,6 +105,15 @@ const DAY = 86_400_000;
     await page.getByRole("button", { name: "Sign out" }).waitFor();
   }
   const focused = () => page.evaluate(() => ({ tag: document.activeElement?.tagName, text: (document.activeElement as HTMLElement | null)?.innerText?.trim() ?? "", id: document.activeElement?.id }));
+  /** The focused element once `ok` holds for it (the page moves the focus after it renders), or the last one seen. */
+  async function focusedWhen(ok: (f: Awaited<ReturnType<typeof focused>>) => boolean) {
+    let now = await focused();
+    for (let i = 0; i < 60 && !ok(now); i++) {
+      await page.waitForTimeout(50);
+      now = await focused();
+    }
+    return now;
+  }
   const keysCreated = () => prisma.apiKey.count({ where: { teamId } });
 
   it("defect 1: a new key starts from the API's defaults, shows what it will hold, and no permission at all needs an explicit choice", async () => {
@@ -200,25 +209,25 @@ const DAY = 86_400_000;
     await page.getByLabel("Name").fill("Focus key");
     await page.getByRole("button", { name: "Create key" }).click();
     await page.getByTestId("secret").waitFor();
-    expect((await focused()).text).toBe("Copy");
+    expect((await focusedWhen((f) => f.text === "Copy")).text).toBe("Copy");
     await page.getByRole("button", { name: "Done" }).click();
-    expect((await focused()).text).toContain("Focus key");
+    expect((await focusedWhen((f) => f.text.includes("Focus key"))).text).toContain("Focus key");
 
     await page.getByRole("button", { name: "Revoke Focus key" }).click();
     const dialog = page.getByRole("dialog", { name: "Revoke “Focus key”?" });
     await dialog.waitFor();
-    expect((await focused()).text).toBe("Cancel");
+    expect((await focusedWhen((f) => f.text === "Cancel")).text).toBe("Cancel");
     await checkPage("keys-revoke-dialog");
     await page.keyboard.press("Enter");
     await dialog.waitFor({ state: "hidden" });
-    expect((await focused()).text).toContain("Revoke");
+    expect((await focusedWhen((f) => f.text.includes("Revoke"))).text).toContain("Revoke");
     expect(await prisma.apiKey.count({ where: { teamId, name: "Focus key", revokedAt: { not: null } } })).toBe(0);
 
     await page.keyboard.press("Enter"); // the Revoke button again
     await dialog.waitFor();
     await dialog.getByRole("button", { name: "Revoke key" }).click();
     await page.getByRole("status").getByText("“Focus key” is revoked").waitFor();
-    expect((await focused()).text).toContain("Focus key");
+    expect((await focusedWhen((f) => f.text.includes("Focus key"))).text).toContain("Focus key");
     expect(await prisma.apiKey.count({ where: { teamId, name: "Focus key", revokedAt: { not: null } } })).toBe(1);
   });
 
@@ -313,7 +322,7 @@ const DAY = 86_400_000;
     await item.getByRole("button", { name: `Rotate secret of ${url}` }).click();
     const rotate = page.getByRole("dialog", { name: `Rotate the signing secret of ${url}?` });
     await rotate.waitFor();
-    expect((await focused()).text).toBe("Cancel");
+    expect((await focusedWhen((f) => f.text === "Cancel")).text).toBe("Cancel");
     await checkPage("webhooks-rotate-dialog");
     await page.keyboard.press("Enter");
     await rotate.waitFor({ state: "hidden" });
