@@ -181,6 +181,11 @@ const DAY = 86_400_000;
     expect([failed.total, failed.data.length]).toEqual([2, 2]);
     expect(failed.data.every((d: { status: string; event_type: string }) => d.status === "failed" && d.event_type === "report.created")).toBe(true);
     expect((await rest(admin, "GET", `${log}?status=lost`)).status).toBe(400);
+    // Each attempt says when it was sent: a retry is sent when it falls due, after the row was made.
+    const attempts = (await rest(admin, "GET", `${log}?limit=100`)).body.data as { sent_at: string | null; created_at: string; attempt: number }[];
+    expect(attempts.every((d) => d.sent_at !== null && d.sent_at >= d.created_at)).toBe(true);
+    const retry = attempts.find((d) => d.attempt === 2)!;
+    expect(Date.parse(retry.sent_at!) - Date.parse(retry.created_at)).toBeGreaterThanOrEqual(900);
 
     await signIn(admin, "#/webhooks");
     const item = page.locator("li.endpoint", { hasText: failing.url });

@@ -128,7 +128,7 @@ export async function claim(limit: number, held: Held): Promise<Claimed[]> {
     ), due AS (
       SELECT id FROM candidates WHERE endpoint_turn <= ${PER_ENDPOINT} ORDER BY turn, next_attempt_at LIMIT ${limit}
     ), claimed AS (
-      UPDATE webhook_deliveries d SET claimed_until = now() + make_interval(secs => ${holdSeconds})
+      UPDATE webhook_deliveries d SET claimed_until = now() + make_interval(secs => ${holdSeconds}), sent_at = now()
       FROM due WHERE d.id = due.id
       RETURNING d.id, d.team_id, d.attempt, d.event_id, d.endpoint_id
     )

@@ -51,7 +51,7 @@ const DELIVERIES = graphql(`
   query Deliveries($endpointId: ID!, $status: String, $eventType: String, $limit: Int!, $offset: Int!) {
     webhookDeliveries(endpointId: $endpointId, status: $status, eventType: $eventType, limit: $limit, offset: $offset) {
       total
-      items { id eventId eventType attempt status responseStatus durationMs error createdAt nextAttemptAt }
+      items { id eventId eventType attempt status responseStatus durationMs error createdAt sentAt nextAttemptAt }
     }
   }
 `);
@@ -395,7 +395,7 @@ function Deliveries({ props, endpointId, types }: { props: PageProps; endpointId
       {page?.items.length === 0 && <p>{status || eventType ? "No delivery matches." : "No delivery yet."}</p>}
       {page && page.items.length > 0 && (
         <>
-          <Table label="Delivery log" columns={["Event", "Status", "Response", "Duration", "Attempt", "Scheduled", "Next retry", ""]}>
+          <Table label="Delivery log" columns={["Event", "Status", "Response", "Duration", "Attempt", "Sent", "Next retry", ""]}>
             {page.items.map((d) => (
               <tr key={d.id} class="delivery" data-status={d.status}>
                 <td>
@@ -405,7 +405,7 @@ function Deliveries({ props, endpointId, types }: { props: PageProps; endpointId
                 <td>{d.responseStatus ?? d.error ?? "—"}</td>
                 <td>{d.durationMs == null ? "—" : `${d.durationMs} ms`}</td>
                 <td>{d.attempt}</td>
-                <td class="sent">{seconds(d.createdAt)}</td>
+                <td class="sent">{d.sentAt ? seconds(d.sentAt) : `not yet (scheduled ${seconds(d.createdAt)})`}</td>
                 <td>{seconds(d.nextAttemptAt)}</td>
                 <td>
                   <button

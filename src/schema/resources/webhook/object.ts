@@ -64,6 +64,7 @@ builder.prismaObject("WebhookDelivery", {
     durationMs: t.exposeInt("durationMs", { nullable: true, description: "How long the attempt took" }),
     error: t.exposeString("error", { nullable: true, description: "Why it failed" }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When the attempt was scheduled" }),
+    sentAt: t.expose("sentAt", { type: "DateTime", nullable: true, description: "When the attempt was sent (the last try, after a process that took it stopped); null while it waits" }),
     nextAttemptAt: t.expose("nextAttemptAt", { type: "DateTime", nullable: true, description: "When a pending attempt is due" }),
   }),
 });
