@@ -15,6 +15,9 @@ import { checkHost, deliveryAgent } from "./address";
 import { onEventsRecorded } from "./outbox";
 import { claim, fanOut, prune, recordFailure, release, successWriter, type Claimed, type Held, type Outcome } from "./queue";
 
+/** Oldest event first (events of one instant in a fixed order, by id). */
+const byEvent = (a: Claimed, b: Claimed): number => a.createdAt.getTime() - b.createdAt.getTime() || (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0);
+
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 const USER_AGENT = "PropertyReportService-Webhooks/1.0";
 /** While requests keep coming, one claim (of up to WEBHOOK_CONCURRENCY deliveries) at most this often… */
@@ -134,7 +137,9 @@ export function startDeliveryWorker(): DeliveryWorker {
 
   /** Sends the claimed deliveries. An attempt's slot is free once the receiver answered; its outcome is written after. */
   function send(deliveries: Claimed[]): void {
-    for (const d of deliveries) {
+    // Started in the order of their events (a claim's rows come back in any order): two attempts to one endpoint
+    // then reach it in the order the changes were made, as a receiver would expect (no promise: see the README).
+    for (const d of deliveries.sort(byEvent)) {
       const done = observeDelivery(d, () => attempt(agent, d)).then((outcome) => {
         inFlight.delete(d.id);
         if (!stopping) wake();
