@@ -10,6 +10,10 @@ import path from "node:path";
 import { receiver } from "./support/receiver";
 import { childEnv, cli, cliTeamAndKey, DELIVERING, sharedDatabase, startServer, tempDir, type ServerProcess } from "./support/server";
 import { freePort } from "./support/ports";
+import { ownDatabaseForFile } from "./support/own-database";
+
+/** On PostgreSQL a database of this file's own: its server delivers webhooks (test/support/own-database.ts). */
+const own = ownDatabaseForFile("metrics");
 
 const PROMETHEUS = ["/usr/bin/prometheus", "/usr/local/bin/prometheus"].find((p) => existsSync(p));
 const PROMTOOL = PROMETHEUS && path.join(path.dirname(PROMETHEUS), "promtool");
@@ -70,7 +74,7 @@ async function traffic(url: string, key: string, freeKey: string, hookUrl: strin
 }
 
 it("serves /metrics on its own port only, with bounded labels, in text promtool accepts, scraped by a real Prometheus", async () => {
-  const env = childEnv(path.join(tempDir("metrics"), "db"), { ...DELIVERING, METRICS_PORT: "0", RATE_LIMIT_FREE: "2", RATE_LIMIT_ANONYMOUS: "2", REDIS_KEY_PREFIX: `prs:test:${randomUUID()}` });
+  const env = childEnv(path.join(tempDir("metrics"), "db"), { ...DELIVERING, ...own, METRICS_PORT: "0", RATE_LIMIT_FREE: "2", RATE_LIMIT_ANONYMOUS: "2", REDIS_KEY_PREFIX: `prs:test:${randomUUID()}` });
   const { key, teamId } = await cliTeamAndKey(env, ["--tier", "pro"]);
   const freeKey = (await cli(["key", "create", "--team", teamId, "--name", "free", "--tier", "free"], env)).at(-1)!;
   server = await startServer(env);

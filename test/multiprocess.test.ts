@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { Client } from "pg";
 import { hashApiKey } from "../src/auth/keys";
+import { ownDatabaseForFile } from "./support/own-database";
 import { receiver } from "./support/receiver";
 import { childEnv, cli, cliTeamAndKey, DELIVERING, startServer, type ServerProcess } from "./support/server";
 
@@ -13,7 +14,9 @@ if (!ready) {
 }
 
 (ready ? describe : describe.skip)("two server processes on one PostgreSQL and one Redis", () => {
+  const own = ownDatabaseForFile("multiprocess");
   const env = childEnv("", {
+    ...own,
     RATE_LIMIT_FREE: "6",
     REDIS_KEY_PREFIX: `prs:test:${randomUUID()}`,
     ...DELIVERING,
@@ -110,7 +113,7 @@ if (!ready) {
     // row) before it passes; nothing changes in the database after.
     const other = await newKey("--permissions", "reports:read");
     const next = (await cli(["key", "roll", other, "--overlap", "1h"], env)).at(-1)!;
-    const db = new Client({ connectionString: process.env.DATABASE_URL });
+    const db = new Client({ connectionString: env.DATABASE_URL });
     await db.connect();
     try {
       await db.query(`UPDATE api_keys SET expires_at = now() + interval '2 seconds' WHERE key_hash = $1`, [hashApiKey(other)]);

@@ -8,6 +8,10 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { receiver } from "./support/receiver";
 import { childEnv, cliTeamAndKey, DELIVERING, startServer, tempDir, type ServerProcess } from "./support/server";
+import { ownDatabaseForFile } from "./support/own-database";
+
+/** On PostgreSQL a database of this file's own: its server delivers webhooks (test/support/own-database.ts). */
+const own = ownDatabaseForFile("traces");
 
 interface Span {
   traceId: string;
@@ -70,6 +74,7 @@ it("continues an incoming traceparent through the request, the GraphQL execution
   try {
     const env = childEnv(path.join(tempDir("traces"), "db"), {
       ...DELIVERING,
+      ...own,
       OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
       OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
       OTEL_BSP_SCHEDULE_DELAY: "100",

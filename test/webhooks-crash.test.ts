@@ -3,20 +3,18 @@
 // of the file's own: a delivering process claims every team's due attempts on its database, and on the suite's it
 // sent other test files' retries before those files expected (webhooks.test.ts's Redeliver test).
 import { Webhook } from "standardwebhooks";
-import { ownDatabase } from "./support/own-database";
+import { ownDatabaseForFile } from "./support/own-database";
 import { childEnv, cliTeamAndKey, DELIVERING, startServer, tempDir, type ServerProcess } from "./support/server";
 import { receiver } from "./support/receiver";
 
 jest.setTimeout(180_000);
 
-const own = ownDatabase("webhookcrash");
-beforeAll(async () => own?.create());
-afterAll(async () => own?.drop());
+const own = ownDatabaseForFile("webhookcrash");
 
 it("delivers the event of a change committed just before kill -9, once the server is back", async () => {
   // The first request is held open (a hanging receiver: the attempt is in flight when the process dies), the rest answered.
   const r = await receiver([0, 200]);
-  const env = childEnv(tempDir("webhook-crash"), { ...DELIVERING, WEBHOOK_TIMEOUT_MS: "1000", WEBHOOK_POLL_MS: "200", ...own?.env });
+  const env = childEnv(tempDir("webhook-crash"), { ...DELIVERING, WEBHOOK_TIMEOUT_MS: "1000", WEBHOOK_POLL_MS: "200", ...own });
   const { key } = await cliTeamAndKey(env, ["--permissions", "webhooks:*,reports:*"]);
   const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
   let server: ServerProcess | undefined = await startServer(env);

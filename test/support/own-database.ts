@@ -41,3 +41,17 @@ export function ownDatabase(label: string): OwnDatabase | null {
     drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
   };
 }
+
+/**
+ * For a file whose server processes deliver webhooks: on PostgreSQL, a database of the file's own for the whole file
+ * (created before its tests, dropped after), whose settings are returned to spread into the processes' environment;
+ * nothing on PGlite. A delivering process claims every team's due attempts on its database: on the suite's it sent
+ * other files' deliveries, out of their order and before their Redeliver.
+ */
+export function ownDatabaseForFile(label: string): OwnDatabase["env"] | Record<string, never> {
+  const own = ownDatabase(label);
+  if (!own) return {};
+  beforeAll(() => own.create());
+  afterAll(() => own.drop());
+  return own.env;
+}
