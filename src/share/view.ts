@@ -248,7 +248,9 @@ function activityOf(r: ReportData): ActivityView | undefined {
   };
 }
 
-const figures = (f: Figures) => `${num(f.posts)} posts · ${num(f.views)} views · ${num(f.likes)} likes · ${num(f.comments)} comments · ${num(f.shares)} shares`;
+/** "1 post", "2,400 views": the count and its noun, singular for one. */
+const counted = (n: number, noun: string) => `${num(n)} ${noun}${n === 1 ? "" : "s"}`;
+const figures = (f: Figures) => [counted(f.posts, "post"), counted(f.views, "view"), counted(f.likes, "like"), counted(f.comments, "comment"), counted(f.shares, "share")].join(" · ");
 
 function socialOf(r: ReportData): SocialView | undefined {
   const e = r.engagement;
