@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { Client } from "pg";
 import { hashApiKey } from "../src/auth/keys";
-import { ownDatabaseForFile } from "./support/own-database";
+import { ownDatabase } from "./support/own-database";
 import { receiver } from "./support/receiver";
 import { childEnv, cli, cliTeamAndKey, DELIVERING, startServer, type ServerProcess } from "./support/server";
 
@@ -14,9 +14,10 @@ if (!ready) {
 }
 
 (ready ? describe : describe.skip)("two server processes on one PostgreSQL and one Redis", () => {
-  const own = ownDatabaseForFile("multiprocess");
+  // A database of its own: its servers deliver webhooks (test/support/own-database.ts). Dropped after they stop.
+  const own = ownDatabase("multiprocess");
   const env = childEnv("", {
-    ...own,
+    ...own?.env,
     RATE_LIMIT_FREE: "6",
     REDIS_KEY_PREFIX: `prs:test:${randomUUID()}`,
     ...DELIVERING,
@@ -28,6 +29,7 @@ if (!ready) {
   let admin: string;
 
   beforeAll(async () => {
+    await own?.create();
     ({ teamId, key: admin } = await cliTeamAndKey(env, ["--permissions", "api_keys:*,reports:read"]));
     // Both at once; one that started is still stopped by afterAll when the other fails.
     const started = await Promise.allSettled([startServer(env), startServer(env)]);
@@ -36,6 +38,7 @@ if (!ready) {
   }, 180_000);
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
+    await own?.drop();
   });
 
   const get = (server: ServerProcess, key: string) => fetch(`${server.url}/v1/users/me`, { headers: { Authorization: `Bearer ${key}` } });

@@ -46,7 +46,9 @@ export function ownDatabase(label: string): OwnDatabase | null {
  * For a file whose server processes deliver webhooks: on PostgreSQL, a database of the file's own for the whole file
  * (created before its tests, dropped after), whose settings are returned to spread into the processes' environment;
  * nothing on PGlite. A delivering process claims every team's due attempts on its database: on the suite's it sent
- * other files' deliveries, out of their order and before their Redeliver.
+ * other files' deliveries, out of their order and before their Redeliver. The drop is an afterAll declared now, so
+ * it runs before the afterAll hooks declared after this call (Jest runs them in order): stop servers in afterEach or
+ * in the test, or use ownDatabase() and drop after stopping them.
  */
 export function ownDatabaseForFile(label: string): OwnDatabase["env"] | Record<string, never> {
   const own = ownDatabase(label);
