@@ -2,7 +2,7 @@
 // calling REST and GraphQL (CORS), GraphiQL at /graphql and Swagger UI at /docs, each loading nothing from outside
 // this machine. Screenshots go to artifacts/screenshots/ (README "Development"). Needs Debian's chromium
 // (`apt-get install chromium`; .ci/run installs it) or CHROMIUM_PATH; skipped with a message without one.
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -10,16 +10,9 @@ import AxeBuilder from "@axe-core/playwright";
 import { chromium, type Browser, type Locator, type Page } from "playwright-core";
 import { createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
 import { restClient } from "./support/openapi";
+import { CHROMIUM, chromiumFor, SCREENSHOTS } from "./support/chromium";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const available = existsSync(CHROMIUM);
-if (!available) {
-  const why = `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`;
-  // .ci/run installs it and sets REQUIRE_CHROMIUM: there a missing browser is a failure, not a skip.
-  if (process.env.REQUIRE_CHROMIUM) throw new Error(`browser tests cannot run: ${why}`);
-  console.warn(`browser tests skipped: ${why}`);
-}
-const SCREENSHOTS = path.join(__dirname, "..", "artifacts", "screenshots");
+const available = chromiumFor("browser tests");
 
 /** Starts a node:http server on a free 127.0.0.1 port. */
 async function listen(handler: http.RequestListener): Promise<{ server: http.Server; origin: string }> {

@@ -9,7 +9,7 @@ process.env.WEBHOOK_RETRY_SCHEDULE = "1,1";
 process.env.WEBHOOK_POLL_MS = "100";
 
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -22,16 +22,10 @@ import { EVENT_TYPES } from "../src/webhooks/catalog";
 import { startDeliveryWorker, type DeliveryWorker } from "../src/webhooks/worker";
 import { startTestApp, type TestApp } from "./support/app";
 import { receiver, type Receiver } from "./support/receiver";
+import { CHROMIUM, chromiumFor, SCREENSHOTS } from "./support/chromium";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const available = existsSync(CHROMIUM);
-if (!available) {
-  const why = `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`;
-  if (process.env.REQUIRE_CHROMIUM) throw new Error(`browser tests cannot run: ${why}`);
-  console.warn(`dashboard browser tests skipped: ${why}`);
-}
+const available = chromiumFor("dashboard browser tests");
 const ROOT = path.join(__dirname, "..");
-const SCREENSHOTS = path.join(ROOT, "artifacts", "screenshots");
 const DAY = 86_400_000;
 
 (available ? describe : describe.skip)("the dashboard as a new team admin uses it", () => {

@@ -3,7 +3,7 @@
 // reads the same with JavaScript disabled, loads nothing from elsewhere and breaks no rule of its content security
 // policy. Screenshots go to artifacts/screenshots/share-*.png. Needs Debian's chromium (or CHROMIUM_PATH) like
 // test/browser.test.ts: skipped with a message without one, a failure under REQUIRE_CHROMIUM.
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -11,15 +11,9 @@ import AxeBuilder from "@axe-core/playwright";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
 import { restClient } from "./support/openapi";
+import { CHROMIUM, chromiumFor, SCREENSHOTS } from "./support/chromium";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const available = existsSync(CHROMIUM);
-if (!available) {
-  const why = `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`;
-  if (process.env.REQUIRE_CHROMIUM) throw new Error(`browser tests cannot run: ${why}`);
-  console.warn(`share page browser tests skipped: ${why}`);
-}
-const SCREENSHOTS = path.join(__dirname, "..", "artifacts", "screenshots");
+const available = chromiumFor("share page browser tests");
 const SWITCHES = {
   show_comps_on_report: "valuation",
   show_showings_on_report: "activity",
