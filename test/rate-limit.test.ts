@@ -7,13 +7,19 @@ import { createRateLimiter, type RateLimiter } from "../src/auth/rate-limit";
 const redisUrl = process.env.REDIS_URL;
 if (!redisUrl) console.warn("test/rate-limit.test.ts skipped: it needs REDIS_URL (Redis) set, as .ci/run's second pass does.");
 
+/** Two rate limiters on one Redis prefix, as two server processes share a key's budget. */
+async function twoProcesses(): Promise<[RateLimiter, RateLimiter]> {
+  const keyPrefix = `prs:test:${randomUUID()}`;
+  const pair: [RateLimiter, RateLimiter] = [createRateLimiter({ redisUrl, keyPrefix }), createRateLimiter({ redisUrl, keyPrefix })];
+  await Promise.all(pair.map((limiter) => limiter.ready()));
+  return pair;
+}
+
 (redisUrl ? describe : describe.skip)("a key's budget shared through Redis", () => {
   let a: RateLimiter;
   let b: RateLimiter;
   beforeEach(async () => {
-    const keyPrefix = `prs:test:${randomUUID()}`;
-    [a, b] = [createRateLimiter({ redisUrl, keyPrefix }), createRateLimiter({ redisUrl, keyPrefix })];
-    await Promise.all([a.ready(), b.ready()]);
+    [a, b] = await twoProcesses();
   });
   afterEach(async () => {
     await Promise.all([a.close(), b.close()]);
@@ -83,9 +89,7 @@ if (!redisUrl) console.warn("test/rate-limit.test.ts skipped: it needs REDIS_URL
   let a: RateLimiter;
   let b: RateLimiter;
   beforeEach(async () => {
-    const keyPrefix = `prs:test:${randomUUID()}`;
-    [a, b] = [createRateLimiter({ redisUrl, keyPrefix }), createRateLimiter({ redisUrl, keyPrefix })];
-    await Promise.all([a.ready(), b.ready()]);
+    [a, b] = await twoProcesses();
   });
   afterEach(async () => {
     await Promise.all([a.close(), b.close()]);
