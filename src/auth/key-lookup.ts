@@ -96,6 +96,8 @@ export const keyRowHolds = (first: number): string =>
   `AND (expires_at IS NULL OR expires_at > now()))`;
 
 export const keyRowParams = (keyHash: string, row: KeyRow): unknown[] => [keyHash, row.version];
+/** How many parameters keyRowHolds takes (keyRowParams' values): a statement's next parameter comes after them. */
+export const KEY_ROW_PARAMS = 2;
 
 /** Whether reading a key costs a statement of its own (PostgreSQL; the embedded database's rows are cached). */
 export const keyReadsCostAStatement = (): boolean => !database.listenToOwnWrites;

@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { GraphQLError, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from "graphql";
 import { can, type Permission } from "../../auth/permissions";
-import { keyRowHolds, keyRowParams } from "../../auth/key-lookup";
+import { KEY_ROW_PARAMS, keyRowHolds, keyRowParams } from "../../auth/key-lookup";
 import type { Context } from "../../context";
 import { database } from "../../db";
 import { databaseFailure } from "../../db/errors";
@@ -85,7 +85,6 @@ export async function runSqlJson(entry: SqlJsonEntry, args: ExecutionArgs, optio
 const KEY_HOLDS = "k$";
 /** The column in which a statement asked for it answers the team's data version (src/http/http-cache.ts). */
 const VERSION = "v$";
-const KEY_PARAMS = 2; // keyRowParams: the key's hash and the row version it was admitted with
 
 async function answer(entry: SqlJsonEntry, args: ExecutionArgs, options: SqlJsonOptions): Promise<ExecutionResult | null> {
   const context = args.contextValue as Context | undefined;
@@ -112,7 +111,7 @@ async function answer(entry: SqlJsonEntry, args: ExecutionArgs, options: SqlJson
     const made = statementOf(plan, columns, (p) => !forbidden.includes(p as Permission));
     if (made && keyCheck) made.text += `, ${keyRowHolds(made.params.length + 1)} AS "${KEY_HOLDS}"`;
     if (made && version) {
-      const teamParam = made.params.length + (keyCheck ? KEY_PARAMS : 0) + 1;
+      const teamParam = made.params.length + (keyCheck ? KEY_ROW_PARAMS : 0) + 1;
       made.text += `, (SELECT version::text FROM team_versions WHERE team_id = $${teamParam}::uuid) AS "${VERSION}"`;
     }
     statement = made && { ...made, name: nameOf(made.text) };
