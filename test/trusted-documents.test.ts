@@ -43,6 +43,17 @@ describe("registering a manifest", () => {
     expect(again.body).toEqual({ data: { registered: 2, unchanged: 1 } });
   });
 
+  it("takes keys written as document ids, sha256:<hex>, as GraphQL Code Generator's client preset writes them", async () => {
+    const other = await createTeam({ permissions: "reports:read,api_keys:create" });
+    const text = `query Prefixed { reports(limit: 1) { total } }`;
+    const res = await register({ [`sha256:${sha(text)}`]: text }, other.auth);
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ data: { registered: 1, unchanged: 0 } });
+    const run = await gql(other.auth, { documentId: `sha256:${sha(text)}` });
+    expect(run.body).toEqual({ data: { reports: { total: 0 } } });
+    expect((await register({ [`sha1:${sha(text)}`]: text }, other.auth)).body.error.message).toMatch(/manifest key "sha1:[0-9a-f]+" is not a SHA-256 hash/);
+  });
+
   it("refuses a hash that does not match its text, naming it, and registers nothing of that manifest", async () => {
     const other = `{ reports { total } }`;
     const wrong = "0".repeat(64);

@@ -40,7 +40,7 @@ ${ENV_NOTE}`,
   documentsRegister: `Usage: prs documents register --team <team id> <manifest.json>
 
 Registers the GraphQL documents of a manifest as the team's trusted documents: the JSON file a GraphQL code
-generator writes, { "<sha256 hex of the text>": "query …" }. Each is checked against the schema and the GraphQL
+generator writes, { "<sha256 hex of the text>": "query …" } (keys written "sha256:<hex>" too). Each is checked against the schema and the GraphQL
 limits; a hash that does not match its text, or a refused document, fails the whole manifest. Clients then send
 documentId "sha256:<hash>" to /graphql.
   --team   the team's id (a uuid; see 'prs team list')`,

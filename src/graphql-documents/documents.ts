@@ -1,5 +1,6 @@
 // Trusted documents (docs/api.md "Wave 3 contracts", Trusted documents): a team registers the GraphQL documents its
-// apps send — the manifest a GraphQL code generator writes, { "<sha256 hex of the text>": "query …" } — and clients
+// apps send — the manifest a GraphQL code generator writes, { "<sha256 hex of the text>": "query …" } (the key may
+// also be the document id, "sha256:<hex>") — and clients
 // run them by `documentId: "sha256:<hex>"`. Registration only adds (the id is the hash of the text, so an id never
 // names another text): a process keeps the documents it has read in an LRU and a miss reads the database, so a
 // document registered through any process is found by every process on its next request, with nothing to invalidate.
@@ -11,7 +12,9 @@ import { documentRefusal } from "../schema/limits";
 
 export const sha256Hex = (text: string): string => createHash("sha256").update(text).digest("hex");
 
-const HASH = /^[0-9a-f]{64}$/i;
+// A manifest's key: the hash in hex, or the document id itself ("sha256:<hex>"), which is what GraphQL Code
+// Generator's client preset writes since version 5 (docs/api.md "Wave 3 contracts", Trusted documents).
+const HASH = /^(?:sha256:)?([0-9a-f]{64})$/i;
 const DOCUMENT_ID = /^sha256:([0-9a-f]{64})$/i;
 
 /** The hash a `documentId` names ("sha256:<64 hex digits>", lower-cased), or undefined for any other form. */
@@ -36,9 +39,10 @@ export function checkManifest(schema: GraphQLSchema, manifest: unknown): Manifes
   if (!entries.length) return "manifest must hold at least one document";
   const checked: ManifestEntry[] = [];
   for (const [key, text] of entries) {
-    if (!HASH.test(key)) return `manifest key ${JSON.stringify(key.slice(0, 80))} is not a SHA-256 hash in hex (64 hex digits)`;
+    const hex = HASH.exec(key)?.[1];
+    if (!hex) return `manifest key ${JSON.stringify(key.slice(0, 80))} is not a SHA-256 hash in hex (64 hex digits, optionally after "sha256:")`;
     if (typeof text !== "string") return `manifest document ${key} must be a string`;
-    const hash = key.toLowerCase();
+    const hash = hex.toLowerCase();
     if (sha256Hex(text) !== hash) return `manifest document ${key} does not match its hash: the SHA-256 of its text is ${sha256Hex(text)}`;
     const refusal = documentRefusal(schema, text);
     if (refusal) return `manifest document ${key}: ${refusal}`;

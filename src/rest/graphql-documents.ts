@@ -15,8 +15,11 @@ const LIST = operation(`query RestGraphQLDocuments($limit: Int!, $offset: Int!) 
 }`);
 
 const manifest = z
-  .record(z.string().regex(/^[0-9a-fA-F]{64}$/), z.string())
-  .meta({ id: "GraphQLDocumentManifest", description: 'What a GraphQL code generator writes: { "<SHA-256 of the text, hex>": "<document>" }' });
+  .record(z.string().regex(/^(sha256:)?[0-9a-fA-F]{64}$/), z.string())
+  .meta({
+    id: "GraphQLDocumentManifest",
+    description: 'What a GraphQL code generator writes: { "<SHA-256 of the text, hex>": "<document>" }; a key may also be the document id, "sha256:<hex>"',
+  });
 const registration = z.object({ registered: z.int(), unchanged: z.int() }).meta({ id: "GraphQLDocumentsRegistration" });
 const document = z
   .object({

@@ -70,7 +70,7 @@ builder.mutationField("registerGraphQLDocuments", (t) =>
   t.field({
     type: RegistrationRef,
     description:
-      'Registers a manifest { "<sha256 hex of the text>": "<document>" } (what a GraphQL code generator writes) as the team\'s trusted documents. Each document is checked against the schema and the query limits first; a hash that does not match its text, or a refused document, fails the whole manifest (400 naming it). Needs api_keys:create.',
+      'Registers a manifest { "<sha256 hex of the text>": "<document>" } (what a GraphQL code generator writes; a key may also be the document id, "sha256:<hex>") as the team\'s trusted documents. Each document is checked against the schema and the query limits first; a hash that does not match its text, or a refused document, fails the whole manifest (400 naming it). Needs api_keys:create.',
     authScopes: { permission: "api_keys:create" },
     args: { manifest: t.arg({ type: "JSON", required: true, description: "The manifest: document hash → document text" }) },
     resolve: async (_root, { manifest }, ctx, info) => {
