@@ -7,15 +7,14 @@ import { pathNaming } from "../schema/errors";
 import { operation, runRoot, RestError } from "./graphql";
 import { queryInt, queryText } from "./input";
 import type { RestRoute } from "./route";
+import { snakeCase } from "./object-shapes";
 import * as s from "./schemas";
+import { AUDIT_LOG_ENTRY } from "./shapes";
 
 const LIST = operation(`query RestAuditLog($first: Int!, $after: String, $action: String, $actorKeyId: ID, $targetId: ID, $from: DateTime, $to: DateTime) {
   auditLog(first: $first, after: $after, action: $action, actorKeyId: $actorKeyId, targetId: $targetId, from: $from, to: $to) {
     total: totalCount
-    edges { node {
-      id action actor { type key_id: keyId key_name: keyName key_prefix: keyPrefix } target { type id } changes ip
-      request_id: requestId created_at: createdAt
-    } }
+    edges { node { ${AUDIT_LOG_ENTRY.selection} } }
   }
 }`);
 
@@ -36,9 +35,9 @@ function bounded(req: Request, name: string, min: number, max: number, fallback:
   return value;
 }
 
-/** The arguments' REST names, for messages. */
-const REST_ARGUMENTS: Record<string, string> = { actorKeyId: "actor_key_id", targetId: "target_id", first: "limit", after: "offset" };
-const restNames = pathNaming((name) => REST_ARGUMENTS[name] ?? name);
+/** The arguments' REST names, for messages: the paging pair is REST's own, the filters are in snake_case. */
+const REST_ARGUMENTS: Record<string, string> = { first: "limit", after: "offset" };
+const restNames = pathNaming((name) => REST_ARGUMENTS[name] ?? snakeCase(name));
 
 interface Connection {
   total: number;

@@ -8,6 +8,7 @@ import { bodyObject } from "./input";
 import { itemFragment, reportIdParam, reportItemRoutes, type ReportItemsRoutes } from "./report-items";
 import type { RestRoute } from "./route";
 import * as s from "./schemas";
+import { VALUATION } from "./shapes";
 import { bodyFormat, createComparableFromReso, RESO_OPERATIONS, resoCreated } from "./reso";
 
 const spec: ReportItemsRoutes = {
@@ -31,19 +32,7 @@ const REPLACE = operation(`mutation RestReplaceComparables($reportId: ID!, $comp
   replaceComparables(reportId: $reportId, comparables: $comparables) { ...RestComparable }
 } ${itemFragment(spec)}`);
 
-const VALUATION = operation(`query RestValuation($reportId: ID!) {
-  valuation(reportId: $reportId) {
-    subject { sqft price }
-    comparables_total: comparablesTotal
-    comparables_used: comparablesUsed
-    price_per_sqft: pricePerSqft { min median max }
-    estimated_value: estimatedValue
-    value_range: valueRange { low high }
-    warnings
-    confidence { level score spread }
-    comparables { id similarity used }
-  }
-}`);
+const VALUATION_QUERY = operation(`query RestValuation($reportId: ID!) { valuation(reportId: $reportId) { ${VALUATION.selection} } }`);
 
 /** The items of a PUT body ({ "comparables": [ … ] }) as GraphQL inputs, and the spellings their fields came in. */
 function replacement(body: Record<string, unknown>): { list: unknown[]; spelled: Map<string, string> } {
@@ -111,10 +100,10 @@ export const comparableRoutes: RestRoute[] = [
     tag: "Comparables",
     summary: (needs) => `A comparative market analysis of a report from its comparables (needs ${needs})`,
     description: "The median adjusted price per square foot of the included comparables × the report's sqft; see the README for the method.",
-    operations: [VALUATION],
+    operations: [VALUATION_QUERY],
     params: reportIdParam,
     answer: { data: s.valuation },
     responseDescription: "The valuation",
-    run: (req, res) => runRoot(VALUATION, reportId(req), res.locals.context),
+    run: (req, res) => runRoot(VALUATION_QUERY, reportId(req), res.locals.context),
   },
 ];

@@ -5,13 +5,16 @@ import { z } from "zod";
 import { operation, runRoot } from "./graphql";
 import { bodyObject, pageVariables } from "./input";
 import type { RestRoute } from "./route";
+import { objectShape } from "./object-shapes";
 import * as s from "./schemas";
+import { GRAPHQL_DOCUMENT } from "./shapes";
 
+const REGISTRATION = objectShape("GraphQLDocumentsRegistration");
 const REGISTER = operation(`mutation RestRegisterGraphQLDocuments($manifest: JSON!) {
-  registerGraphQLDocuments(manifest: $manifest) { registered unchanged }
+  registerGraphQLDocuments(manifest: $manifest) { ${REGISTRATION.selection} }
 }`);
 const LIST = operation(`query RestGraphQLDocuments($limit: Int!, $offset: Int!) {
-  graphqlDocuments(limit: $limit, offset: $offset) { total limit offset items { id hash document created_at: createdAt } }
+  graphqlDocuments(limit: $limit, offset: $offset) { total limit offset items { ${GRAPHQL_DOCUMENT.selection} } }
 }`);
 
 const manifest = z
@@ -20,15 +23,8 @@ const manifest = z
     id: "GraphQLDocumentManifest",
     description: 'What a GraphQL code generator writes: { "<SHA-256 of the text, hex>": "<document>" }; a key may also be the document id, "sha256:<hex>"',
   });
-const registration = z.object({ registered: z.int(), unchanged: z.int() }).meta({ id: "GraphQLDocumentsRegistration" });
-const document = z
-  .object({
-    id: z.string().meta({ description: 'What clients send as documentId: "sha256:<hash>"' }),
-    hash: z.string(),
-    document: z.string(),
-    created_at: z.string(),
-  })
-  .meta({ id: "GraphQLDocument" });
+const registration = REGISTRATION.schema.meta({ id: "GraphQLDocumentsRegistration" });
+const document = GRAPHQL_DOCUMENT.schema.meta({ id: "GraphQLDocument" });
 
 export const graphqlDocumentRoutes: RestRoute[] = [
   {

@@ -9,11 +9,10 @@ import { insightFields } from "../schema/resources/insight/fields";
 import { reportFields } from "../schema/resources/report/fields";
 import { showingFields } from "../schema/resources/showing/fields";
 import { socialPostFields } from "../schema/resources/social-post/fields";
-import { CONFIDENCE_LEVELS, CONFIDENCE_RULE } from "../schema/resources/comparable/confidence";
-import { VALUATION_WARNINGS } from "../schema/resources/comparable/market-analysis";
 import { COUNTS, PLATFORMS } from "../schema/resources/social-post/fields";
 import { FORMATS, resoBodySchema, resoPropertySchema } from "./reso";
-import { WEBHOOK_DELIVERY, WEBHOOK_ENDPOINT, WEBHOOK_EVENT, WEBHOOK_EVENT_TYPE } from "./shapes";
+import { enumValues, inputShape, objectShape } from "./object-shapes";
+import { AUDIT_LOG_ENTRY, ENGAGEMENT, IMPORT_RESULT, SHARE_LINK, USAGE_PERIOD, VALUATION, VIEWER, WEBHOOK_DELIVERY, WEBHOOK_ENDPOINT, WEBHOOK_EVENT, WEBHOOK_EVENT_TYPE } from "./shapes";
 import { pageRules } from "../schema/rules";
 import { EVENT_TYPES, type EventType } from "../webhooks/catalog";
 import { DELIVERY_STATUSES } from "../schema/resources/webhook/object";
@@ -34,7 +33,7 @@ const addressQuery = addressText.meta({ example: "123 n main st" });
 export const reportListQuery = z.object({
   limit,
   offset,
-  status: z.enum(["draft", "published", "all"]).default("all"),
+  status: z.enum(enumValues("ReportStatusFilter")).default("all"),
   address: addressText.optional().meta({ description: "When given, answers the single best match ({ data: report }); limit, offset and status are ignored" }),
   address_contains: addressText.optional().meta({ description: "Lists every report whose address contains this (matched as address is), newest first, paged" }),
 });
@@ -133,7 +132,6 @@ export const updateInsightBody = restBodySchema(insightFields, "update").meta({ 
 // ---- responses ----
 
 const dateTime = () => z.iso.datetime();
-const when = () => dateTime().nullable();
 
 export const reportSummary = restResponseSchema(reportFields, "summary").meta({
   id: "ReportSummary",
@@ -144,74 +142,11 @@ export const report = restResponseSchema(reportFields).meta({
   description: "Every field of a report, without its collections (create and update responses)",
 });
 export const comparable = restResponseSchema(comparableFields).meta({ id: "ComparableProperty" });
-const dollars = (description: string) => z.number().nullable().meta({ description });
-export const valuation = z
-  .object({
-    subject: z.object({ sqft: z.int().nullable(), price: z.number().nullable() }).meta({ description: "The report's sqft and price" }),
-    comparables_total: z.int().meta({ description: "Comparables of the report" }),
-    comparables_used: z.int().meta({ description: "Comparables used: included, with an adjusted price and sqft" }),
-    price_per_sqft: z
-      .object({ min: z.number(), median: z.number(), max: z.number() })
-      .nullable()
-      .meta({ description: "Of the used comparables' price_per_sqft; null when none is used" }),
-    estimated_value: dollars("Median price per square foot × the report's sqft, whole dollars; null without sqft or a used comparable"),
-    value_range: z
-      .object({ low: z.number(), high: z.number() })
-      .nullable()
-      .meta({ description: "Lowest and highest price per square foot × the report's sqft, whole dollars; null like estimated_value" }),
-    warnings: z.array(z.enum(VALUATION_WARNINGS)).meta({ description: "Each condition that holds (README: Valuation)" }),
-    // docs/api.md "Comparables": the valuation's confidence and each comparable's similarity (README: Confidence and similarity)
-    confidence: z
-      .object({
-        level: z.enum(CONFIDENCE_LEVELS).meta({ description: `high (score ≥ ${CONFIDENCE_RULE.high}), medium (≥ ${CONFIDENCE_RULE.medium}) or low` }),
-        score: z.number().min(0).max(1).meta({ description: "0 to 1, two decimals: half from the number of comparables used (full at 5), half from their spread" }),
-        spread: z
-          .number()
-          .nullable()
-          .meta({ description: "Coefficient of variation of the used comparables' price_per_sqft, four decimals; null with fewer than 2 used" }),
-      })
-      .meta({ description: "How far the valuation can be trusted" }),
-    comparables: z
-      .array(
-        z.object({
-          id: z.uuid(),
-          similarity: z.number().min(0).max(1).meta({ description: "Similarity to the report, 0 to 1, two decimals" }),
-          used: z.boolean().meta({ description: "Whether the valuation uses it" }),
-        }),
-      )
-      .meta({ description: "Every comparable of the report, oldest first" }),
-  })
-  .meta({ id: "Valuation", description: "A comparative market analysis of the report, computed on read" });
+export const valuation = VALUATION.schema.meta({ id: "Valuation", description: "A comparative market analysis of the report, computed on read" });
 export const showing = restResponseSchema(showingFields).meta({ id: "Showing" });
 export const socialMediaPost = restResponseSchema(socialPostFields).meta({ id: "SocialMediaPost" });
-export const importResult = z
-  .object({
-    created: z.int(),
-    updated: z.int(),
-    unchanged: z.int(),
-    skipped_stale: z.int(),
-    failed: z.int(),
-    results: z.array(
-      z.object({
-        index: z.int().meta({ description: "The record's position, from 0" }),
-        platform: z.string().nullable(),
-        external_id: z.string().nullable(),
-        status: z.enum(["created", "updated", "unchanged", "skipped_stale", "error"]),
-        id: z.uuid().nullable().meta({ description: "The post's id (every status but error)" }),
-        message: z.string().nullable().meta({ description: "Why the record was refused (errors only)" }),
-      }),
-    ),
-  })
-  .meta({ id: "SocialImportResult" });
-const figures = {
-  posts: z.int(),
-  ...Object.fromEntries(COUNTS.map((name) => [name, z.number().min(0).meta({ description: `Sum of ${name} (null counts as 0; exact up to 2^53 - 1)` })])),
-  engagement_rate: z.number().nullable().meta({ description: "(likes + comments + shares + saves) / views over the posts with views, 4 decimals" }),
-  last_metrics_at: z.iso.datetime().nullable(),
-};
-export const engagement = z
-  .object({ totals: z.object(figures), platforms: z.array(z.object({ platform: z.string(), ...figures })) })
-  .meta({ id: "SocialEngagement" });
+export const importResult = IMPORT_RESULT.schema.meta({ id: "SocialImportResult" });
+export const engagement = ENGAGEMENT.schema.meta({ id: "SocialEngagement" });
 export const agentInsight = restResponseSchema(insightFields).meta({ id: "AgentInsight" });
 
 export const summaryBody = z
@@ -263,44 +198,15 @@ export const errorBody = z
   .object({ error: z.object({ message: z.string(), status: z.int().meta({ description: "Equal to the HTTP status" }) }) })
   .meta({ id: "Error" });
 
-export const currentUser = z
-  .object({
-    team: z.object({ id: z.uuid(), name: z.string(), created_at: dateTime(), member_count: z.int(), reports_count: z.int() }),
-    subscription: z.object({
-      plan: z.string(),
-      status: z.string(),
-      api_usage: z.object({ calls_this_month: z.int(), resets_at: dateTime() }),
-    }),
-    api_key: z.object({
-      name: z.string(),
-      prefix: z.string().meta({ description: "The first 16 characters of the key" }),
-      permissions: z.record(z.string(), z.array(z.string())).meta({ description: "Resource name → allowed actions" }),
-      rate_limit_tier: z.string(),
-      last_used_at: when(),
-      created_at: dateTime(),
-    }),
-    rate_limit: z.object({ tier: z.string(), remaining: z.int(), resets_at: dateTime() }).nullable(),
-  })
-  .meta({ id: "CurrentUser" });
+export const currentUser = VIEWER.schema.meta({ id: "CurrentUser" });
 
 // ---- Share links (src/rest/share-links.ts; docs/api.md "Wave 3 contracts", "Share links") ----
 
-export const createShareLinkBody = z
-  .object({
-    label: z.string().max(200).nullable().optional().meta({ description: "Your name for it, e.g. who it was sent to", example: "For the Smiths" }),
-    expires_at: dateTime().optional().meta({ description: "When it stops answering: in the future, at most 365 days ahead (default: 30 days)" }),
-  })
-  .meta({ id: "CreateShareLinkBody" });
-export const shareLink = z
-  .object({
-    id: z.uuid(),
-    report_id: z.uuid(),
-    label: z.string().nullable(),
-    expires_at: dateTime(),
-    created_at: dateTime(),
-    revoked_at: when().meta({ description: "When it was revoked (it answers 404 from then on)" }),
-  })
-  .meta({ id: "ShareLink" });
+export const createShareLinkBody = inputShape("CreateShareLinkInput", {
+  types: { label: z.string().max(200).nullable(), expires_at: dateTime() },
+  examples: { label: "For the Smiths" },
+}).meta({ id: "CreateShareLinkBody" });
+export const shareLink = SHARE_LINK.schema.meta({ id: "ShareLink" });
 export const shareLinkWithToken = shareLink
   .extend({
     url: z.string().meta({ description: "The public page: <this server>/r/<token> (its PDF: the same with .pdf). Shown only now" }),
@@ -314,19 +220,21 @@ export const shareLinkParams = z.object({
 
 // ---- Webhooks (src/rest/webhooks.ts) ----
 
-const eventTypes = z.array(z.enum(["*", ...(Object.keys(EVENT_TYPES) as EventType[])])).min(1).meta({ description: 'Event types (GET /v1/webhooks/event-types), or ["*"] for all', example: ["report.published", "showing.created"] });
-export const createWebhookBody = z
-  .object({
-    url: z.url({ protocol: /^https?$/ }).max(2000).meta({ description: "http(s) URL on a public address", example: "https://crm.example.com/hooks/prs" }),
-    events: eventTypes,
-    description: z.string().max(1000).nullable().optional().meta({ description: "What it is for", example: "CRM sync" }),
-    enabled: z.boolean().optional().meta({ description: "Default true" }),
-  })
-  .meta({ id: "CreateWebhookBody" });
-export const updateWebhookBody = createWebhookBody.partial().meta({ id: "UpdateWebhookBody", description: "Only the fields given are changed" });
+// The bodies are the GraphQL input types under REST names, with the rules the resolver checks written as JSON schema.
+const webhookInput = {
+  types: {
+    url: z.url({ protocol: /^https?$/ }).max(2000),
+    events: z.array(z.enum(["*", ...(Object.keys(EVENT_TYPES) as EventType[])])).min(1),
+    description: z.string().max(1000).nullable(),
+  },
+  examples: { url: "https://crm.example.com/hooks/prs", events: ["report.published", "showing.created"], description: "CRM sync" },
+};
+export const createWebhookBody = inputShape("CreateWebhookEndpointInput", webhookInput).meta({ id: "CreateWebhookBody" });
+export const updateWebhookBody = inputShape("UpdateWebhookEndpointInput", webhookInput).meta({ id: "UpdateWebhookBody", description: "Only the fields given are changed" });
 export const webhookEndpoint = WEBHOOK_ENDPOINT.schema.meta({ id: "WebhookEndpoint" });
+/** The endpoint with the secret beside its fields (GraphQL's WebhookEndpointWithSecret holds both). */
 export const webhookEndpointWithSecret = webhookEndpoint
-  .extend({ secret: z.string().meta({ description: "whsec_… : shown only now; verify signatures with it (Standard Webhooks)" }) })
+  .extend(objectShape("WebhookEndpointWithSecret", { fields: ["secret"] }).schema.shape)
   .meta({ id: "WebhookEndpointWithSecret" });
 export const webhookDelivery = WEBHOOK_DELIVERY.schema.meta({ id: "WebhookDelivery" });
 export const webhookEvent = WEBHOOK_EVENT.schema.meta({
@@ -355,25 +263,7 @@ export const auditLogQuery = z.object({
   from: instant("Only entries at or after this instant (ISO 8601)"),
   to: instant("Only entries before this instant (ISO 8601)"),
 });
-export const auditLogEntry = z
-  .object({
-    id: z.uuid(),
-    action: z.enum(AUDIT_ACTIONS),
-    actor: z.object({
-      type: z.enum(["api_key", "cli"]),
-      key_id: z.uuid().nullable(),
-      key_name: z.string().nullable().meta({ description: "The key's name at the time" }),
-      key_prefix: z.string().nullable(),
-    }),
-    target: z.object({ type: z.string().meta({ description: "api_key, webhook, share_link, report or graphql_documents" }), id: z.string() }),
-    changes: z
-      .record(z.string(), z.object({ before: z.unknown(), after: z.unknown() }))
-      .meta({ description: "The changed fields, each { before, after }; never a secret, token or key hash" }),
-    ip: z.string().nullable().meta({ description: "The client's address (null for the command line)" }),
-    request_id: z.string().nullable().meta({ description: "The request's X-Request-Id (null for the command line)" }),
-    created_at: dateTime(),
-  })
-  .meta({ id: "AuditLogEntry" });
+export const auditLogEntry = AUDIT_LOG_ENTRY.schema.meta({ id: "AuditLogEntry" });
 
 export const usageQuery = z.object({
   from: instant("Start of the range (default: 7 days before to); at most 90 days before to"),
@@ -381,13 +271,5 @@ export const usageQuery = z.object({
   granularity: z.enum(["hour", "day"]).default("hour").meta({ description: "UTC hours or UTC days" }),
   format: z.enum(["json", "csv"]).default("json").meta({ description: "json, or csv with a header row of the same names" }),
 });
-export const usageRow = z
-  .object({
-    key_id: z.uuid(),
-    key_name: z.string(),
-    key_prefix: z.string(),
-    period_start: dateTime().meta({ description: "The first instant of the hour or day (UTC)" }),
-    requests: z.int().min(0).meta({ description: "Requests of the key in the period, as the rate limiter counted them" }),
-  })
-  .meta({ id: "UsagePeriod" });
-export const usageCsv = z.string().meta({ description: "key_id,key_name,key_prefix,period_start,requests and one line per row (RFC 4180)" });
+export const usageRow = USAGE_PERIOD.schema.meta({ id: "UsagePeriod" });
+export const usageCsv = z.string().meta({ description: `${USAGE_PERIOD.names.map(([rest]) => rest).join(",")} and one line per row (RFC 4180)` });

@@ -3,6 +3,7 @@
 // request (BENCHMARKS.md, scenario 1). Fields and order come from the field tables, which also give the OpenAPI
 // response schemas (./schemas.ts).
 import { z } from "zod";
+import { AUDIT_ACTIONS } from "../audit/log";
 import { restSelection } from "../schema/fields";
 import { comparableFields } from "../schema/resources/comparable/fields";
 import { insightFields } from "../schema/resources/insight/fields";
@@ -10,7 +11,7 @@ import { reportFields } from "../schema/resources/report/fields";
 import { showingFields } from "../schema/resources/showing/fields";
 import { socialPostFields } from "../schema/resources/social-post/fields";
 import { DELIVERY_STATUSES } from "../schema/resources/webhook/object";
-import { objectShape } from "./object-shapes";
+import { objectFragment, objectShape } from "./object-shapes";
 import type { report, reportDetail, reportSummary, showing } from "./schemas";
 
 export const SUMMARY_FIELDS = restSelection(reportFields, "summary");
@@ -48,10 +49,10 @@ export function toReportDetail(result: ReportDetailResult): ReportDetailBody {
   return body as ReportDetailBody;
 }
 
-// ---- webhooks: read from their GraphQL object types (./object-shapes.ts) ----
+// ---- types without a field table: read from their GraphQL object types (./object-shapes.ts) ----
 
-export const WEBHOOK_ENDPOINT = objectShape("WebhookEndpoint", "RestWebhook");
-export const WEBHOOK_DELIVERY = objectShape("WebhookDelivery", "RestDelivery", {
+export const WEBHOOK_ENDPOINT = objectFragment("WebhookEndpoint", "RestWebhook");
+export const WEBHOOK_DELIVERY = objectFragment("WebhookDelivery", "RestDelivery", {
   omit: ["endpointId"],
   types: { status: z.enum(DELIVERY_STATUSES) },
 });
@@ -59,9 +60,52 @@ export const WEBHOOK_DELIVERY = objectShape("WebhookDelivery", "RestDelivery", {
  * The webhook payload's shape ({ id, type, timestamp, data }), so a receiver can recover missed deliveries from the
  * list; created_at is the same instant under the name the list had first.
  */
-export const WEBHOOK_EVENT = objectShape("WebhookEvent", "RestEvent", {
+export const WEBHOOK_EVENT = objectFragment("WebhookEvent", "RestEvent", {
   fields: ["id", "type", ["timestamp", "createdAt"], "data", ["created_at", "createdAt"]],
   types: { id: z.string() },
   descriptions: { timestamp: "When it happened: the payload's timestamp", created_at: "The same as timestamp (the name this list used first)" },
 });
-export const WEBHOOK_EVENT_TYPE = objectShape("WebhookEventType", "RestEventType");
+export const WEBHOOK_EVENT_TYPE = objectFragment("WebhookEventType", "RestEventType");
+
+const share = z.number().min(0).max(1);
+export const VALUATION = objectShape("Valuation", {
+  nested: { confidence: { types: { score: share } }, comparables: { types: { similarity: share } } },
+});
+
+/** The engagement's figures: the totals are of every platform, so they have none. */
+export const ENGAGEMENT = objectShape("Engagement", {
+  nested: { totals: { omit: ["platform"] }, platforms: { types: { platform: z.string() } } },
+});
+
+/**
+ * The import's answer. An error's message names the record as the request did (posts[2].likes, or line 4: likes in
+ * CSV), so REST makes it from the error's field and reason, which it selects besides (src/rest/social-posts.ts).
+ */
+export const IMPORT_RESULT = objectShape("SocialImportResult", {
+  nested: {
+    results: {
+      omit: ["field", "reason"],
+      descriptions: { message: "Why the record was refused, naming it: posts[2].likes …, or in CSV line 4: likes … (errors only)" },
+    },
+  },
+});
+
+/** GET /v1/users/me: the viewer's team, subscription, key and rate-limit status (not every field of each). */
+export const VIEWER = objectShape("Viewer", {
+  nested: {
+    team: { fields: ["id", "name", "createdAt", "memberCount", "reportsCount"] },
+    api_key: {
+      fields: ["name", "prefix", "permissions", "rateLimitTier", "lastUsedAt", "createdAt"],
+      types: { permissions: z.record(z.string(), z.array(z.string())) },
+    },
+    rate_limit: { omit: ["limit"] },
+  },
+});
+
+export const SHARE_LINK = objectFragment("ShareLink", "RestShareLink");
+export const USAGE_PERIOD = objectShape("UsagePeriod", { types: { requests: z.int().min(0) } });
+export const AUDIT_LOG_ENTRY = objectShape("AuditLogEntry", {
+  types: { action: z.enum(AUDIT_ACTIONS), changes: z.record(z.string(), z.object({ before: z.unknown(), after: z.unknown() })) },
+  nested: { actor: { types: { type: z.enum(["api_key", "cli"]) } }, target: { types: { id: z.string() } } },
+});
+export const GRAPHQL_DOCUMENT = objectShape("GraphQLDocument");

@@ -7,14 +7,13 @@ import { loadReport, reportView } from "../share/view";
 import { reportPdf } from "../share/pdf";
 import { operation, runRoot } from "./graphql";
 import { bodyObject, pageVariables } from "./input";
-import { snakeCase } from "./object-shapes";
+import { bodyToInput, inputNames, snakeCase } from "./object-shapes";
 import { reportIdParam } from "./report-items";
 import type { RestRoute } from "./route";
 import * as s from "./schemas";
+import { SHARE_LINK } from "./shapes";
 
-const LINK = `fragment RestShareLink on ShareLink {
-  id report_id: reportId label expires_at: expiresAt created_at: createdAt revoked_at: revokedAt
-}`;
+const LINK = SHARE_LINK.fragment;
 const LIST = operation(`query RestShareLinks($reportId: ID!, $limit: Int!, $offset: Int!) {
   shareLinks(reportId: $reportId, limit: $limit, offset: $offset) { total limit offset items { ...RestShareLink } }
 } ${LINK}`);
@@ -25,12 +24,7 @@ const REVOKE = operation(`mutation RestRevokeShareLink($reportId: ID!, $id: ID!)
 
 const nameOf = pathNaming(snakeCase);
 
-/** The body's fields under their GraphQL names; anything else is ignored, as elsewhere. */
-function linkInput(body: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    [["label", "label"], ["expires_at", "expiresAt"]].filter(([rest]) => rest in body).map(([rest, graphql]) => [graphql, body[rest]]),
-  );
-}
+const CREATE_INPUT = inputNames("CreateShareLinkInput");
 
 /** The full address of a link's page, on the host the request came to. */
 const urlOf = (req: Request, path: string) => `${req.protocol}://${req.get("host")}${path}`;
@@ -70,7 +64,7 @@ export const shareLinkRoutes: RestRoute[] = [
     message: "Share link created; copy its url now: it is not shown again",
     responseDescription: "The link with its token and url (shown only now)",
     run: async (req, res) => {
-      const variables = { reportId: req.params.reportId, input: linkInput(bodyObject(req)) };
+      const variables = { reportId: req.params.reportId, input: bodyToInput(CREATE_INPUT, bodyObject(req)) };
       const made = await runRoot<{ link: object; token: string; path: string }>(CREATE, variables, res.locals.context, { nameOf });
       return { ...made.link, url: urlOf(req, made.path), token: made.token };
     },

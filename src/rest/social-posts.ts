@@ -5,47 +5,24 @@ import { parse as parseCsv, CsvError } from "csv-parse/sync";
 import { pathNaming, type NameOf } from "../schema/errors";
 import { COUNTS, socialPostFields } from "../schema/resources/social-post/fields";
 import { MAX_IMPORT } from "../schema/resources/social-post/import-items";
+import type { ImportResult as ImportResultOf, ItemResult as ItemResultOf } from "../schema/resources/social-post/import";
 import { operation, RestError, runRoot } from "./graphql";
 import { bodyObject, importBody, queryText } from "./input";
+import type { RestNamed } from "./object-shapes";
 import { reportIdParam, reportItemRoutes } from "./report-items";
 import type { RestRoute } from "./route";
 import * as s from "./schemas";
+import { ENGAGEMENT, IMPORT_RESULT } from "./shapes";
 
+// An error's field and reason are selected besides the answer's fields: REST names the record in its own message.
 const IMPORT = operation(`mutation RestImportSocialPosts($reportId: ID!, $posts: [JSON!]!, $atomic: Boolean!) {
-  importSocialMediaPosts(reportId: $reportId, posts: $posts, atomic: $atomic) {
-    created updated unchanged skipped_stale: skippedStale failed
-    results { index platform external_id: externalId status id message field reason }
-  }
+  importSocialMediaPosts(reportId: $reportId, posts: $posts, atomic: $atomic) { ${IMPORT_RESULT.selection} results { field reason } }
 }`);
 
-const ENGAGEMENT = operation(`query RestSocialEngagement($reportId: ID!) {
-  socialEngagement(reportId: $reportId) {
-    totals { ...RestEngagement }
-    platforms { platform ...RestEngagement }
-  }
-}
-fragment RestEngagement on EngagementFigures {
-  posts likes comments shares saves views reach engagement_rate: engagementRate last_metrics_at: lastMetricsAt
-}`);
+const ENGAGEMENT_QUERY = operation(`query RestSocialEngagement($reportId: ID!) { socialEngagement(reportId: $reportId) { ${ENGAGEMENT.selection} } }`);
 
-interface ItemResult {
-  index: number;
-  platform: string | null;
-  external_id: string | null;
-  status: string;
-  id: string | null;
-  message: string | null;
-  field: string | null;
-  reason: string | null;
-}
-interface ImportResult {
-  created: number;
-  updated: number;
-  unchanged: number;
-  skipped_stale: number;
-  failed: number;
-  results: ItemResult[];
-}
+/** The import's answer as the operation gives it (the schema's result under REST names, with each item's message). */
+type ImportResult = RestNamed<Omit<ImportResultOf, "results">> & { results: Array<RestNamed<ItemResultOf> & { message: string | null }> };
 
 /** The posts of a JSON body ({ "posts": [ … ] }); the schema checks each. */
 function jsonPosts(req: Request): unknown[] {
@@ -201,10 +178,10 @@ export const socialPostRoutes: RestRoute[] = [
     operationId: "getSocialEngagement",
     tag: "Social media",
     summary: (needs) => `A report's social engagement: totals and per platform (needs ${needs})`,
-    operations: [ENGAGEMENT],
+    operations: [ENGAGEMENT_QUERY],
     params: reportIdParam,
     answer: { data: s.engagement },
     responseDescription: "The engagement",
-    run: (req, res) => runRoot(ENGAGEMENT, { reportId: req.params.reportId }, res.locals.context),
+    run: (req, res) => runRoot(ENGAGEMENT_QUERY, { reportId: req.params.reportId }, res.locals.context),
   },
 ];

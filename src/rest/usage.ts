@@ -7,15 +7,15 @@ import { operation, runRoot, RestError } from "./graphql";
 import { queryText } from "./input";
 import type { RestRoute } from "./route";
 import * as s from "./schemas";
+import { USAGE_PERIOD } from "./shapes";
 
 const EXPORT = operation(`query RestUsage($from: DateTime, $to: DateTime, $granularity: UsageGranularity!) {
-  usageExport(from: $from, to: $to, granularity: $granularity) {
-    key_id: keyId key_name: keyName key_prefix: keyPrefix period_start: periodStart requests
-  }
+  usageExport(from: $from, to: $to, granularity: $granularity) { ${USAGE_PERIOD.selection} }
 }`);
 
-const COLUMNS = ["key_id", "key_name", "key_prefix", "period_start", "requests"] as const;
-type Row = Record<(typeof COLUMNS)[number], string | number>;
+/** The CSV's columns: the JSON answer's names, in its order. */
+const COLUMNS = USAGE_PERIOD.names.map(([rest]) => rest);
+type Row = Record<string, string | number>;
 
 /** A query parameter that must be one of `values` (default the first), or a 400 naming it. */
 function oneOf<T extends string>(req: Request, name: string, values: readonly T[]): T {

@@ -1,16 +1,10 @@
-// GET /v1/users/me: the GraphQL `me` selected under the REST names of docs/api.md.
+// GET /v1/users/me: the GraphQL `me` selected under the REST names of docs/api.md (./shapes.ts VIEWER).
 import { operation, runRoot } from "./graphql";
 import type { RestRoute } from "./route";
 import * as s from "./schemas";
+import { VIEWER } from "./shapes";
 
-const ME = operation(`query RestMe {
-  me {
-    team { id name created_at: createdAt member_count: memberCount reports_count: reportsCount }
-    subscription { plan status api_usage: apiUsage { calls_this_month: callsThisMonth resets_at: resetsAt } }
-    api_key: apiKey { name prefix permissions rate_limit_tier: rateLimitTier last_used_at: lastUsedAt created_at: createdAt }
-    rate_limit: rateLimit { tier remaining resets_at: resetsAt }
-  }
-}`);
+const ME = operation(`query RestMe { me { ${VIEWER.selection} } }`);
 
 export const userRoutes: RestRoute[] = [
   {

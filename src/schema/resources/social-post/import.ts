@@ -15,7 +15,7 @@ import { checkRecord, MAX_IMPORT, outcome, platformOf, type ImportRecord, type S
 export const IMPORT_STATUSES = ["created", "updated", "unchanged", "skipped_stale", "error"] as const;
 type Status = (typeof IMPORT_STATUSES)[number];
 
-interface ItemResult {
+export interface ItemResult {
   index: number;
   platform: string | null;
   externalId: string | null;
@@ -26,7 +26,7 @@ interface ItemResult {
   reason: string | null;
 }
 
-interface ImportResult {
+export interface ImportResult {
   created: number;
   updated: number;
   unchanged: number;
