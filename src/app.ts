@@ -21,6 +21,7 @@ import { dashboardRouter } from "./http/dashboard";
 import { healthRouter } from "./http/health";
 import { docsPolicy, graphiqlPolicy, securityHeaders } from "./http/security";
 import { accessLog, crossOrigin } from "./http/requests";
+import { streamRequests, useLiveStreams } from "./live/sse";
 import { logger } from "./logger";
 import { metricsEnabled, metricsOnMainPort } from "./observability/metrics";
 import { requestMetrics, useGraphQLPhaseMetrics } from "./observability/series";
@@ -109,7 +110,7 @@ export function assembleApp(authentication: RequestHandler, rateLimiter: RateLim
     // request pays for each root field beyond its first (after the limits: a refused document pays nothing more), and
     // the one-statement read path's JSON text answered as it is.
     // Trusted documents first: a documentId becomes its registered text before anything reads the query.
-    plugins: [...useTrustedDocuments(), useCompiledExecution(), useQueryLimits(), useRequestCost(), useRawJsonResults(), ...observed()],
+    plugins: [...useTrustedDocuments(), useCompiledExecution(), useQueryLimits(), useRequestCost(), useRawJsonResults(), useLiveStreams(), ...observed()],
     logging: {
       debug: (...args) => logger.debug(args.map(String).join(" ")),
       info: (...args) => logger.info(args.map(String).join(" ")),
@@ -148,7 +149,7 @@ export function assembleApp(authentication: RequestHandler, rateLimiter: RateLim
   app.use(rejectMalformedUrl); // after auth, so the answer carries the rate-limit headers like every other
   // Yoga reads a body Express has already read as it is (Buffer), so this one limit holds for GraphQL too.
   // GET reads: 304 or the response cache before Yoga (src/http/http-cache.ts).
-  app.use(yoga.graphqlEndpoint, checkGraphQLTransport, graphqlHttpCache(), express.raw({ type: () => true, limit: BODY_LIMIT }), yoga.requestListener);
+  app.use(yoga.graphqlEndpoint, checkGraphQLTransport, streamRequests, graphqlHttpCache(), express.raw({ type: () => true, limit: BODY_LIMIT }), yoga.requestListener);
   app.use("/v1", refuseTrustedOnlyKeys, restRouter());
   app.use((req, res) => sendError(res, 404, `Not found: ${req.method} ${req.path}`));
   app.use(errorHandler);

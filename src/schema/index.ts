@@ -22,6 +22,7 @@ import "./types/auditLog";
 import "./types/graphqlDocuments";
 import "./types/usageExport";
 import "./types/viewer";
+import "./types/liveEvents";
 
 // Every list of objects counts what it builds against the limit of one request (limits.ts, the second line of defence).
 export const schema = countBuiltItems(builder.toSchema({ sortSchema: false }));

@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { config } from "../config";
 import { prisma } from "../db";
 import type { Prisma } from "../generated/prisma/client";
+import { liveBus } from "../live/bus";
 import type { EventType } from "./catalog";
 
 export type Tx = Prisma.TransactionClient;
@@ -26,6 +27,7 @@ export const eventsRecorded = (): void => listeners.forEach((listener) => listen
  */
 export async function recordEvent(tx: Tx, teamId: string, type: EventType, data: unknown, endpointId?: string): Promise<string> {
   const id = newEventId();
+  recordedTeams.get(tx)?.add(teamId);
   const payload = JSON.stringify(data);
   if (endpointId) {
     await tx.$executeRaw`
@@ -44,11 +46,25 @@ export async function recordEvent(tx: Tx, teamId: string, type: EventType, data:
   return id;
 }
 
-/** Runs `fn` in a transaction that may record events, and wakes this process's delivery worker once it committed. */
+/** The teams each open transaction recorded events of: announced to live streams once it committed. */
+const recordedTeams = new WeakMap<Tx, Set<string>>();
+
+/**
+ * Runs `fn` in a transaction that may record events; once it committed, wakes this process's delivery worker and
+ * tells every process's live streams which teams have new events (docs/api.md "Live updates").
+ */
 export async function withEvents<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const teams = new Set<string>();
   // Prisma's own limits (2 s to start, 5 s in all) would be tighter than the service's: waiting for a connection
   // answers 503 and a slow statement 504 after DB_TIMEOUT_MS (src/db/open.ts), as for every other write.
-  const result = await prisma.$transaction(fn, { maxWait: config.DB_TIMEOUT_MS, timeout: 2 * config.DB_TIMEOUT_MS });
+  const result = await prisma.$transaction(
+    (tx) => {
+      recordedTeams.set(tx, teams);
+      return fn(tx);
+    },
+    { maxWait: config.DB_TIMEOUT_MS, timeout: 2 * config.DB_TIMEOUT_MS },
+  );
   eventsRecorded();
+  if (teams.size) liveBus().eventsCommitted(teams);
   return result;
 }

@@ -8,6 +8,7 @@ import { hourStart, hourlyCounts } from "../../auth/usage";
 import { firstMissing, parsePermissions, TEAM_FULL_ACCESS, type Permissions } from "../../auth/permissions";
 import { TIERS, tierLimit } from "../../auth/tiers";
 import { prisma } from "../../db";
+import { liveBus } from "../../live/bus";
 import { builder } from "../builder";
 import { badInput, notFound, permissionDenied } from "../errors";
 import { intBetween } from "../rules";
@@ -206,7 +207,8 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true, description: "The key's id" }) },
     resolve: async (query, _root, { id }, ctx) => {
       const teamId = teamIdOf(ctx);
-      if (isUuid(String(id))) await revokeApiKey(String(id), teamId, ctx);
+      // Its live streams close on every process (docs/api.md "Live updates").
+      if (isUuid(String(id)) && (await revokeApiKey(String(id), teamId, ctx))) liveBus().keyChanged(String(id));
       const key = isUuid(String(id)) ? await prisma.apiKey.findFirst({ ...query, where: { id: String(id), teamId } }) : null;
       if (!key) throw notFound("API key not found");
       return key;
@@ -238,6 +240,7 @@ builder.mutationFields((t) => ({
       try {
         const rolled = await rollApiKey({ teamId: viewer.teamId, id: old.id, overlap }, ctx);
         if (!rolled) throw notFound("API key not found");
+        liveBus().keyChanged(rolled.previousId); // its streams close when its overlap ends (at once for NONE)
         return rolled;
       } catch (err) {
         throw err instanceof KeyLimitReached || err instanceof KeyNotRollable ? badInput(err.message) : err;

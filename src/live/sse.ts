@@ -1,0 +1,119 @@
+// The answer of a subscription request (docs/api.md "Live updates"). A stream that opened is written as graphql-yoga
+// writes server-sent events (a `:` comment first and every 12 s as keep-alive, `event: next` per result, `event:
+// complete` at the end) with one addition: each event's `id:` line, so a client resuming sends it back as
+// Last-Event-ID. A subscription refused before its stream opened (unknown report, a permission, the key's streams
+// full, not asked for as text/event-stream) is answered as JSON with its status instead of a one-event stream.
+import type { RequestHandler } from "express";
+import { isAsyncIterable, type Plugin } from "graphql-yoga";
+import { notAnswering } from "../http/activity";
+import type { ExecutionResult, GraphQLFormattedError } from "graphql";
+import { LIVE_EVENT_ID } from "../schema/types/liveEvents";
+
+const KEEP_ALIVE_MS = 12_000;
+
+type Result = ExecutionResult & { [LIVE_EVENT_ID]?: string };
+
+/** The result without what is for the server only (an error's `http` extension). */
+function withoutInternals(result: ExecutionResult): object {
+  if (!result.errors?.length) return result;
+  const errors: GraphQLFormattedError[] = result.errors.map((error) => {
+    const json = error.toJSON();
+    const { http: _http, unexpected: _unexpected, ...extensions } = (json.extensions ?? {}) as Record<string, unknown>;
+    return { ...json, extensions };
+  });
+  return { ...result, errors };
+}
+
+function statusOf(result: ExecutionResult): number {
+  const statuses = (result.errors ?? []).map((error) => {
+    const ext = error.extensions as { http?: { status?: number }; status?: number } | undefined;
+    return ext?.http?.status ?? ext?.status ?? 400;
+  });
+  return statuses.length ? Math.max(...statuses) : 200;
+}
+
+type Processor = Parameters<Parameters<NonNullable<Plugin["onResultProcess"]>>[0]["setResultProcessor"]>[0];
+
+const refusal: Processor = (result, fetchAPI) => {
+  const single = (Array.isArray(result) ? result[0] : result) as ExecutionResult;
+  return new fetchAPI.Response(JSON.stringify(withoutInternals(single)), {
+    status: statusOf(single),
+    headers: { "Content-Type": "application/json; charset=utf-8" },
+  });
+};
+
+const stream: Processor = (result, fetchAPI) => {
+  const encoder = new fetchAPI.TextEncoder();
+  const iterator = (result as AsyncIterable<Result>)[Symbol.asyncIterator]();
+  let keepAlive: NodeJS.Timeout | undefined;
+  const body = new fetchAPI.ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(":\n\n"));
+      keepAlive = setInterval(() => {
+        if (controller.desiredSize === null) return clearInterval(keepAlive);
+        if (controller.desiredSize > 0) controller.enqueue(encoder.encode(":\n\n"));
+      }, KEEP_ALIVE_MS);
+    },
+    async pull(controller) {
+      try {
+        const { value, done } = await iterator.next();
+        if (value != null) {
+          const id = value[LIVE_EVENT_ID];
+          controller.enqueue(encoder.encode(`${id ? `id: ${id}\n` : ""}event: next\ndata: ${JSON.stringify(withoutInternals(value))}\n\n`));
+        }
+        if (done) {
+          controller.enqueue(encoder.encode("event: complete\ndata:\n\n"));
+          clearInterval(keepAlive);
+          controller.close();
+        }
+      } catch (err) {
+        clearInterval(keepAlive);
+        controller.error(err);
+      }
+    },
+    async cancel() {
+      clearInterval(keepAlive);
+      await iterator.return?.();
+    },
+  });
+  return new fetchAPI.Response(body, {
+    status: 200,
+    headers: { "Content-Type": "text/event-stream", Connection: "keep-alive", "Cache-Control": "no-cache", "Content-Encoding": "none", "X-Accel-Buffering": "no" },
+  });
+};
+
+/** Yoga plugin: subscriptions answer as above; each result carries its event's id from the context it was built in. */
+export function useLiveStreams(): Plugin {
+  const subscriptions = new WeakSet<Request>();
+  return {
+    onSubscribe({ args }) {
+      const request = (args.contextValue as { request?: Request }).request;
+      if (request) subscriptions.add(request);
+      return {
+        onSubscribeResult: () => ({
+          onNext: ({ args: { contextValue }, result, setResult }) => {
+            const holder = contextValue as { [LIVE_EVENT_ID]?: string };
+            const id = holder[LIVE_EVENT_ID];
+            if (!id) return;
+            delete holder[LIVE_EVENT_ID];
+            setResult({ ...result, [LIVE_EVENT_ID]: id } as Result);
+          },
+        }),
+      };
+    },
+    onResultProcess({ request, result, setResultProcessor }) {
+      if (!subscriptions.has(request)) return;
+      if (isAsyncIterable(result)) setResultProcessor(stream, "text/event-stream");
+      else setResultProcessor(refusal, "application/json");
+    },
+  };
+}
+
+/**
+ * Express, before Yoga: a request asking for an event stream is not counted as one being answered (the webhook
+ * worker would otherwise yield to it for as long as it stays open).
+ */
+export const streamRequests: RequestHandler = (req, res, next) => {
+  if ((req.headers.accept ?? "").includes("text/event-stream")) notAnswering(res);
+  next();
+};

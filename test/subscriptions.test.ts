@@ -1,0 +1,223 @@
+// Live updates (issue 34 point 3, docs/api.md "Live updates"): GraphQL subscriptions over server-sent events at
+// /graphql, on a real HTTP listener. reportEvents and teamEvents send each committed change with its object as its
+// query answers it; the key's permissions are checked when subscribing and for every event; Last-Event-ID resumes
+// without gaps or duplicates; a key holds at most 20 streams; a revoked key's streams end. PGlite, or PostgreSQL with
+// Redis (the streams are fed through Redis pub/sub then).
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import request from "supertest";
+import { MAX_STREAMS_PER_KEY } from "../src/live/streams";
+import { addKey, createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { openLiveStream, type LiveStream } from "./support/sse";
+
+let t: TestApp;
+let server: http.Server;
+let base: string;
+let team: TestTeam;
+const open: LiveStream[] = [];
+
+beforeAll(async () => {
+  t = await startTestApp();
+  server = http.createServer(t.app);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  team = await createTeam({ permissions: "reports:*,showings:*,comparables:*,ai_insights:*,social_media:*,api_keys:*,webhooks:read" });
+});
+afterEach(() => open.splice(0).forEach((stream) => stream.close()));
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  await t.close();
+});
+
+const gql = async (auth: Record<string, string>, query: string, variables: Record<string, unknown> = {}) => {
+  const res = await request(t.app).post("/graphql").set(auth).send({ query, variables });
+  expect(res.body.errors).toBeUndefined();
+  return res.body.data;
+};
+
+const newReport = async (auth = team.auth, address = "1 Live Street") =>
+  (await gql(auth, `mutation($a: String!) { createReport(input: { address: $a, listingAgent: "Ann" }) { id } }`, { a: address })).createReport.id as string;
+
+const EVENT = `id type timestamp report { id address executiveSummary } showing { id reportId attendeeName } comparable { id address adjustedPrice } insight { id body } socialPost { id }`;
+const REPORT_EVENTS = `subscription($id: ID!) { reportEvents(reportId: $id) { ${EVENT} } }`;
+const TEAM_EVENTS = `subscription($types: [String!]) { teamEvents(types: $types) { ${EVENT} } }`;
+
+async function subscribe(query: string, variables: Record<string, unknown>, headers: Record<string, string> = team.auth, get = false): Promise<LiveStream> {
+  const stream = await openLiveStream(base, { query, variables, headers, get });
+  open.push(stream);
+  return stream;
+}
+
+describe("reportEvents", () => {
+  it("sends each change of the report with its object as its query answers it, and ends after report.deleted", async () => {
+    const reportId = await newReport();
+    const other = await newReport(team.auth, "2 Other Street");
+    const stream = await subscribe(REPORT_EVENTS, { id: reportId });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get("content-type")).toContain("text/event-stream");
+
+    const showing = (await gql(team.auth, `mutation($r: ID!) { createShowing(input: { reportId: $r, attendeeName: "Bo" }) { id } }`, { r: reportId })).createShowing.id;
+    await gql(team.auth, `mutation($r: ID!) { createShowing(input: { reportId: $r, attendeeName: "Not this report" }) { id } }`, { r: other });
+    const event = (await stream.next()).data.reportEvents;
+    expect(event).toMatchObject({ type: "showing.created", showing: { id: showing, reportId, attendeeName: "Bo" }, report: null, comparable: null, insight: null, socialPost: null });
+    expect(event.id).toMatch(/^evt_/);
+    expect(new Date(event.timestamp).getTime()).not.toBeNaN();
+    expect(stream.events.at(-1)!.id).toBe(event.id); // the SSE id a client resumes after
+
+    await gql(team.auth, `mutation($s: String!) { updateShowing(id: $s, input: { attendeeName: "Bea" }) { id } }`, { s: showing });
+    expect((await stream.next()).data.reportEvents).toMatchObject({ type: "showing.updated", showing: { attendeeName: "Bea" } });
+    await gql(team.auth, `mutation($s: String!) { deleteShowing(id: $s) }`, { s: showing });
+    expect((await stream.next()).data.reportEvents).toMatchObject({ type: "showing.deleted", showing: null });
+
+    const comparable = (await gql(team.auth, `mutation($r: ID!) { createComparable(reportId: $r, input: { address: "3 Comp Road", price: 200000, adjustments: { deck: 5000 } }) { id } }`, { r: reportId })).createComparable.id;
+    expect((await stream.next()).data.reportEvents).toMatchObject({ type: "comparable.created", comparable: { id: comparable, address: "3 Comp Road", adjustedPrice: 205000 } });
+
+    const insight = (await gql(team.auth, `mutation($r: ID!) { createAgentInsight(reportId: $r, input: { body: "Quiet street" }) { id } }`, { r: reportId })).createAgentInsight.id;
+    expect((await stream.next()).data.reportEvents).toMatchObject({ type: "insight.created", insight: { id: insight, body: "Quiet street" } });
+
+    await gql(team.auth, `mutation($r: ID!, $p: [JSON!]!) { importSocialMediaPosts(reportId: $r, posts: $p) { created } }`, { r: reportId, p: [{ platform: "youtube", external_id: "yt-1", views: 10 }] });
+    expect((await stream.next()).data.reportEvents).toMatchObject({ type: "social_posts.imported", report: { id: reportId }, socialPost: null });
+
+    await gql(team.auth, `mutation($r: ID!) { generateSummary(reportId: $r) { saved } }`, { r: reportId });
+    const summary = (await stream.next()).data.reportEvents;
+    expect(summary).toMatchObject({ type: "summary.generated", report: { id: reportId } });
+    expect(summary.report.executiveSummary).toEqual(expect.any(String));
+    expect((await stream.next()).data.reportEvents).toMatchObject({ type: "report.updated", report: { id: reportId } });
+
+    await gql(team.auth, `mutation($r: ID!) { updateReport(id: $r, input: { address: "1 Live Street, Unit 2" }) { id } }`, { r: reportId });
+    expect((await stream.next()).data.reportEvents).toMatchObject({ type: "report.updated", report: { address: "1 Live Street, Unit 2" } });
+    await gql(team.auth, `mutation($r: ID!) { deleteReport(id: $r) }`, { r: reportId });
+    expect((await stream.next()).data.reportEvents).toMatchObject({ type: "report.deleted", report: null });
+    await stream.ended;
+    expect(stream.events.at(-1)!.event).toBe("complete");
+  });
+
+  it("answers over GET too (as EventSource asks)", async () => {
+    const reportId = await newReport();
+    const stream = await subscribe(REPORT_EVENTS, { id: reportId }, team.auth, true);
+    expect(stream.status).toBe(200);
+    await gql(team.auth, `mutation($r: ID!) { updateReport(id: $r, input: { listingAgent: "Cy" }) { id } }`, { r: reportId });
+    expect((await stream.next()).data.reportEvents).toMatchObject({ type: "report.updated", report: { id: reportId } });
+  });
+
+  it("refuses, as JSON with its status, a report of another team (not found), a bad id, a key without reports:read, and a plain POST", async () => {
+    const stranger = await createTeam();
+    const theirs = await newReport(stranger.auth);
+    for (const [variables, headers, status, message] of [
+      [{ id: theirs }, team.auth, 404, "Report not found"],
+      [{ id: "not-a-uuid" }, team.auth, 404, "Report not found"],
+      [{ id: theirs }, await addKey(team.teamId, "showings:read"), 403, "Permission denied: reports:read"],
+      [{ id: theirs }, { Authorization: "Bearer prs_sk_live_nope" }, 401, "Invalid API key"],
+    ] as const) {
+      const stream = await subscribe(REPORT_EVENTS, variables, headers);
+      expect({ status: stream.status, message: stream.body.errors?.[0]?.message ?? stream.body.error?.message }).toEqual({ status, message });
+    }
+    const missing = await subscribe(REPORT_EVENTS, {});
+    expect(missing.status).toBe(400);
+    expect(JSON.stringify(missing.body)).toContain("$id");
+
+    const plain = await request(t.app).post("/graphql").set(team.auth).set("Accept", "application/json").send({ query: REPORT_EVENTS, variables: { id: await newReport() } });
+    expect(plain.status).toBe(406);
+    expect(plain.body.errors[0].message).toBe("Subscriptions are answered as server-sent events: send the request with Accept: text/event-stream");
+  });
+});
+
+describe("teamEvents", () => {
+  it("sends the team's events of the asked types only, never another team's", async () => {
+    const stranger = await createTeam();
+    const stream = await subscribe(TEAM_EVENTS, { types: ["report.created", "comparable.created"] });
+    await newReport(stranger.auth, "9 Elsewhere");
+    const reportId = await newReport(team.auth, "4 Team Street");
+    await gql(team.auth, `mutation($r: ID!) { createShowing(input: { reportId: $r }) { id } }`, { r: reportId });
+    await gql(team.auth, `mutation($r: ID!) { createComparable(reportId: $r, input: { address: "5 Comp Road", price: 100000 }) { id } }`, { r: reportId });
+    expect((await stream.next()).data.teamEvents).toMatchObject({ type: "report.created", report: { id: reportId, address: "4 Team Street" } });
+    expect((await stream.next()).data.teamEvents).toMatchObject({ type: "comparable.created", comparable: { address: "5 Comp Road" } });
+  });
+
+  it("leaves out events the key may not read, and refuses types it may not read or that do not exist", async () => {
+    const reader = await addKey(team.teamId, "reports:read");
+    const stream = await subscribe(TEAM_EVENTS, {}, reader);
+    const reportId = await newReport();
+    await gql(team.auth, `mutation($r: ID!) { createShowing(input: { reportId: $r }) { id } }`, { r: reportId });
+    await gql(team.auth, `mutation($r: ID!) { updateReport(id: $r, input: { listingAgent: "Di" }) { id } }`, { r: reportId });
+    expect((await stream.next()).data.teamEvents.type).toBe("report.created");
+    expect((await stream.next()).data.teamEvents.type).toBe("report.updated"); // showing.created was not sent
+    for (const [types, status, message] of [
+      [["showing.created"], 403, "Permission denied: showings:read"],
+      [["report.nope"], 400, "types[0] must be an event type a stream sends"],
+      [[], 400, "types must name at least one event type (leave it out for all)"],
+      [["webhook.test"], 400, "types[0] must be an event type a stream sends"],
+    ] as const) {
+      const refused = await subscribe(TEAM_EVENTS, { types }, reader);
+      expect(refused.status).toBe(status);
+      expect(refused.body.errors[0].message).toContain(message);
+    }
+  });
+});
+
+describe("Last-Event-ID", () => {
+  it("resumes after the event it names, without a gap or a duplicate", async () => {
+    const reportId = await newReport();
+    const first = await subscribe(REPORT_EVENTS, { id: reportId });
+    const agents = ["A1", "A2", "A3", "A4", "A5"];
+    await gql(team.auth, `mutation($r: ID!) { updateReport(id: $r, input: { listingAgent: "A0" }) { id } }`, { r: reportId });
+    const seen = (await first.next()).data.reportEvents.id as string;
+    first.close();
+    for (const agent of agents) await gql(team.auth, `mutation($r: ID!, $a: String!) { updateReport(id: $r, input: { listingAgent: $a }) { id } }`, { r: reportId, a: agent });
+    const resumed = await subscribe(REPORT_EVENTS, { id: reportId }, { ...team.auth, "Last-Event-ID": seen });
+    const ids: string[] = [];
+    for (let i = 0; i < agents.length; i++) ids.push((await resumed.next()).data.reportEvents.id);
+    // One more live change: it follows the missed ones, once.
+    await gql(team.auth, `mutation($r: ID!) { updateReport(id: $r, input: { listingAgent: "A6" }) { id } }`, { r: reportId });
+    ids.push((await resumed.next()).data.reportEvents.id);
+    const events = (await request(t.app).get("/v1/events").query({ limit: 100 }).set(team.auth)).body.data as Array<{ id: string; type: string; data: { id: string } }>;
+    const expected = events.filter((e) => e.type === "report.updated" && e.data.id === reportId).map((e) => e.id).reverse();
+    expect(ids).toEqual(expected.slice(expected.indexOf(seen) + 1));
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("refuses an id that is not an event of the team", async () => {
+    const reportId = await newReport();
+    for (const id of ["evt_unknownunknownunknown", "not an id"]) {
+      const stream = await subscribe(REPORT_EVENTS, { id: reportId }, { ...team.auth, "Last-Event-ID": id });
+      expect(stream.status).toBe(400);
+      expect(stream.body.errors[0].message).toMatch(/^Last-Event-ID /);
+    }
+  });
+});
+
+describe("the key's streams", () => {
+  it(`holds at most ${MAX_STREAMS_PER_KEY} open streams per key: the next is 429 until one closes`, async () => {
+    const key = await addKey(team.teamId, "reports:read");
+    const streams = [];
+    for (let i = 0; i < MAX_STREAMS_PER_KEY; i++) streams.push(await subscribe(TEAM_EVENTS, {}, key));
+    expect(streams.every((s) => s.status === 200)).toBe(true);
+    const refused = await subscribe(TEAM_EVENTS, {}, key);
+    expect(refused.status).toBe(429);
+    expect(refused.body.errors[0]).toMatchObject({ message: `Too many open streams: a key holds at most ${MAX_STREAMS_PER_KEY}; close one first`, extensions: { code: "RATE_LIMITED" } });
+    // Another key of the team is not affected.
+    expect((await subscribe(TEAM_EVENTS, {}, team.auth)).status).toBe(200);
+    streams[0].close();
+    await streams[0].ended;
+    let again: LiveStream;
+    // The server sees the close once the connection ends: until then the place may still be held.
+    do again = await subscribe(TEAM_EVENTS, {}, key);
+    while (again.status === 429 && (await new Promise((r) => setTimeout(r, 50)), true));
+    expect(again.status).toBe(200);
+  });
+
+  it("ends the streams of a key when it is revoked, with an error event first", async () => {
+    const admin = await addKey(team.teamId, "api_keys:*,reports:read");
+    const created = await gql(admin, `mutation { createApiKey(input: { name: "streams", permissions: ["reports:read"] }) { key apiKey { id } } }`);
+    const auth = { Authorization: `Bearer ${created.createApiKey.key}` };
+    const streams = [await subscribe(TEAM_EVENTS, {}, auth), await subscribe(REPORT_EVENTS, { id: await newReport() }, auth)];
+    await gql(admin, `mutation($id: ID!) { revokeApiKey(id: $id) { id } }`, { id: created.createApiKey.apiKey.id });
+    for (const stream of streams) {
+      await stream.ended;
+      const [error, complete] = stream.events.slice(-2);
+      expect(JSON.parse(error.data).errors[0]).toMatchObject({ message: "Invalid API key", extensions: { code: "UNAUTHENTICATED" } });
+      expect(complete.event).toBe("complete");
+    }
+  });
+});
