@@ -50,6 +50,10 @@ const CACHEABLE_ROOTS = new Set([
   "webhookEvents",
   "webhookEventTypes",
   "webhookDeliveries",
+  "reportsConnection",
+  "showingsConnection",
+  "eventsConnection",
+  "webhookDeliveriesConnection",
 ]);
 
 /** REST GET paths answered from the same rows (users/me, usage, audit log and share links are left out). */

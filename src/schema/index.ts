@@ -17,6 +17,7 @@ import "./resources/showing/mutations";
 import "./resources/summary/object";
 import "./resources/webhook/object";
 import "./resources/share-link/object";
+import "./resources/connections";
 import "./types/apiKey";
 import "./types/auditLog";
 import "./types/graphqlDocuments";

@@ -27,11 +27,16 @@ import type { Columns, Relation } from "./columns";
 
 /** How a root query field reads its rows (declared beside the field as `extensions: { sqlJson }`). */
 export interface SqlJsonRoot {
-  kind: "one" | "page";
+  kind: "one" | "page" | "connection";
   /** Its rows: the same declaration the resolver's Prisma `where` comes from (../where.ts). */
   where: RowFilter<unknown>;
   /** Page order (Prisma orderBy form, the constant the resolver orders by); a page without one is not planned. */
   orderBy?: ReadonlyArray<Record<string, "asc" | "desc">>;
+  /**
+   * kind "connection" (../connection.ts): the list's name in its cursors. The rows are keyset-paged newest first on
+   * (createdAt, id), as the resolver pages them.
+   */
+  list?: string;
 }
 
 /**
@@ -80,6 +85,15 @@ export type PageMember =
   | { kind: "offset"; key: string }
   | { kind: "typename"; key: string; name: string };
 
+/** What a connection's selection holds (../connection.ts): its edges, page info and count, each by response key. */
+export type ConnectionMember =
+  | { kind: "typename"; key: string; name: string }
+  | { kind: "totalCount"; key: string }
+  | { kind: "edges"; key: string; members: EdgeMember[] }
+  | { kind: "pageInfo"; key: string; members: PageInfoMember[] };
+export type EdgeMember = { kind: "typename"; key: string; name: string } | { kind: "cursor"; key: string } | { kind: "node"; key: string; object: ObjectPlan };
+export type PageInfoMember = { kind: "typename"; key: string; name: string } | { kind: "hasNextPage" | "hasPreviousPage" | "startCursor" | "endCursor"; key: string };
+
 export interface Root {
   key: string;
   /** The field's type allows null (a failure then nulls this root only, as in GraphQL). */
@@ -88,9 +102,10 @@ export interface Root {
   permission?: Permission;
   spec: SqlJsonRoot;
   model: string;
-  /** kind "one": the object; kind "page": the page's members. */
+  /** kind "one": the object; kind "page": the page's members; kind "connection": the connection's. */
   object?: ObjectPlan;
   page?: PageMember[];
+  connection?: ConnectionMember[];
 }
 
 export interface Plan {
@@ -242,6 +257,12 @@ export function planOperation(schema: GraphQLSchema, document: DocumentNode, ope
         roots.push({ key, nullable: !isNonNullType(field.type), args, permission, spec, model: object.model, object });
         continue;
       }
+      if (spec.kind === "connection") {
+        const connection = connectionPlan(named, node.selectionSet, spec, objectPlan);
+        if (!connection) return null;
+        roots.push({ key, nullable: !isNonNullType(field.type), args, permission, spec, model: spec.where.model, connection });
+        continue;
+      }
       if (!spec.orderBy || !node.selectionSet) return null;
       const page: PageMember[] = [];
       let model: string | undefined;
@@ -266,6 +287,54 @@ export function planOperation(schema: GraphQLSchema, document: DocumentNode, ope
     throw err;
   }
   return roots.length ? { schema, operation, roots, argued } : null;
+
+  /** A connection's members (edges { cursor node }, pageInfo { … }, totalCount, __typename), or null. */
+  function connectionPlan(
+    type: GraphQLObjectType,
+    set: SelectionSetNode | undefined,
+    spec: SqlJsonRoot,
+    objectOf: (type: GraphQLObjectType, set: SelectionSetNode | undefined) => ObjectPlan,
+  ): ConnectionMember[] | null {
+    if (!spec.list || !set) return null;
+    const child = (name: string) => {
+      const named = getNamedType(type.getFields()[name]?.type);
+      return isObjectType(named) ? named : unsupported();
+    };
+    const members: ConnectionMember[] = [];
+    for (const [key, node] of collect(set, type, fragments)) {
+      const name = node.name.value;
+      if (name === "__typename") members.push({ kind: "typename", key, name: type.name });
+      else if (name === "totalCount") members.push({ kind: "totalCount", key });
+      else if (name === "edges") {
+        const edge = child("edges");
+        const edgeMembers: EdgeMember[] = [];
+        for (const [edgeKey, edgeNode] of collect(node.selectionSet ?? unsupported(), edge, fragments)) {
+          const edgeName = edgeNode.name.value;
+          if (edgeName === "__typename") edgeMembers.push({ kind: "typename", key: edgeKey, name: edge.name });
+          else if (edgeName === "cursor") edgeMembers.push({ kind: "cursor", key: edgeKey });
+          else if (edgeName === "node") {
+            const nodeType = getNamedType(edge.getFields().node?.type);
+            if (!isObjectType(nodeType)) return null;
+            const object = objectOf(nodeType, edgeNode.selectionSet);
+            if (object.model !== spec.where.model) return null;
+            edgeMembers.push({ kind: "node", key: edgeKey, object });
+          } else return null;
+        }
+        members.push({ kind: "edges", key, members: edgeMembers });
+      } else if (name === "pageInfo") {
+        const info = child("pageInfo");
+        const infoMembers: PageInfoMember[] = [];
+        for (const [infoKey, infoNode] of collect(node.selectionSet ?? unsupported(), info, fragments)) {
+          const infoName = infoNode.name.value;
+          if (infoName === "__typename") infoMembers.push({ kind: "typename", key: infoKey, name: info.name });
+          else if (infoName === "hasNextPage" || infoName === "hasPreviousPage" || infoName === "startCursor" || infoName === "endCursor") infoMembers.push({ kind: infoName, key: infoKey });
+          else return null;
+        }
+        members.push({ kind: "pageInfo", key, members: infoMembers });
+      } else return null;
+    }
+    return members;
+  }
 }
 
 /**

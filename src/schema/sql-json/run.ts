@@ -15,7 +15,7 @@ import { logger } from "../../logger";
 import { columns } from "./columns";
 import { planOperation, resolveArgs, type ObjectPlan, type Plan } from "./plan";
 import { RawData } from "./raw";
-import { statementOf, type Statement } from "./sql";
+import { connectionWindow, statementOf, type Statement } from "./sql";
 
 export interface SqlJsonEntry {
   plan: Plan;
@@ -61,6 +61,9 @@ export function sqlJsonEntry(schema: GraphQLSchema, document: DocumentNode, oper
   for (const root of plan.roots) {
     if (root.object) collectionPermissions(root.object, optional);
     for (const m of root.page ?? []) if (m.kind === "items") collectionPermissions(m.object, optional);
+    for (const m of root.connection ?? []) {
+      if (m.kind === "edges") for (const e of m.members) if (e.kind === "node") collectionPermissions(e.object, optional);
+    }
   }
   return { plan, optional: [...optional], statements: new Map() };
 }
@@ -99,6 +102,8 @@ async function answer(entry: SqlJsonEntry, args: ExecutionArgs, options: SqlJson
   const request = { variables: args.variableValues ?? {}, teamId: viewer.teamId, args: new Map() };
   if (!resolveArgs(plan, request)) return null;
   if (!plan.roots.every((r) => r.spec.where.accepts(request.args.get(r.args.node) ?? {}))) return null;
+  // A connection's cursors and counts: one the resolver refuses (a foreign cursor, first with last) is its error.
+  if (!plan.roots.every((r) => !r.connection || connectionWindow(r, request) !== null)) return null;
 
   // A key row to confirm (context.ts, KeyCheck) is compared by the statement itself: one more column, its answer
   // recorded in the check (a row that did not hold: no answer here, and the engine answers nothing).

@@ -14,7 +14,7 @@ import { REPORT_NOT_FOUND } from "./lookup";
 import { findReportIdByAddress } from "./search";
 import { normalizeAddress } from "../../address";
 
-const ReportStatusFilter = builder.enumType("ReportStatusFilter", {
+export const ReportStatusFilter = builder.enumType("ReportStatusFilter", {
   description: "Which reports a list holds",
   values: ["draft", "published", "all"] as const,
 });
@@ -22,7 +22,7 @@ const ReportStatusFilter = builder.enumType("ReportStatusFilter", {
 // The rows each query reads, declared once: its resolver's Prisma `where` and the one-statement read path's SQL
 // (../../sql-json) both come from these.
 const reportById = where<Prisma.ReportWhereInput>("Report", { id: arg("id"), teamId: team });
-const reportsOfTeam = where<Prisma.ReportWhereInput>("Report", { teamId: team, status: arg("status", { any: "all" }) });
+export const reportsOfTeam = where<Prisma.ReportWhereInput>("Report", { teamId: team, status: arg("status", { any: "all" }) });
 
 builder.queryFields((t) => ({
   report: t.prismaField({

@@ -101,7 +101,7 @@ const DeliveryPage = pageType<"WebhookDelivery", Prisma.WebhookDeliveryWhereInpu
 });
 
 /** The team's endpoint `id`, or a 404. */
-async function endpointOfTeam(teamId: string, id: string) {
+export async function endpointOfTeam(teamId: string, id: string) {
   const endpoint = isUuid(id) ? await prisma.webhookEndpoint.findFirst({ where: { id, teamId }, select: { id: true, enabled: true } }) : null;
   if (!endpoint) throw notFound(WEBHOOK_NOT_FOUND);
   return endpoint;
