@@ -127,52 +127,79 @@ function clockHour(key: string, now: number) {
   return { window, windowKey: `${key}:${window}`, resetsAt, secondsLeft: Math.max(1, resetsAt - Math.floor(now / 1000)) };
 }
 
-export function createRateLimiter(options: { redisUrl?: string; keyPrefix?: string }): RateLimiter {
-  const keyPrefix = options.keyPrefix ?? "prs:rl";
-  const common = { points: Number.MAX_SAFE_INTEGER, duration: HOUR, keyPrefix };
-  let redis: Redis | null = null;
-  let limiter: RateLimiterRedis | null = null;
-  // Counts in this process: the store without Redis, and the fallback while Redis cannot be reached.
-  const here = memoryCounter(MEMORY_COUNTERS);
+/** The Redis connection: its client, the wait for it at start, its readiness and its end. */
+function redisConnection(url: string) {
+  // Auto-pipelining sends the counts of requests read in the same turn of the event loop in one write: a round
+  // trip to Redis costs more than the count itself (BENCHMARKS.md, scenario 4).
+  const client = new Redis(url, {
+    enableAutoPipelining: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    lazyConnect: false,
+  });
+  client.on("error", (err) => logger.warn({ err: err.message }, "redis error; rate limits fall back to this process"));
   // Without an offline queue a command sent before the connection is up fails over to the in-process insurance
   // limiter, which would split a budget between processes; so the first hits wait (briefly) for the connection.
-  let connecting: Promise<void> | null = null;
-  if (options.redisUrl) {
-    // Auto-pipelining sends the counts of requests read in the same turn of the event loop in one write: a round
-    // trip to Redis costs more than the count itself (BENCHMARKS.md, scenario 4).
-    const client = new Redis(options.redisUrl, {
-      enableAutoPipelining: true,
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      lazyConnect: false,
+  let connecting: Promise<void> | null = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, REDIS_CONNECT_WAIT_MS);
+    client.once("ready", () => {
+      clearTimeout(timer);
+      resolve();
     });
-    redis = client;
-    client.on("error", (err) => logger.warn({ err: err.message }, "redis error; rate limits fall back to this process"));
-    connecting = new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, REDIS_CONNECT_WAIT_MS);
-      client.once("ready", () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    }).then(() => {
-      connecting = null;
-    });
-    limiter = new RateLimiterRedis({ ...common, storeClient: client });
-  }
-  const redisLimiter = limiter;
+  }).then(() => {
+    connecting = null;
+  });
+  return {
+    client,
+    /** Resolves once connected (or given up on for now); null from then on. */
+    connecting: () => connecting,
+    async check(): Promise<"ok" | "unreachable"> {
+      if (client.status !== "ready") return "unreachable";
+      return client.ping().then(
+        () => "ok" as const,
+        () => "unreachable" as const,
+      );
+    },
+    async close(): Promise<void> {
+      await client.quit().catch(() => undefined);
+    },
+  };
+}
+
+/** Counts in this process: the store without Redis, and the fallback while Redis cannot be reached. */
+function memoryStore(max: number) {
+  const here = memoryCounter(max);
+  return {
+    hit: (at: ClockHour): WindowCount => ({ count: here.hit(at.windowKey, at.secondsLeft), resetsAt: at.resetsAt }),
+    /** `points` counted when the count stays within `limit` with them (see RateLimiter.hitWithin). */
+    within(at: ClockHour, points: number, limit: number): WindowCount & { taken: boolean } {
+      const count = here.peek(at.windowKey);
+      const taken = count + points <= limit;
+      return { count: taken ? here.hit(at.windowKey, at.secondsLeft, points) : count, resetsAt: at.resetsAt, taken };
+    },
+    peek: (at: ClockHour): WindowCount => ({ count: here.peek(at.windowKey), resetsAt: at.resetsAt }),
+  };
+}
+type MemoryStore = ReturnType<typeof memoryStore>;
+
+/**
+ * Counts in Redis, a busy key's points taken in blocks (see the top of this file); `here` counts a point when Redis
+ * cannot be reached (rather than refuse service).
+ */
+function sharedStore(limiter: RateLimiterRedis, here: MemoryStore) {
   const leases = new LRUCache<string, Lease>({ max: MEMORY_COUNTERS });
 
   /** Counts `points` of `windowKey` in Redis: the shared count after them, or null when Redis could not be reached. */
   async function consume(windowKey: string, points: number, secondsLeft: number): Promise<number | null> {
     try {
-      return (await redisLimiter!.consume(windowKey, points, { customDuration: secondsLeft })).consumedPoints;
+      return (await limiter.consume(windowKey, points, { customDuration: secondsLeft })).consumedPoints;
     } catch (err) {
       return err instanceof RateLimiterRes ? err.consumedPoints : null;
     }
   }
 
   /** Takes a block of `size` points of the window for `lease`'s key (false: Redis could not be reached). */
-  async function take(lease: Lease, at: ReturnType<typeof clockHour>, size: number, now: number): Promise<boolean> {
+  async function take(lease: Lease, at: ClockHour, size: number, now: number): Promise<boolean> {
     const end = await consume(at.windowKey, size, at.secondsLeft);
     if (end === null) return false;
     // A block of a later hour taken meanwhile stays (this one's points are lost, as when a block is not used up).
@@ -180,43 +207,10 @@ export function createRateLimiter(options: { redisUrl?: string; keyPrefix?: stri
     return true;
   }
 
-  /** Counted in this process: without Redis, or when it cannot be reached (rather than refuse service). */
-  const countedHere = (at: ClockHour): WindowCount => ({ count: here.hit(at.windowKey, at.secondsLeft), resetsAt: at.resetsAt });
-
-  /** `points` counted in this process when the count stays within `limit` with them (see hitWithin). */
-  function withinHere(at: ClockHour, points: number, limit: number): WindowCount & { taken: boolean } {
-    const count = here.peek(at.windowKey);
-    const taken = count + points <= limit;
-    return { count: taken ? here.hit(at.windowKey, at.secondsLeft, points) : count, resetsAt: at.resetsAt, taken };
-  }
-
-  /**
-   * `points` of the window in Redis, all or none: from the block this process holds as far as it has them (its last
-   * points, so this process's count stays exact), the rest counted in Redis and given back when they went past the
-   * limit (the shared count then overstates for a moment, which only ever refuses, never lets more through). Null
-   * when Redis could not be reached (the block is as it was).
-   */
-  async function withinShared(lease: Lease | undefined, at: ClockHour, points: number, limit: number): Promise<(WindowCount & { taken: boolean }) | null> {
-    const held = lease && lease.window === at.window ? lease.left : 0;
-    if (held >= points) {
-      const taken = lease!.end - lease!.left + points <= limit;
-      if (taken) lease!.left -= points;
-      return { count: lease!.end - lease!.left, resetsAt: at.resetsAt, taken };
-    }
-    const blockEnd = held ? lease!.end : 0;
-    if (held) lease!.left = 0;
-    const end = await consume(at.windowKey, points - held, at.secondsLeft);
-    if (end !== null && Math.max(end, blockEnd) <= limit) return { count: end, resetsAt: at.resetsAt, taken: true };
-    if (end !== null) await redisLimiter!.reward(at.windowKey, points - held, { customDuration: at.secondsLeft }).catch(() => undefined);
-    // The block's points go back to it unless a new block replaced it meanwhile.
-    if (held && lease!.end === blockEnd && lease!.window === at.window) lease!.left = held;
-    return end === null ? null : { count: end - points, resetsAt: at.resetsAt, taken: false };
-  }
-
   /** One point counted in Redis on its own (in this process when Redis cannot be reached). */
   async function onePoint(at: ClockHour): Promise<WindowCount> {
     const count = await consume(at.windowKey, 1, at.secondsLeft);
-    return count === null ? countedHere(at) : { count, resetsAt: at.resetsAt };
+    return count === null ? here.hit(at) : { count, resetsAt: at.resetsAt };
   }
 
   /** A point of `lease`'s block, when it is of `window` and has one left. */
@@ -227,11 +221,9 @@ export function createRateLimiter(options: { redisUrl?: string; keyPrefix?: stri
   }
 
   return {
-    async hit(key, now = Date.now(), limit) {
-      if (connecting) await connecting;
-      const at = clockHour(key, now);
+    /** One point of `key`: from the block held, else after taking the next block (or one point on its own). */
+    async hit(key: string, at: ClockHour, now: number, limit: number | undefined): Promise<WindowCount> {
       const { window } = at;
-      if (!limiter) return countedHere(at);
       const lease = leases.get(key) ?? { window, end: 0, left: 0, size: 0, takenAt: 0, lastCount: 0, taking: null, waiting: 0 };
       leases.set(key, lease);
       for (;;) {
@@ -243,7 +235,7 @@ export function createRateLimiter(options: { redisUrl?: string; keyPrefix?: stri
           lease.waiting++;
           const answered = await lease.taking;
           lease.waiting--;
-          if (!answered) return countedHere(at);
+          if (!answered) return here.hit(at);
           continue;
         }
         const size = nextLeaseSize(lease, window, limit, now);
@@ -257,36 +249,76 @@ export function createRateLimiter(options: { redisUrl?: string; keyPrefix?: stri
         lease.taking = take(lease, at, size, now).finally(() => (lease.taking = null));
       }
     },
-    async hitWithin(key, points, limit, now = Date.now()) {
+
+    /**
+     * `points` of the window in Redis, all or none: from the block this process holds as far as it has them (its last
+     * points, so this process's count stays exact), the rest counted in Redis and given back when they went past the
+     * limit (the shared count then overstates for a moment, which only ever refuses, never lets more through). Null
+     * when Redis could not be reached (the block is as it was).
+     */
+    async within(key: string, at: ClockHour, points: number, limit: number): Promise<(WindowCount & { taken: boolean }) | null> {
+      const lease = leases.get(key);
+      const held = lease && lease.window === at.window ? lease.left : 0;
+      if (held >= points) {
+        const taken = lease!.end - lease!.left + points <= limit;
+        if (taken) lease!.left -= points;
+        return { count: lease!.end - lease!.left, resetsAt: at.resetsAt, taken };
+      }
+      const blockEnd = held ? lease!.end : 0;
+      if (held) lease!.left = 0;
+      const end = await consume(at.windowKey, points - held, at.secondsLeft);
+      if (end !== null && Math.max(end, blockEnd) <= limit) return { count: end, resetsAt: at.resetsAt, taken: true };
+      if (end !== null) await limiter.reward(at.windowKey, points - held, { customDuration: at.secondsLeft }).catch(() => undefined);
+      // The block's points go back to it unless a new block replaced it meanwhile.
+      if (held && lease!.end === blockEnd && lease!.window === at.window) lease!.left = held;
+      return end === null ? null : { count: end - points, resetsAt: at.resetsAt, taken: false };
+    },
+
+    /** A point of the block held for `key` in `window`, if there is one. */
+    held: (key: string, window: number): WindowCount | undefined => fromBlock(leases.get(key), window),
+
+    /** The shared count less the points of the block this process holds and has not used. */
+    async peek(key: string, at: ClockHour): Promise<WindowCount> {
+      const res = await limiter.get(at.windowKey).catch(() => null);
+      const lease = leases.get(key);
+      const unused = lease && lease.window === at.window ? lease.left : 0;
+      return res ? { count: res.consumedPoints - unused, resetsAt: at.resetsAt } : here.peek(at);
+    },
+  };
+}
+
+/** The rate limiter: in process memory, or in Redis (shared by every process) when `redisUrl` is given. */
+export function createRateLimiter(options: { redisUrl?: string; keyPrefix?: string }): RateLimiter {
+  const here = memoryStore(MEMORY_COUNTERS);
+  const redis = options.redisUrl ? redisConnection(options.redisUrl) : null;
+  const keyPrefix = options.keyPrefix ?? "prs:rl";
+  const limiter = redis && new RateLimiterRedis({ points: Number.MAX_SAFE_INTEGER, duration: HOUR, keyPrefix, storeClient: redis.client });
+  const shared = limiter && sharedStore(limiter, here);
+  return {
+    async hit(key, now = Date.now(), limit) {
+      const connecting = redis?.connecting();
       if (connecting) await connecting;
       const at = clockHour(key, now);
-      if (!limiter) return withinHere(at, points, limit);
-      return (await withinShared(leases.get(key), at, points, limit)) ?? withinHere(at, points, limit);
+      return shared ? shared.hit(key, at, now, limit) : here.hit(at);
+    },
+    async hitWithin(key, points, limit, now = Date.now()) {
+      const connecting = redis?.connecting();
+      if (connecting) await connecting;
+      const at = clockHour(key, now);
+      return (shared && (await shared.within(key, at, points, limit))) ?? here.within(at, points, limit);
     },
     hitHeld(key, now = Date.now()) {
-      if (connecting) return undefined;
-      return limiter ? fromBlock(leases.get(key), windowOf(now)) : countedHere(clockHour(key, now));
+      if (redis?.connecting()) return undefined;
+      return shared ? shared.held(key, windowOf(now)) : here.hit(clockHour(key, now));
     },
     async peek(key, now = Date.now()) {
+      const connecting = redis?.connecting();
       if (connecting) await connecting;
-      const { windowKey, resetsAt } = clockHour(key, now);
-      if (!limiter) return { count: here.peek(windowKey), resetsAt };
-      const res = await limiter.get(windowKey).catch(() => null);
-      const lease = leases.get(key);
-      const unused = lease && lease.window === clockHour(key, now).window ? lease.left : 0;
-      return { count: res ? res.consumedPoints - unused : here.peek(windowKey), resetsAt };
+      const at = clockHour(key, now);
+      return shared ? shared.peek(key, at) : here.peek(at);
     },
-    ready: () => connecting ?? Promise.resolve(),
-    async check() {
-      if (!redis) return "not configured";
-      if (redis.status !== "ready") return "unreachable";
-      return redis.ping().then(
-        () => "ok" as const,
-        () => "unreachable" as const,
-      );
-    },
-    async close() {
-      if (redis) await redis.quit().catch(() => undefined);
-    },
+    ready: () => redis?.connecting() ?? Promise.resolve(),
+    check: async () => (redis ? redis.check() : "not configured"),
+    close: async () => redis?.close(),
   };
 }
