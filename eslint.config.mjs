@@ -1,5 +1,6 @@
 // ESLint (flat config): JavaScript's and typescript-eslint's recommended rules over the service, its tests, the
-// benchmarks, the scripts and the dashboard. Run by `npm test` (scripts/lint-if-stale.mjs) and `npm run lint`.
+// benchmarks, the scripts, the dashboard and the example front-end. Run by `npm test` (scripts/lint-if-stale.mjs)
+// and `npm run lint`.
 // A rule is switched off here only with the reason beside it; an `eslint-disable` comment in the code names the rule
 // it silences and says why on the same line.
 import js from "@eslint/js";
@@ -7,7 +8,7 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", "dist/", "dashboard/dist/", "src/generated/", "dashboard/src/graphql-env.d.ts", "bench/peers/postgraphile/node_modules/", "artifacts/", "coverage/"] },
+  { ignores: ["node_modules/", "dist/", "dashboard/dist/", "src/generated/", "dashboard/src/graphql-env.d.ts", "examples/front-end/src/gql/", "examples/front-end/dist/", "bench/peers/postgraphile/node_modules/", "artifacts/", "coverage/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -31,7 +32,7 @@ export default tseslint.config(
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
   {
-    files: ["dashboard/src/**"],
+    files: ["dashboard/src/**", "examples/front-end/src/**"],
     languageOptions: { globals: { ...globals.browser } },
   },
 );

@@ -11,6 +11,7 @@ const SYSTEM = [
   "dashboard",
   "share-page",
   "dashboard-admin",
+  "example-front-end",
   "cli",
   "server-process",
   "robustness-stop",
