@@ -9,7 +9,7 @@ if (isClusterPrimary()) {
   runPrimary(config.WEB_CONCURRENCY);
 } else {
   // Required here, not imported above: a cluster primary never loads the service.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded in a worker only (see above)
   const { startService } = require("./service") as typeof import("./service");
   startService().catch((err) => {
     logger.fatal({ err }, "failed to start");

@@ -1,5 +1,6 @@
 // Argument parsing of the `prs` command line (./prs.ts runs it): finds the command and checks every option before
 // anything opens the database, so --help and mistakes are instant and never create an embedded database.
+import packageJson from "../../package.json";
 import { parseArgs } from "node:util";
 import type { RollOverlap } from "../auth/api-keys";
 import { parsePermissions, type Permissions } from "../auth/permissions";
@@ -164,8 +165,7 @@ export type Invocation = { help: string } | { run: (commands: Commands) => Promi
  * Finds the command and checks its arguments, without touching the database. Throws UsageError (exit code 2) for
  * a bad invocation.
  */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const VERSION = (require("../../package.json") as { version: string }).version;
+const VERSION = packageJson.version;
 
 export function parseInvocation(argv: string[]): Invocation {
   const [group, action, ...rest] = argv;

@@ -57,7 +57,7 @@ export function graphiqlPage(): string {
 }
 
 function render(): string {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded when the page is first asked for, not by every process that builds the app
   const { renderGraphiQL } = require("@graphql-yoga/render-graphiql") as typeof import("@graphql-yoga/render-graphiql");
   const options = JSON.stringify(GRAPHIQL_OPTIONS);
   // The renderer writes the options as JSON; GraphiQL's storage is an object, given here in the same call.

@@ -10,7 +10,7 @@ const env = process.env;
 export const tracing = Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) && env.OTEL_SDK_DISABLED !== "true";
 
 // Required only when on (esbuild compiles each file alone, so this require stays where it is).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when tracing is on (see above)
 const sdk: NodeSDK | null = tracing ? (require("./tracing-sdk") as typeof import("./tracing-sdk")).startTracingSdk() : null;
 
 /** Sends the spans still buffered (at a graceful stop); a collector that does not answer is given up on. */

@@ -2,6 +2,7 @@
 // interactive reference at /docs (swagger-ui-dist, served from the package: no CDN).
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteConfig } from "@asteasolutions/zod-to-openapi";
 import express, { Router } from "express";
+import swaggerUiPackage from "swagger-ui-dist/package.json";
 import { z } from "zod";
 import { sendError } from "../http/errors";
 import { IDEMPOTENCY_HEADER, IN_PROGRESS_MESSAGE, REPLAYED_HEADER, REUSED_MESSAGE } from "../http/idempotency";
@@ -144,14 +145,13 @@ export const API_VERSION = "1.0.1";
 
 // Swagger UI's files are served under their package version with a year-long, immutable cache: an upgrade changes
 // their URLs, so a browser never runs a stale copy and never asks twice for the same one.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const SWAGGER_UI_VERSION = (require("swagger-ui-dist/package.json") as { version: string }).version;
+const SWAGGER_UI_VERSION = swaggerUiPackage.version;
 const ASSETS = `/docs/assets/${SWAGGER_UI_VERSION}`;
 /**
  * The package's directory. Its own absolute-path module, not the package's main one: that one also evaluates the
  * browser bundle (about 0.3 s of CPU in every process that builds the app) only to export it.
  */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS file of the package without type declarations, typed here
 const swaggerUiDir = require("swagger-ui-dist/absolute-path.js") as () => string;
 
 /** What Swagger UI shows of ours (the version, the document's URL, Authorize) at 4.5:1 contrast or more. */

@@ -50,10 +50,10 @@ export interface FieldSpec {
   /** Example value for the OpenAPI document (must pass the rule). */
   example?: unknown;
   /** A computed field's value from the row (its GraphQL field when there is no `build`, and webhook payloads). */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- one table type serves every model: a row of Report, Showing, … (unknown would refuse their typed functions)
   value?: (row: any) => unknown;
   /** The GraphQL object field when it is not the column exposed as it is (computed fields), given the description. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Pothos's field builder of whichever object type the table is for
   build?: (t: any, description: string) => unknown;
   /**
    * A computed field's value as SQL over the row, giving what `value` gives as JSON (the one-statement read path,
@@ -84,7 +84,7 @@ export const fieldTableOf = (typeName: string): FieldTable | undefined => tables
 export const fieldTables = (): FieldTable[] => [...new Set(tables.values())];
 
 /** The object type's fields: every entry, exposed from its column or built by `build`. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Pothos's field builder and field map of whichever prisma object the table is for
 export function objectFields(table: FieldTable, t: any): Record<string, any> {
   tables.set(t.typename as string, table);
   return Object.fromEntries(
@@ -99,7 +99,7 @@ const typeOf = (spec: FieldSpec) => (typeof spec.type === "string" ? spec.type :
 
 /** The input fields of a create or update input type. On update every field is optional. */
 export function inputFields(table: FieldTable, mode: Mode) {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Pothos's input field map, typed per input type where inputType() declares it
   return (t: InputFields): Record<string, any> =>
     Object.fromEntries(
       entries(table)
@@ -107,7 +107,7 @@ export function inputFields(table: FieldTable, mode: Mode) {
         .map(([name, spec]) => [
           name,
           t.field({
-            // eslint-disable-next-line @typescript-eslint/no-explicit-any
+            // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a type name chosen at run time from the table, which Pothos types as a literal
             type: typeOf(spec) as any,
             required: mode === "create" && spec.create === "required",
             description: inputDescription(spec, mode),
@@ -348,7 +348,7 @@ export function inputType<T extends FieldTable, M extends Mode>(name: string, ta
   for (const [field, spec] of entries(table)) if (spec.requiredMessage) requiredMessages.set(`${name}.${field}`, spec.requiredMessage);
   return builder.inputRef<InputOf<T, M>>(name).implement({
     description,
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the fields are made from the table at run time; InputOf<T, M> states their type
     fields: inputFields(table, mode) as any,
     validate: inputRule(table, mode),
   });

@@ -26,7 +26,7 @@ export function pageType<
   name: Name,
   description: string,
   load: {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Pothos's prisma query (select/include) of the item type, typed by its model only where the page is declared
     items: (query: any, page: PageOf<Where>) => Promise<any[]>;
     count: (where: Where) => Promise<number>;
   },

@@ -56,7 +56,7 @@ export function checked<S extends z.ZodType>(schema: S) {
 }
 
 /** A string holding NUL (PostgreSQL cannot store it) or half of a UTF-16 surrogate pair (not text). */
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- NUL is the character this pattern exists to find
 const INVALID_CHARACTERS = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 export const hasInvalidCharacters = (value: string): boolean => INVALID_CHARACTERS.test(value);
 

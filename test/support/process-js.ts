@@ -29,7 +29,7 @@ const running = (pid: number) => {
  */
 export async function buildProcessJs(): Promise<string> {
   // A CommonJS script of the repository (scripts/build.js), loaded here: it needs esbuild, for the global setup only.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS script without types, loaded only when a build is needed (see above)
   const { buildService } = require("../../scripts/build.js") as { buildService(options: { outdir: string; sourcemap: boolean }): Promise<string> };
   mkdirSync(CACHE, { recursive: true });
   for (const entry of readdirSync(CACHE)) {

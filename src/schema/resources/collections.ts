@@ -13,7 +13,7 @@ export const COLLECTION_ORDER = [{ createdAt: "asc" }, { id: "asc" }] as const;
 type Relation = PrismaTypes["Report"]["ListRelations"];
 
 /** The relation field of one collection on Report, with limit/offset. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Pothos's field builder of the Report prisma object, whose type names each relation
 export function collection(t: any, relation: Relation, permission: Permission, description: string) {
   return t.relation(relation, {
     nullable: true,

@@ -15,7 +15,7 @@ import { recordEvent, withEvents, type Tx } from "../../webhooks/outbox";
 import { restRecord } from "../fields";
 
 /** The Prisma calls the items need (the model delegates differ only in their types). */
-/* eslint-disable @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any -- the arguments and rows of whichever model delegate (comparable, insight, post) */
 interface Items {
   findFirst(args: any): Promise<any>;
   findMany(args: any): Promise<any[]>;

@@ -45,7 +45,7 @@ export function systemPrompt(tone: SummaryTone, length: SummaryLength): string {
  * The client class, loaded on first use: the `openai` package takes about 0.1 s of CPU to load, and a process that
  * writes summaries from the template (the default) never needs it.
  */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use only (see above)
 const openAiClient = (): typeof OpenAI => (require("openai") as { default: typeof OpenAI }).default;
 
 const failed = (reason: string, status = 502) =>
