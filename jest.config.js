@@ -20,6 +20,7 @@ const SYSTEM = [
   "webhooks-crash",
   "multiprocess",
   "http-cache-multiprocess",
+  "subscriptions-multiprocess",
   "pooler",
   "cluster",
   "metrics",

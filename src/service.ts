@@ -15,6 +15,8 @@ import { logger } from "./logger";
 import { serveMetrics } from "./observability/metrics";
 import { startDeliveryWorker } from "./webhooks/worker";
 import { closeResponseCache } from "./http/http-cache";
+import { closeLiveBus } from "./live/bus";
+import { closeLiveStreams } from "./live/streams";
 
 /** Stops a start that cannot go on: one line on standard error for the person who ran it (no stack), exit 1. */
 function refuseToStart(what: string, why: string): never {
@@ -84,14 +86,18 @@ export async function startService(): Promise<void> {
     stopping = true;
     logger.info({ signal }, "shutting down");
     // No new request from now on; requests in progress finish (they may still count calls and use the database)
-    // within SHUTDOWN_TIMEOUT_MS, then the counts are written.
-    const { forced } = await stopServer(config.SHUTDOWN_TIMEOUT_MS);
+    // within SHUTDOWN_TIMEOUT_MS, then the counts are written. Live streams never finish by themselves: they are
+    // ended now (a client resumes on another process with Last-Event-ID).
+    const stopped = stopServer(config.SHUTDOWN_TIMEOUT_MS);
+    await closeLiveStreams();
+    const { forced } = await stopped;
     if (forced) logger.warn({ timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, "requests still in progress were cut off");
     // Attempts in flight finish, or are handed back for another process, before the database closes.
     await deliveries?.stop(config.SHUTDOWN_TIMEOUT_MS);
     await flushUsage().catch((err) => logger.error({ err }, "could not write usage counts"));
     await rateLimiter.close();
     await closeResponseCache();
+    await closeLiveBus();
     await database.close().catch((err) => logger.error({ err }, "could not close the database"));
     embeddedLock.release();
     await stopTracing(); // the spans still buffered

@@ -39,7 +39,8 @@ function redisBus(url: string, prefix: string): LiveBus {
   const channels = { events: `${prefix}:live:events`, keys: `${prefix}:live:keys` };
   const listeners = { [channels.events]: new Set<Listener>(), [channels.keys]: new Set<Listener>() };
   const options = { enableAutoPipelining: true, maxRetriesPerRequest: 1 } as const;
-  const publisher = new Redis(url, { ...options, enableOfflineQueue: false });
+  // Messages published while the connection opens wait for it (each retried once).
+  const publisher = new Redis(url, options);
   publisher.on("error", (err) => logger.warn({ err: err.message }, "redis error; live updates reach other processes late meanwhile"));
   // Opened when this process first has a stream: a process nobody subscribes to only publishes.
   let subscriber: Redis | undefined;

@@ -26,8 +26,8 @@ function withoutInternals(result: ExecutionResult): object {
 
 function statusOf(result: ExecutionResult): number {
   const statuses = (result.errors ?? []).map((error) => {
-    const ext = error.extensions as { http?: { status?: number }; status?: number } | undefined;
-    return ext?.http?.status ?? ext?.status ?? 400;
+    const ext = error.extensions as { http?: { status?: number }; status?: number; code?: string } | undefined;
+    return ext?.http?.status ?? ext?.status ?? (ext?.code === "INTERNAL_SERVER_ERROR" ? 500 : 400);
   });
   return statuses.length ? Math.max(...statuses) : 200;
 }

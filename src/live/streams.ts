@@ -168,7 +168,8 @@ redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return 1`;
 
 function redisCounter(url: string, prefix: string): StreamCounter {
-  const client = new Redis(url, { enableAutoPipelining: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  // Commands wait for the connection (the first ones are sent while it opens), each retried once.
+  const client = new Redis(url, { enableAutoPipelining: true, maxRetriesPerRequest: 1 });
   client.on("error", (err) => logger.warn({ err: err.message }, "redis error; new live streams are refused meanwhile"));
   const keyOf = (keyId: string) => `${prefix}:live:streams:${keyId}`;
   return {
@@ -192,7 +193,7 @@ function redisCounter(url: string, prefix: string): StreamCounter {
 /** What refuses a new stream: the key's maximum. */
 export class TooManyStreams extends Error {}
 
-class Streams {
+export class LiveStreams {
   private readonly feeds = new Map<string, TeamFeed>();
   private readonly byKey = new Map<string, Set<Stream>>();
   private readonly counter: StreamCounter = config.REDIS_URL ? redisCounter(config.REDIS_URL, config.REDIS_KEY_PREFIX) : memoryCounter();
@@ -278,10 +279,10 @@ class Streams {
   }
 }
 
-let streams: Streams | undefined;
+let streams: LiveStreams | undefined;
 
 /** This process's streams (made on first use). */
-export const liveStreams = (): Streams => (streams ??= new Streams());
+export const liveStreams = (): LiveStreams => (streams ??= new LiveStreams());
 
 /** Ends every open stream and closes the connections live updates opened (at shutdown). */
 export async function closeLiveStreams(): Promise<void> {

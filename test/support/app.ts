@@ -7,6 +7,8 @@ import { flushUsage } from "../../src/auth/usage";
 import { buildApp } from "../../src/app";
 import { database, prisma } from "../../src/db";
 import { closeResponseCache } from "../../src/http/http-cache";
+import { closeLiveBus } from "../../src/live/bus";
+import { closeLiveStreams } from "../../src/live/streams";
 
 export interface TestApp {
   app: ReturnType<typeof buildApp>;
@@ -25,6 +27,8 @@ export async function startTestApp(): Promise<TestApp> {
       await flushUsage();
       await rateLimiter.close();
       await closeResponseCache();
+      await closeLiveStreams();
+      await closeLiveBus();
       await database.close();
     },
   };

@@ -7,7 +7,8 @@ import { GraphQLError } from "graphql";
 import { can, type Permission } from "../../auth/permissions";
 import type { Context, Viewer } from "../../context";
 import { prisma } from "../../db";
-import { liveStreams, MAX_STREAMS_PER_KEY, newStreamId, positionOf, rowsAfter, type LiveRow, type Stream } from "../../live/streams";
+import { logger } from "../../logger";
+import { liveStreams, MAX_STREAMS_PER_KEY, type LiveStreams, newStreamId, positionOf, rowsAfter, type LiveRow, type Stream } from "../../live/streams";
 import { EVENT_TYPES, type EventType } from "../../webhooks/catalog";
 import { builder } from "../builder";
 import { badField, notFound, permissionDenied } from "../errors";
@@ -146,6 +147,7 @@ class LiveStream implements Stream, AsyncIterableIterator<Item> {
   private ended = false;
 
   constructor(
+    private readonly registry: LiveStreams,
     readonly viewer: Viewer,
     private readonly filter: (row: LiveRow) => boolean,
     private readonly endsAfter: (row: LiveRow) => boolean,
@@ -209,7 +211,7 @@ class LiveStream implements Stream, AsyncIterableIterator<Item> {
     if (this.ended) return;
     if (reason) this.push(reason instanceof GraphQLError ? reason : refused(reason.message, 401, "UNAUTHENTICATED"));
     this.ended = true;
-    liveStreams().remove(this);
+    this.registry.remove(this);
     if (this.waiting && !this.queue.length) {
       const resolve = this.waiting;
       this.waiting = null;
@@ -248,8 +250,12 @@ async function openStream(ctx: Context, filter: (row: LiveRow) => boolean, endsA
     }
   }
   const live = liveStreams();
-  const stream = new LiveStream(viewer, filter, endsAfter);
-  if (!(await live.take(viewer.keyId, stream.id))) {
+  const stream = new LiveStream(live, viewer, filter, endsAfter);
+  const taken = await live.take(viewer.keyId, stream.id).catch((err: unknown) => {
+    logger.warn({ err }, "could not count the key's open live streams");
+    throw refused("Live updates are unavailable for a moment (the count of open streams could not be read); try again", 503, "SERVICE_UNAVAILABLE");
+  });
+  if (!taken) {
     throw refused(`Too many open streams: a key holds at most ${MAX_STREAMS_PER_KEY}; close one first`, 429, "RATE_LIMITED");
   }
   try {

@@ -1,0 +1,102 @@
+// Live updates across processes (issue 34 point 3, docs/api.md "Live updates"): two real server processes on one
+// PostgreSQL and one Redis. A change committed through one reaches a subscriber of the other; the per-key cap counts
+// the streams of both; revoking a key through one ends its streams on the other; a process told to stop ends its
+// streams and exits instead of waiting for them. Needs both services.
+import { randomUUID } from "node:crypto";
+import { MAX_STREAMS_PER_KEY } from "../src/live/streams";
+import { childEnv, cliTeamAndKey, startServer, type ServerProcess } from "./support/server";
+import { openLiveStream, type LiveStream } from "./support/sse";
+
+const ready = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
+if (!ready) {
+  console.warn("test/subscriptions-multiprocess.test.ts skipped: it needs DATABASE_URL (PostgreSQL) and REDIS_URL (Redis) set, as .ci/run's second pass does.");
+}
+
+const REPORT_EVENTS = `subscription($id: ID!) { reportEvents(reportId: $id) { id type showing { attendeeName } report { address } } }`;
+const TEAM_EVENTS = `subscription { teamEvents { id type } }`;
+
+(ready ? describe : describe.skip)("live updates with two server processes on one PostgreSQL and one Redis", () => {
+  const env = childEnv("", { REDIS_KEY_PREFIX: `prs:test:${randomUUID()}` });
+  let a: ServerProcess;
+  let b: ServerProcess;
+  let admin: { Authorization: string };
+  const open: LiveStream[] = [];
+
+  beforeAll(async () => {
+    const { key } = await cliTeamAndKey(env, ["--permissions", "reports:*,showings:*,api_keys:*"]);
+    admin = { Authorization: `Bearer ${key}` };
+    const started = await Promise.allSettled([startServer(env), startServer(env)]);
+    [a, b] = started.map((s) => (s.status === "fulfilled" ? s.value : undefined!));
+    for (const s of started) if (s.status === "rejected") throw s.reason;
+  }, 180_000);
+  afterEach(() => open.splice(0).forEach((stream) => stream.close()));
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+  });
+
+  const gql = async (server: ServerProcess, auth: Record<string, string>, query: string, variables: Record<string, unknown> = {}) => {
+    const res = await fetch(`${server.url}/graphql`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify({ query, variables }) });
+    const body = (await res.json()) as { data: any; errors?: unknown };
+    expect(body.errors).toBeUndefined();
+    return body.data;
+  };
+  const subscribe = async (server: ServerProcess, query: string, variables: Record<string, unknown>, auth = admin) => {
+    const stream = await openLiveStream(server.url, { query, variables, headers: auth });
+    open.push(stream);
+    return stream;
+  };
+  const newKey = async () => {
+    const created = await gql(a, admin, `mutation { createApiKey(input: { name: "streams ${randomUUID().slice(0, 8)}", permissions: ["reports:read"] }) { key apiKey { id } } }`);
+    return { id: created.createApiKey.apiKey.id as string, auth: { Authorization: `Bearer ${created.createApiKey.key}` } };
+  };
+
+  it("a change committed through A reaches a subscriber of B, in order", async () => {
+    const reportId = (await gql(a, admin, `mutation { createReport(input: { address: "7 Pubsub Lane", listingAgent: "Ann" }) { id } }`)).createReport.id;
+    const stream = await subscribe(b, REPORT_EVENTS, { id: reportId });
+    expect(stream.status).toBe(200);
+    await gql(a, admin, `mutation($r: ID!) { createShowing(input: { reportId: $r, attendeeName: "Seen On B" }) { id } }`, { r: reportId });
+    await gql(b, admin, `mutation($r: ID!) { updateReport(id: $r, input: { address: "7 Pubsub Lane, Rear" }) { id } }`, { r: reportId });
+    await gql(a, admin, `mutation($r: ID!) { createShowing(input: { reportId: $r, attendeeName: "Again On B" }) { id } }`, { r: reportId });
+    expect((await stream.next()).data.reportEvents).toMatchObject({ type: "showing.created", showing: { attendeeName: "Seen On B" } });
+    expect((await stream.next()).data.reportEvents).toMatchObject({ type: "report.updated", report: { address: "7 Pubsub Lane, Rear" } });
+    expect((await stream.next()).data.reportEvents).toMatchObject({ type: "showing.created", showing: { attendeeName: "Again On B" } });
+  }, 60_000);
+
+  it(`counts a key's streams on both processes together (at most ${MAX_STREAMS_PER_KEY})`, async () => {
+    const { auth } = await newKey();
+    for (let i = 0; i < MAX_STREAMS_PER_KEY; i++) expect((await subscribe(i % 2 ? a : b, TEAM_EVENTS, {}, auth)).status).toBe(200);
+    for (const server of [a, b]) {
+      const refused = await subscribe(server, TEAM_EVENTS, {}, auth);
+      expect(refused.status).toBe(429);
+      expect(refused.body.errors[0].extensions.code).toBe("RATE_LIMITED");
+    }
+  }, 60_000);
+
+  it("revoking a key through A ends its streams on B at once", async () => {
+    const { id, auth } = await newKey();
+    const streams = [await subscribe(b, TEAM_EVENTS, {}, auth), await subscribe(b, TEAM_EVENTS, {}, auth)];
+    expect(streams.map((s) => s.status)).toEqual([200, 200]);
+    await gql(a, admin, `mutation($id: ID!) { revokeApiKey(id: $id) { revokedAt } }`, { id });
+    for (const stream of streams) {
+      await stream.ended;
+      expect(JSON.parse(stream.events.at(-2)!.data).errors[0].message).toBe("Invalid API key");
+      expect(stream.events.at(-1)!.event).toBe("complete");
+    }
+  }, 60_000);
+
+  it("a process told to stop ends its open streams and exits (the client resumes elsewhere with Last-Event-ID)", async () => {
+    const c = await startServer(env);
+    const reportId = (await gql(a, admin, `mutation { createReport(input: { address: "8 Shutdown Way", listingAgent: "Ann" }) { id } }`)).createReport.id;
+    const stream = await subscribe(c, REPORT_EVENTS, { id: reportId });
+    await gql(a, admin, `mutation($r: ID!) { createShowing(input: { reportId: $r, attendeeName: "Before Stop" }) { id } }`, { r: reportId });
+    const seen = (await stream.next()).data.reportEvents.id as string;
+    expect(await c.stop("SIGTERM")).toBe(0);
+    await stream.ended;
+    expect(stream.events.at(-1)!.event).toBe("complete");
+    expect(c.output()).not.toContain("requests still in progress were cut off");
+    await gql(a, admin, `mutation($r: ID!) { createShowing(input: { reportId: $r, attendeeName: "After Stop" }) { id } }`, { r: reportId });
+    const resumed = await openLiveStream(b.url, { query: REPORT_EVENTS, variables: { id: reportId }, headers: { ...admin, "Last-Event-ID": seen } });
+    open.push(resumed);
+    expect((await resumed.next()).data.reportEvents).toMatchObject({ type: "showing.created", showing: { attendeeName: "After Stop" } });
+  }, 120_000);
+});
