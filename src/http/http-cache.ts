@@ -56,12 +56,6 @@ const CACHEABLE_ROOTS = new Set([
   "webhookDeliveriesConnection",
 ]);
 
-/** REST GET paths answered from the same rows (users/me, usage, audit log and share links are left out). */
-const CACHEABLE_REST = /^\/v1\/(reports|showings|comparables|insights|social-posts|webhooks|events)(\/|$)/;
-const cacheableRestPath = (url: string): boolean => {
-  const path = url.split("?")[0];
-  return CACHEABLE_REST.test(path) && !/\/share-links(\/|$)/.test(path);
-};
 
 const VERSION: Statement = { name: "prs_team_version", text: "SELECT version::text AS version FROM team_versions WHERE team_id = $1::uuid" };
 
@@ -139,14 +133,15 @@ function labelWhenSent(req: Request, res: Response, context: Context): void {
 
 /**
  * REST: answers a read 304 when the client holds the current answer (true: answered), else labels the answer the
- * handler is about to send with its ETag. Called by the REST route wrapper (src/rest/route.ts) before the handler.
+ * handler is about to send with its ETag. Called by the REST route wrapper (src/rest/route.ts) before the handler of
+ * each route declared `cacheable`.
  * A conditional request reads the version first, so a match builds nothing; so does any read the resolvers answer.
  * An unconditional read the one-statement path answers (`oneStatement`) costs no statement more: that statement
  * reads the version with its data (src/schema/sql-json/run.ts), and the answer is labelled as it is sent.
  */
 export async function restNotModified(req: Request, res: Response, oneStatement = false): Promise<boolean> {
   const context = res.locals.context as Context | undefined;
-  if (req.method !== "GET" || !context?.viewer || !cacheableRestPath(req.originalUrl)) return false;
+  if (req.method !== "GET" || !context?.viewer) return false;
   if (oneStatement && req.headers["if-none-match"] === undefined) {
     context.dataVersion = {};
     labelWhenSent(req, res, context);

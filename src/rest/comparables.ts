@@ -95,6 +95,7 @@ export const comparableRoutes: RestRoute[] = [
   },
   {
     method: "get",
+    cacheable: true,
     path: "/v1/reports/{reportId}/valuation",
     operationId: "getValuation",
     tag: "Comparables",

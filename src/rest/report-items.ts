@@ -74,6 +74,7 @@ export function reportItemRoutes(spec: ReportItemsRoutes): RestRoute[] {
   const routes: Array<RestRoute | false> = [
     {
       method: "get",
+      cacheable: true,
       path: list,
       operationId: `list${op}s`,
       tag,
@@ -104,6 +105,7 @@ export function reportItemRoutes(spec: ReportItemsRoutes): RestRoute[] {
     },
     {
       method: "get",
+      cacheable: true,
       path: item,
       operationId: `get${op}`,
       tag,

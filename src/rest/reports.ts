@@ -47,6 +47,7 @@ const id = (req: Request) => ({ id: req.params.reportId });
 export const reportRoutes: RestRoute[] = [
   {
     method: "get",
+    cacheable: true,
     path: "/v1/reports",
     operationId: "listReports",
     tag: "Reports",
@@ -93,6 +94,7 @@ export const reportRoutes: RestRoute[] = [
   },
   {
     method: "get",
+    cacheable: true,
     path: "/v1/reports/search",
     operationId: "searchReports",
     tag: "Reports",
@@ -106,6 +108,7 @@ export const reportRoutes: RestRoute[] = [
   },
   {
     method: "get",
+    cacheable: true,
     path: "/v1/reports/{reportId}",
     operationId: "getReport",
     tag: "Reports",

@@ -12,15 +12,21 @@ import { jsonBody, pageBody, type Page } from "./input";
 
 type Handler = (req: Request, res: Response) => Promise<void>;
 
-async function answer(fn: Handler, req: Request, res: Response, oneStatement: boolean): Promise<void> {
+/** How the HTTP cache treats a route's answers (`RestRoute.cacheable`, `checksKey`). */
+interface Caching {
+  cacheable: boolean;
+  oneStatement: boolean;
+}
+
+async function answer(fn: Handler, req: Request, res: Response, caching: Caching): Promise<void> {
   try {
     // A read the client holds the current answer of: 304, nothing built (src/http/http-cache.ts).
-    if (!(await restNotModified(req, res, oneStatement))) await fn(req, res);
+    if (!(caching.cacheable && (await restNotModified(req, res, caching.oneStatement)))) await fn(req, res);
   } catch (err) {
     // A key admitted without being read for this request: the auth layer says whether the error stands, the request
     // was refused, or it runs once more for the key as it is now (ARCHITECTURE.md "The key check").
     const verdict = res.locals.context?.keyCheck ? await keyCheckFailed(req, res, err) : "stands";
-    if (verdict === "again") return answer(fn, req, res, oneStatement);
+    if (verdict === "again") return answer(fn, req, res, caching);
     if (verdict === "refused") return;
     if (err instanceof RestError) return sendError(res, err.status, err.message);
     throw err;
@@ -29,14 +35,11 @@ async function answer(fn: Handler, req: Request, res: Response, oneStatement: bo
   if (keyCheck) keyCheckAnswered(keyCheck);
 }
 
-/**
- * Wraps a route handler: RestErrors become the error envelope; anything else goes to the error handler.
- * `oneStatement`: a read the one-statement path answers (`checksKey`), whose statement can also read what its ETag needs.
- */
+/** Wraps a route handler: RestErrors become the error envelope; anything else goes to the error handler. */
 export const handle =
-  (fn: Handler, oneStatement = false) =>
+  (fn: Handler, caching: Caching = { cacheable: false, oneStatement: false }) =>
   (req: Request, res: Response, next: NextFunction): void => {
-    answer(fn, req, res, oneStatement).catch(next);
+    answer(fn, req, res, caching).catch(next);
   };
 
 /** Answers 405 with an Allow header for methods a path does not serve. */
@@ -107,6 +110,12 @@ export interface RestRoute {
    */
   checksKey?: boolean;
   /**
+   * A GET whose answer is made only of the team's rows that its data version counts (src/http/http-cache.ts): it is
+   * sent with an ETag, and a client holding the current one gets 304. Not for answers that change otherwise: the
+   * rate-limit status of users/me, usage, the audit log, share links, registered documents.
+   */
+  cacheable?: boolean;
+  /**
    * The answer's value (a RawJson for text the database made), or undefined when `run` sent the response itself
    * (a body that is not JSON).
    */
@@ -150,7 +159,7 @@ export function routerOf(routes: readonly RestRoute[]): Router {
         handle(async (req, res) => {
           const value = await route.run(req, res);
           if (value !== undefined || !res.headersSent) send(route, res, value);
-        }, route.checksKey === true),
+        }, { cacheable: route.method === "get" && route.cacheable === true, oneStatement: route.checksKey === true }),
       );
     }
     allowOnly(router, expressPath(path), here.map((route) => route.method.toUpperCase()));

@@ -84,6 +84,7 @@ export const shareLinkRoutes: RestRoute[] = [
   },
   {
     method: "get",
+    cacheable: true,
     path: "/v1/reports/{reportId}/pdf",
     operationId: "getReportPdf",
     tag,

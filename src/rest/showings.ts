@@ -23,6 +23,7 @@ const id = (req: Request) => ({ id: req.params.showingId });
 export const showingRoutes: RestRoute[] = [
   {
     method: "get",
+    cacheable: true,
     path: "/v1/showings",
     operationId: "listShowings",
     tag: "Showings",
@@ -51,6 +52,7 @@ export const showingRoutes: RestRoute[] = [
   },
   {
     method: "get",
+    cacheable: true,
     path: "/v1/showings/{showingId}",
     operationId: "getShowing",
     tag: "Showings",

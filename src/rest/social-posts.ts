@@ -174,6 +174,7 @@ export const socialPostRoutes: RestRoute[] = [
   },
   {
     method: "get",
+    cacheable: true,
     path: "/v1/reports/{reportId}/social-engagement",
     operationId: "getSocialEngagement",
     tag: "Social media",

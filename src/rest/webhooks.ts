@@ -49,6 +49,7 @@ const tag = "Webhooks";
 export const webhookRoutes: RestRoute[] = [
   {
     method: "get",
+    cacheable: true,
     path: "/v1/webhooks/event-types",
     operationId: "listWebhookEventTypes",
     tag,
@@ -60,6 +61,7 @@ export const webhookRoutes: RestRoute[] = [
   },
   {
     method: "get",
+    cacheable: true,
     path: "/v1/webhooks",
     operationId: "listWebhooks",
     tag,
@@ -89,6 +91,7 @@ export const webhookRoutes: RestRoute[] = [
   },
   {
     method: "get",
+    cacheable: true,
     path: one,
     operationId: "getWebhook",
     tag,
@@ -162,6 +165,7 @@ export const webhookRoutes: RestRoute[] = [
   },
   {
     method: "get",
+    cacheable: true,
     path: `${one}/deliveries`,
     operationId: "listWebhookDeliveries",
     tag,
@@ -195,6 +199,7 @@ export const webhookRoutes: RestRoute[] = [
   },
   {
     method: "get",
+    cacheable: true,
     path: "/v1/events",
     operationId: "listEvents",
     tag,
@@ -208,6 +213,7 @@ export const webhookRoutes: RestRoute[] = [
   },
   {
     method: "get",
+    cacheable: true,
     path: "/v1/events/{eventId}",
     operationId: "getEvent",
     tag,
