@@ -1,6 +1,7 @@
 // The example front-end (examples/front-end, issue 34 point 5) built with Vite and run in headless Chromium against
 // the service: its documents are registered as the team's trusted documents, its key is limited to them, and the
-// page lists the reports and opens one with its showings and comparables, sending only document ids. The app is
+// page lists the reports (a page at a time) and opens one with its showings and comparables, which update live when a
+// showing is added through REST (reportEvents over server-sent events), sending only document ids. The app is
 // served from an origin of its own, as a deployed front-end is (its files from a CDN or `vite` while developing), so
 // it reaches the API through CORS (the service's default CORS_ORIGINS "*": keys are bearer tokens, never cookies).
 // Also: the committed generated documents are what the code generator writes, so they cannot drift from
@@ -22,7 +23,10 @@ const ROOT = path.join(__dirname, "..");
 const EXAMPLE = path.join(ROOT, "examples", "front-end");
 const MANIFEST = path.join(EXAMPLE, "src", "gql", "persisted-documents.json");
 const available = chromiumFor("example front-end tests");
-const manifestIds = () => Object.keys(JSON.parse(readFileSync(MANIFEST, "utf8")) as Record<string, string>);
+const manifest = () => JSON.parse(readFileSync(MANIFEST, "utf8")) as Record<string, string>;
+const manifestIds = () => Object.keys(manifest());
+/** The id of the manifest's operation `name`. */
+const idOf = (name: string) => Object.entries(manifest()).find(([, text]) => new RegExp(`^\\w+ ${name}\\b`).test(text))![0];
 
 describe("the example front-end's generated documents", () => {
   it("are what GraphQL Code Generator writes from its documents and the committed schema.graphql (npm run example:codegen)", async () => {
@@ -78,6 +82,7 @@ async function listen(handler: http.RequestListener): Promise<{ server: http.Ser
     await rest.post(`/v1/reports/${reportId}/comparables`, { address: "14 Example Lane", price: 690000, sqft: 2000, distance_miles: 0.2 });
     await rest.post(`/v1/reports/${reportId}/comparables`, { address: "16 Example Lane", price: 720000, sqft: 2100, distance_miles: 0.3 });
     await rest.post("/v1/reports", { address: "40 Second Street", price: 350000 });
+    for (let n = 1; n <= 9; n++) await rest.post("/v1/reports", { address: `${n} Filler Road`, price: 100000 * n });
 
     // What the example's README tells a team to do: its setup script registers the generated manifest and makes a key
     // limited to those documents.
@@ -117,6 +122,7 @@ async function listen(handler: http.RequestListener): Promise<{ server: http.Ser
   afterAll(async () => {
     await browser?.close();
     await new Promise((resolve) => site?.server.close(resolve));
+    api?.server.closeAllConnections();
     await new Promise((resolve) => api?.server.close(resolve));
     if (dist) rmSync(dist, { recursive: true, force: true });
     await t?.close();
@@ -132,25 +138,47 @@ async function listen(handler: http.RequestListener): Promise<{ server: http.Ser
     expect(code).not.toMatch(/query Report/);
   });
 
-  it("lists the team's reports, from another origin, by documentId over GET", async () => {
+  it("lists the team's reports a page at a time, from another origin, by documentId over GET", async () => {
     await page.goto(`${site.origin}/`);
     await page.getByRole("heading", { name: "Reports", level: 1 }).waitFor();
-    await page.getByText("2 reports").waitFor();
+    await page.getByText("11 reports").waitFor();
+    const items = page.getByRole("list", { name: "Reports" }).getByRole("link");
+    expect(await items.allInnerTexts()).toEqual([...Array.from({ length: 9 }, (_, i) => `${9 - i} Filler Road`), "40 Second Street"]);
+    await page.getByRole("button", { name: "More reports" }).click();
     await page.getByRole("link", { name: "12 Example Lane, Springfield, IL" }).waitFor();
-    await page.getByRole("link", { name: "40 Second Street" }).waitFor();
-    expect(sent.length).toBeGreaterThan(0);
-    for (const s of sent) expect(manifestIds().map((id) => `GET ${id}`)).toContain(s);
+    expect(await items.count()).toBe(11);
+    expect(await page.getByRole("button", { name: "More reports" }).count()).toBe(0);
+    expect(sent).toEqual([`GET ${idOf("Reports")}`, `GET ${idOf("Reports")}`]);
   });
 
-  it("opens a report with its showings and comparables", async () => {
+  it("opens a report with its showings and comparables, and subscribes to its changes", async () => {
     await page.getByRole("link", { name: "12 Example Lane, Springfield, IL" }).click();
     await page.getByRole("heading", { name: "12 Example Lane", level: 1 }).waitFor();
     expect(page.url()).toBe(`${site.origin}/#/reports/${reportId}`);
+    await page.getByRole("status").getByText("Live: changes appear as they are made").waitFor();
     const showings = page.getByRole("list", { name: "Showings" }).getByRole("listitem");
-    await showings.first().waitFor();
     expect(await showings.allInnerTexts()).toEqual(["May 1, 2026, 2:00 PM UTC: showing with Jordan Buyer, rated 4/5"]);
     const rows = page.getByRole("table", { name: "Comparables" }).locator("tbody tr");
     expect(await rows.allInnerTexts()).toEqual(["14 Example Lane\t$690,000\t2000\t0.2 mi", "16 Example Lane\t$720,000\t2100\t0.3 mi"]);
+    expect(sent).toContain(`POST ${idOf("ReportChanges")}`);
+    for (const s of sent) expect(manifestIds().map((id) => id)).toContain(s.split(" ")[1]);
+  });
+
+  it("shows a showing added through the REST API, and a changed price, without reloading the page", async () => {
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+    const rest = restClient(t.app, admin.auth);
+    await rest.post("/v1/showings", { report_id: reportId, attendee_name: "Riley Live", showing_date: "2026-05-02T10:30:00Z", rating: 5 });
+    const showings = page.getByRole("list", { name: "Showings" }).getByRole("listitem");
+    await showings.getByText("Riley Live").waitFor();
+    expect(await showings.allInnerTexts()).toEqual([
+      "May 1, 2026, 2:00 PM UTC: showing with Jordan Buyer, rated 4/5",
+      "May 2, 2026, 10:30 AM UTC: showing with Riley Live, rated 5/5",
+    ]);
+    await page.getByRole("heading", { name: "Showings (2)" }).waitFor();
+    // A change of the report itself: the page reads the report again.
+    await rest.patch(`/v1/reports/${reportId}`, { price: 715000 });
+    await page.getByText("$715,000").waitFor();
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
   });
 
   it("ships a key that runs the registered documents and nothing else: other GraphQL and REST are refused 403", async () => {
@@ -159,14 +187,14 @@ async function listen(handler: http.RequestListener): Promise<{ server: http.Ser
         const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
         const text = await fetch(`${origin}/graphql`, { method: "POST", headers, body: JSON.stringify({ query: "{ reports { total } }" }) });
         const rest = await fetch(`${origin}/v1/reports`, { headers });
-        const byId = await fetch(`${origin}/graphql`, { method: "POST", headers, body: JSON.stringify({ documentId: id, variables: { limit: 1 } }) });
+        const byId = await fetch(`${origin}/graphql`, { method: "POST", headers, body: JSON.stringify({ documentId: id, variables: { first: 1 } }) });
         return [
           { status: text.status, body: await text.json() },
           { status: rest.status, body: await rest.json() },
-          { status: byId.status, total: (await byId.json()).data?.reports.total },
+          { status: byId.status, total: (await byId.json()).data?.reportsConnection.totalCount },
         ];
       },
-      { origin: api.origin, key: browserKey, id: manifestIds().find((id) => /query Reports\b/.test(JSON.parse(readFileSync(MANIFEST, "utf8"))[id]))! },
+      { origin: api.origin, key: browserKey, id: idOf("Reports") },
     );
     // This test's own query text, and the page's console reporting the two refused requests.
     expect(problems.splice(0).map((p) => p.replace(/ \(.*$/, "")).sort()).toEqual([
@@ -177,6 +205,6 @@ async function listen(handler: http.RequestListener): Promise<{ server: http.Ser
     expect(answers[0].status).toBe(403);
     expect(answers[0].body.errors[0].message).toBe("Permission denied: this key runs registered documents only");
     expect(answers[1]).toEqual({ status: 403, body: { error: { message: "Permission denied: this key runs registered documents only", status: 403 } } });
-    expect(answers[2]).toEqual({ status: 200, total: 2 });
+    expect(answers[2]).toEqual({ status: 200, total: 11 });
   });
 });
