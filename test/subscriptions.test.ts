@@ -3,6 +3,7 @@
 // query answers it; the key's permissions are checked when subscribing and for every event; Last-Event-ID resumes
 // without gaps or duplicates; a key holds at most 20 streams; a revoked key's streams end. PGlite, or PostgreSQL with
 // Redis (the streams are fed through Redis pub/sub then).
+import { createHash } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import request from "supertest";
@@ -115,7 +116,7 @@ describe("reportEvents", () => {
     }
     const missing = await subscribe(REPORT_EVENTS, {});
     expect(missing.status).toBe(400);
-    expect(JSON.stringify(missing.body)).toContain("$id");
+    expect(missing.body.errors[0]).toMatchObject({ message: "id is required", extensions: { code: "BAD_USER_INPUT" } });
 
     const plain = await request(t.app).post("/graphql").set(team.auth).set("Accept", "application/json").send({ query: REPORT_EVENTS, variables: { id: await newReport() } });
     expect(plain.status).toBe(406);
@@ -219,5 +220,41 @@ describe("the key's streams", () => {
       expect(JSON.parse(error.data).errors[0]).toMatchObject({ message: "Invalid API key", extensions: { code: "UNAUTHENTICATED" } });
       expect(complete.event).toBe("complete");
     }
+  });
+});
+
+describe("beside the other rules of /graphql", () => {
+  it("checks the GraphQL limits on a subscription before it opens", async () => {
+    const deep = `subscription($id: ID!) { reportEvents(reportId: $id) { report { ${"showings { report { ".repeat(6)} id ${"} } ".repeat(6)} } } }`;
+    const stream = await subscribe(deep, { id: await newReport() });
+    expect(stream.status).toBe(400);
+    expect(stream.body.errors[0]).toMatchObject({ extensions: { code: "QUERY_TOO_COMPLEX" } });
+    expect(stream.body.errors[0].message).toMatch(/depth/);
+  });
+
+  it("runs a registered document by documentId for a key limited to registered documents", async () => {
+    const text = `subscription Live($id: ID!) { reportEvents(reportId: $id) { id type showing { id } } }`;
+    const hash = createHash("sha256").update(text).digest("hex");
+    await gql(team.auth, `mutation($m: JSON!) { registerGraphQLDocuments(manifest: $m) { registered } }`, { m: { [hash]: text } });
+    const created = await gql(team.auth, `mutation { createApiKey(input: { name: "browser", permissions: ["reports:read", "showings:read"], trustedDocumentsOnly: true }) { key } }`);
+    const browser = { Authorization: `Bearer ${created.createApiKey.key}` };
+    const reportId = await newReport();
+    const res = await fetch(`${base}/graphql`, {
+      method: "POST",
+      headers: { ...browser, Accept: "text/event-stream", "Content-Type": "application/json" },
+      body: JSON.stringify({ documentId: `sha256:${hash}`, variables: { id: reportId } }),
+    });
+    expect(res.status).toBe(200);
+    res.body?.cancel();
+    const text2 = await subscribe(REPORT_EVENTS, { id: reportId }, browser);
+    expect(text2.status).toBe(403);
+    expect(text2.body.errors[0].message).toBe("Permission denied: this key runs registered documents only");
+  });
+
+  it("is never labelled for HTTP caching (no ETag over GET)", async () => {
+    const stream = await subscribe(REPORT_EVENTS, { id: await newReport() }, team.auth, true);
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get("etag")).toBeNull();
+    expect(stream.headers.get("cache-control")).toBe("no-cache");
   });
 });

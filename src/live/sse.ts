@@ -102,9 +102,17 @@ export function useLiveStreams(): Plugin {
       };
     },
     onResultProcess({ request, result, setResultProcessor }) {
-      if (!subscriptions.has(request)) return;
-      if (isAsyncIterable(result)) setResultProcessor(stream, "text/event-stream");
-      else setResultProcessor(refusal, "application/json");
+      if (subscriptions.has(request)) {
+        if (isAsyncIterable(result)) setResultProcessor(stream, "text/event-stream");
+        else setResultProcessor(refusal, "application/json");
+        return;
+      }
+      // Refused before anything ran (its parameters, its key, validation, the limits): for a request asking for an
+      // event stream, too, the refusal is JSON with its status.
+      const single = !isAsyncIterable(result) && !Array.isArray(result) ? (result as ExecutionResult) : null;
+      if (single?.errors?.length && single.data == null && (request.headers.get("accept") ?? "").includes("text/event-stream")) {
+        setResultProcessor(refusal, "application/json");
+      }
     },
   };
 }

@@ -173,17 +173,25 @@ export function useQueryLimits(): Plugin {
     },
     // The estimate depends on the variables (a list's limit may be one), so it runs per request, before execution —
     // not as a validation rule, whose result Yoga caches per document. It estimates the operation that will run.
-    onExecute({ args, setResultAndStopExecution }) {
-      let operation: OperationDefinitionNode;
-      try {
-        operation = operationToRun(args.document, args.operationName);
-      } catch (err) {
-        return setResultAndStopExecution({ errors: [err as GraphQLError] });
-      }
-      const refusal = estimateRefusal(args.schema, runningDocument(args.document, operation), args.contextValue, args.variableValues ?? {});
-      if (refusal) setResultAndStopExecution({ errors: [refusal] });
-    },
+    onExecute: ({ args, setResultAndStopExecution }) => refuseOverLimits(args, setResultAndStopExecution),
+    // A subscription is checked the same way, before its stream opens (docs/api.md "Live updates").
+    onSubscribe: ({ args, setResultAndStopExecution }) => refuseOverLimits(args, setResultAndStopExecution),
   };
+}
+
+/** Stops an execution (or a subscription) whose operation is not defined or whose estimate passes the limit. */
+function refuseOverLimits(
+  args: { schema: GraphQLSchema; document: DocumentNode; operationName?: string | null; contextValue: unknown; variableValues?: Record<string, unknown> | null },
+  stop: (result: ExecutionResult) => void,
+): void {
+  let operation: OperationDefinitionNode;
+  try {
+    operation = operationToRun(args.document, args.operationName ?? undefined);
+  } catch (err) {
+    return stop({ errors: [err as GraphQLError] });
+  }
+  const refusal = estimateRefusal(args.schema, runningDocument(args.document, operation), args.contextValue, args.variableValues ?? {});
+  if (refusal) stop({ errors: [refusal] });
 }
 
 // The second line of defence: list items built per request, counted as the resolvers return them.
