@@ -2,11 +2,12 @@
 // every root field the one-statement path serves and every field path below it (test/support/served.ts asks the
 // planner), with arguments at their edges (from each argument's own rule), aliases, fragments, variables with
 // defaults and __typename, on seeded data holding nulls, extremes, empty and unicode strings, collections past their
-// limit, more reports than a page holds, and another team's rows. Each document runs as it is (the one-statement
+// limit, more reports than a page holds, and another team's rows; connections with cursors of this team, another
+// team's and none. Each document runs as it is (the one-statement
 // path must answer it) and with `@include(if: true)` on its root fields (the resolvers answer); data and errors must
 // be equal, key order included. A field added to a field table or a collection added to Report is covered here
 // without editing this file.
-import { getNamedType, isEnumType, parse, type ExecutionResult, type GraphQLArgument } from "graphql";
+import { getNamedType, isEnumType, isNonNullType, parse, type ExecutionResult, type GraphQLArgument } from "graphql";
 import { TEAM_FULL_ACCESS } from "../src/auth/permissions";
 import type { Context } from "../src/context";
 import { prisma } from "../src/db";
@@ -15,7 +16,9 @@ import { execute } from "../src/schema/engine";
 import { MAX_NUMBER } from "../src/schema/rules";
 import { RawData } from "../src/schema/sql-json/raw";
 import { createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
-import { argAccepts, everyField, leafPaths, literal, servedRoots, type LeafPath, type ServedObject, type ServedRoot } from "./support/served";
+import { cursorPrefix, encodeCursor } from "../src/schema/cursor";
+import type { SqlJsonRoot } from "../src/schema/sql-json/plan";
+import { argAccepts, everyField, leafPaths, literal, selectionAround, servedRoots, type LeafPath, type ServedObject, type ServedRoot } from "./support/served";
 
 let t: TestApp;
 let team: TestTeam;
@@ -23,6 +26,8 @@ let other: TestTeam;
 /** Report ids by what their rows hold. */
 const ids: Record<"nulls" | "extremes" | "many" | "other", string> = { nulls: "", extremes: "", many: "", other: "" };
 const roots = servedRoots(schema);
+/** Cursors of the served connections (after/before): of reports in the middle and at the end, another team's, none. */
+const cursors: string[] = [];
 /** Paths the one-statement path answered at least once, as root.collection….leaf. */
 const answered = new Set<string>();
 
@@ -72,6 +77,8 @@ function argValues(arg: GraphQLArgument): { valid: unknown[]; refused: unknown[]
   if (isEnumType(type)) return { valid: type.getValues().map((v) => v.value), refused: [] };
   if (type.name === "ID") return { valid: [ids.extremes, ids.nulls, ids.many, ids.other, "00000000-0000-0000-0000-000000000000", "not-a-uuid"], refused: [] };
   if (type.name === "Int") return { valid: EDGE_INTS.filter((v) => argAccepts(arg, v)), refused: EDGE_INTS.filter((v) => !argAccepts(arg, v)) };
+  // A connection's cursors: valid ones, and ones the resolver refuses (both engines must give its error).
+  if (type.name === "String" && (arg.name === "after" || arg.name === "before")) return { valid: cursors, refused: [] };
   throw new Error(`No values for an argument of type ${type.name}: add them to the differential test`);
 }
 
@@ -83,7 +90,7 @@ function argCases(args: readonly GraphQLArgument[], base: Record<string, unknown
 }
 
 const baseOf = (root: ServedRoot) =>
-  Object.fromEntries(root.field.args.filter((a) => a.defaultValue === undefined).map((a) => [a.name, root.kind === "one" ? ids.extremes : argValues(a).valid[0]]));
+  Object.fromEntries(root.field.args.filter((a) => a.defaultValue === undefined && isNonNullType(a.type)).map((a) => [a.name, root.kind === "one" ? ids.extremes : argValues(a).valid[0]]));
 
 /** `name(a: 1, b: x)` for the given values. */
 function call(field: { name: string; args: readonly GraphQLArgument[] }, values: Record<string, unknown>): string {
@@ -93,16 +100,14 @@ function call(field: { name: string; args: readonly GraphQLArgument[] }, values:
 
 /** A root field selecting `inner` on its object (on a page: in items, with every page member). */
 function rootSelection(root: ServedRoot, args: Record<string, unknown>, inner: string, key = "") {
-  const head = `${key ? `${key}: ` : ""}${call(root.field, args)} @root`;
-  if (root.kind === "one") return `${head} { ${inner} }`;
-  return `${head} { ${root.page!.members.join(" ")} items { ${inner} } }`;
+  return `${key ? `${key}: ` : ""}${call(root.field, args)} @root ${selectionAround(root, inner)}`;
 }
 
-/** The largest page a page root takes (its `limit` at the top of its rule), so every seeded report is read. */
+/** The largest page a page root takes (its `limit`, a connection's `first`, at the top of its rule), so every seeded report is read. */
 function widest(root: ServedRoot): Record<string, unknown> {
   const base = baseOf(root);
   if (root.kind === "one") return base;
-  const limit = root.field.args.find((a) => a.name === "limit");
+  const limit = root.field.args.find((a) => a.name === "limit" || a.name === "first");
   return limit ? { ...base, limit: Math.max(...argValues(limit).valid.map(Number)) } : base;
 }
 
@@ -197,6 +202,15 @@ beforeAll(async () => {
   await prisma.report.createMany({
     data: Array.from({ length: 5 }, (_, i) => ({ teamId: other.teamId, address: `Other ${i}`, addressKey: `o${i}`, searchKey: `o${i}`, listingAgent: "A", createdBy: "B", createdAt: at(20_000 + i) })),
   });
+  // Cursors for each served connection: at a report in the middle (one of three created at the same moment), at the
+  // oldest, another team's, and text that is no cursor.
+  const positioned = async (teamId: string, skip: number) =>
+    prisma.report.findFirstOrThrow({ where: { teamId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip, select: { createdAt: true, id: true } });
+  const [middle, oldest, elsewhere] = await Promise.all([positioned(team.teamId, 40), positioned(team.teamId, 104), positioned(other.teamId, 2)]);
+  for (const list of new Set(roots.map((r) => (r.field.extensions?.sqlJson as SqlJsonRoot).list).filter(Boolean))) {
+    cursors.push(encodeCursor(cursorPrefix(list!, team.teamId), middle), encodeCursor(cursorPrefix(list!, team.teamId), oldest), encodeCursor(cursorPrefix(list!, other.teamId), elsewhere));
+  }
+  cursors.push("not-a-cursor");
 }, 60_000);
 afterAll(() => t.close());
 
@@ -241,11 +255,16 @@ describe.each(roots.map((r) => [r.field.name, r] as const))("%s: both engines an
 
   it("root arguments as variables with defaults, given and left out", async () => {
     const args = widest(root);
-    const defs = root.field.args.map((a) => `$${a.name}: ${a.type.toString().replace(/!$/, "")} = ${literal(a, args[a.name] ?? a.defaultValue)}`);
+    // An argument with neither a value here nor a default (a connection's cursors) gets a variable without one.
+    const defs = root.field.args.map((a) => {
+      const value = args[a.name] ?? a.defaultValue;
+      return `$${a.name}: ${a.type.toString().replace(/!$/, "")}${value === undefined ? "" : ` = ${literal(a, value)}`}`;
+    });
     const uses = root.field.args.map((a) => `${a.name}: $${a.name}`).join(", ");
     const head = `query(${defs.join(", ")}) { ${root.field.name}(${uses}) @root`;
-    const text = root.kind === "one" ? `${head} { ${everyField(root.object)} } }` : `${head} { ${root.page!.members.join(" ")} items { ${everyField(root.object)} } } }`;
-    await compare("variables left out", text);
+    const text = `${head} ${selectionAround(root, everyField(root.object))} }`;
+    const left = await compare("variables left out", text);
+    expect(left.errors).toBeUndefined();
     for (const given of argCases(root.field.args, baseOf(root)).slice(1)) await compare("variables given", text, given);
   });
 

@@ -23,9 +23,19 @@ export interface ServedObject {
 export interface ServedRoot {
   field: GraphQLField<unknown, unknown>;
   kind: SqlJsonRoot["kind"];
-  /** kind "page": the page type and its members besides `items`. */
+  /**
+   * kind "page": the page type and its members besides `items`; kind "connection": the connection type and its
+   * members besides `edges` (pageInfo with every field of it).
+   */
   page?: { type: GraphQLObjectType; members: string[] };
   object: ServedObject;
+}
+
+/** A root's selection around `inner` (fields of its object): the object, a page's items, a connection's nodes. */
+export function selectionAround(root: ServedRoot, inner: string): string {
+  if (root.kind === "one") return `{ ${inner} }`;
+  if (root.kind === "page") return `{ ${root.page!.members.join(" ")} items { ${inner} } }`;
+  return `{ ${root.page!.members.join(" ")} edges { __typename cursor node { ${inner} } } }`;
 }
 
 /** The served fields of an object type and of the collections below it (a type is not entered twice on a path). */
@@ -49,6 +59,20 @@ export function servedRoots(schema: GraphQLSchema): ServedRoot[] {
     const type = getNamedType(field.type);
     if (!spec || !isObjectType(type)) return [];
     if (spec.kind === "one") return [{ field, kind: "one", object: servedObject(type) }];
+    if (spec.kind === "connection") {
+      const edge = getNamedType(type.getFields().edges.type) as GraphQLObjectType;
+      const node = getNamedType(edge.getFields().node.type) as GraphQLObjectType;
+      const members = [
+        "__typename",
+        ...Object.entries(type.getFields())
+          .filter(([name]) => name !== "edges")
+          .map(([name, f]) => {
+            const named = getNamedType(f.type);
+            return isObjectType(named) ? `${name} { __typename ${Object.keys(named.getFields()).join(" ")} }` : name;
+          }),
+      ];
+      return [{ field, kind: "connection", page: { type, members }, object: servedObject(node) }];
+    }
     const items = getNamedType(type.getFields().items.type) as GraphQLObjectType;
     const members = ["__typename", ...Object.keys(type.getFields()).filter((name) => name !== "items")];
     return [{ field, kind: "page", page: { type, members }, object: servedObject(items) }];
