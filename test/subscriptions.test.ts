@@ -7,7 +7,8 @@ import { createHash } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import request from "supertest";
-import { MAX_STREAMS_PER_KEY } from "../src/live/streams";
+import { createClient } from "graphql-sse";
+import { liveStreams, MAX_STREAMS_PER_KEY } from "../src/live/streams";
 import { addKey, createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
 import { openLiveStream, type LiveStream } from "./support/sse";
 
@@ -122,6 +123,19 @@ describe("reportEvents", () => {
     expect(plain.status).toBe(406);
     expect(plain.body.errors[0].message).toBe("Subscriptions are answered as server-sent events: send the request with Accept: text/event-stream");
   });
+});
+
+it("works with graphql-sse's client (distinct connections mode)", async () => {
+  const reportId = await newReport();
+  const client = createClient({ url: `${base}/graphql`, headers: () => team.auth, retryAttempts: 0 });
+  const before = liveStreams().size;
+  const events = client.iterate<{ reportEvents: { type: string; showing: { attendeeName: string } | null } }>({ query: REPORT_EVENTS, variables: { id: reportId } });
+  const first = events.next();
+  while (liveStreams().size === before) await new Promise((resolve) => setTimeout(resolve, 20)); // the stream is open
+  await gql(team.auth, `mutation($r: ID!) { createShowing(input: { reportId: $r, attendeeName: "Via graphql-sse" }) { id } }`, { r: reportId });
+  expect((await first).value.data.reportEvents).toMatchObject({ type: "showing.created", showing: { attendeeName: "Via graphql-sse" } });
+  await events.return?.();
+  client.dispose();
 });
 
 describe("teamEvents", () => {
