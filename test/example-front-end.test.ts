@@ -95,7 +95,7 @@ async function listen(handler: http.RequestListener): Promise<{ server: http.Ser
     const vite = path.join(path.dirname(require.resolve("vite/package.json")), "bin", "vite.js");
     await run(process.execPath, [vite, "build", EXAMPLE, "--outDir", dist, "--emptyOutDir", "--logLevel", "warn"], {
       cwd: ROOT,
-      env: { ...process.env, VITE_PRS_API: api.origin, VITE_PRS_KEY: browserKey, VITE_CONFIG_NATIVE_IGNORE_WARNING: "true" },
+      env: { ...process.env, VITE_PRS_API: api.origin, VITE_PRS_KEY: browserKey },
     });
     site = await listen(staticFiles(dist));
 
