@@ -12,6 +12,7 @@ import { importLoad, importStatements } from "./scenarios/imports";
 import { sustainedWrites } from "./scenarios/writes";
 import { webhookWrites } from "./scenarios/webhooks";
 import { nestedPage, reportDetail } from "./scenarios/graphql-peers";
+import { connectionPages } from "./scenarios/connections";
 import { ensurePostgraphile, startPostgraphile, startReference, type Peer } from "./peers";
 import { seed as seedDatabase, seedSmall } from "./seed";
 import { startServer } from "./server-process";
@@ -83,6 +84,7 @@ async function main(): Promise<number> {
         [7, "report writes with webhooks on vs off", webhookWrites],
         [8, "nested GraphQL page vs PostGraphile vs one statement", nestedPage],
         [9, "report detail vs PostGraphile vs one statement", reportDetail],
+        [12, "deep page of the large team: keyset vs offset", connectionPages],
       ];
       for (const [id, what, run] of measured) {
         if (!wanted(id)) continue;
