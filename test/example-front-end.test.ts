@@ -5,9 +5,10 @@
 // served from an origin of its own, as a deployed front-end is (its files from a CDN or `vite` while developing), so
 // it reaches the API through CORS (the service's default CORS_ORIGINS "*": keys are bearer tokens, never cookies).
 // Also: the committed generated documents are what the code generator writes, so they cannot drift from
-// src/documents.graphql and schema.graphql. Needs Debian's chromium (or CHROMIUM_PATH) like test/browser.test.ts.
+// src/documents.graphql and schema.graphql. Needs Debian's chromium (or CHROMIUM_PATH) like test/browser.test.ts; a
+// screenshot of the report page goes to artifacts/screenshots/example-front-end-report.png.
 import { execFile } from "node:child_process";
-import { createReadStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -16,7 +17,7 @@ import { promisify } from "node:util";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
 import { restClient } from "./support/openapi";
-import { CHROMIUM, chromiumFor } from "./support/chromium";
+import { CHROMIUM, chromiumFor, SCREENSHOTS } from "./support/chromium";
 
 const run = promisify(execFile);
 const ROOT = path.join(__dirname, "..");
@@ -179,6 +180,8 @@ async function listen(handler: http.RequestListener): Promise<{ server: http.Ser
     await rest.patch(`/v1/reports/${reportId}`, { price: 715000 });
     await page.getByText("$715,000").waitFor();
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENSHOTS, "example-front-end-report.png") });
   });
 
   it("ships a key that runs the registered documents and nothing else: other GraphQL and REST are refused 403", async () => {

@@ -4,6 +4,7 @@ import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { ReportList } from "./ReportList";
 import { ReportPage } from "./ReportPage";
+import "./styles.css";
 
 const routeOf = (hash: string) => /^#\/reports\/([^/]+)$/.exec(hash)?.[1];
 
