@@ -243,6 +243,17 @@ it("is a Relay connection in GraphQL with the same filters", async () => {
   expect(bad.body.errors[0]).toMatchObject({ message: "after is not a cursor of this list", extensions: { code: "BAD_USER_INPUT" } });
 });
 
+it("lists its actions in GraphQL (auditActions, what the dashboard's filter offers): the ones REST's action filter takes", async () => {
+  const actions = (await gql(admin.auth, "{ auditActions }")).body.data.auditActions;
+  expect(actions).toEqual(expect.arrayContaining(["api_key.created", "webhook.secret_rotated", "report.deleted"]));
+  const doc = (await request(t.app).get("/v1/openapi.json")).body;
+  const filter = doc.paths["/v1/audit-log"].get.parameters.find((p: { name: string }) => p.name === "action");
+  expect(actions).toEqual(filter.schema.enum);
+  for (const action of actions) expect((await log(`?action=${action}&limit=1`)).total).toBeGreaterThanOrEqual(0);
+  const reader = await addKey(admin.teamId, "reports:read");
+  expect((await gql(reader, "{ auditActions }")).body.errors[0].message).toBe("Permission denied: audit_log:read");
+});
+
 it("needs audit_log:read, which full-access keys hold, and only a team's own entries", async () => {
   const reader = await addKey(admin.teamId, "reports:read");
   expect(errorOf(await restClient(t.app, reader).get("/v1/audit-log"))).toEqual({ status: 403, message: "Permission denied: audit_log:read" });

@@ -1,24 +1,18 @@
 // Audit log: who changed the team's keys, webhooks, share links and reports, when, from where, and what changed,
-// newest first, filtered by action, a page at a time (the state in the URL, so Back and reload return to it).
+// newest first, filtered by action, a page at a time (the state in the URL, so Back and reload return to it). The
+// actions to filter by are the schema's (auditActions).
 import { graphql, client, type ResultOf } from "../graphql";
 import type { PageProps } from "../page";
 import { href, navigate } from "../router";
 import { date, ErrorMessage, Loading, Table, useLoad } from "../ui";
 
 const PAGE_SIZE = 25;
-const ACTIONS = [
-  "api_key.created",
-  "api_key.rolled",
-  "api_key.revoked",
-  "webhook.created",
-  "webhook.updated",
-  "webhook.deleted",
-  "webhook.secret_rotated",
-  "share_link.created",
-  "share_link.revoked",
-  "report.deleted",
-  "graphql_documents.registered",
-];
+
+const ACTIONS = graphql(`
+  query AuditActions {
+    auditActions
+  }
+`);
 
 const LOG = graphql(`
   query AuditLog($first: Int, $after: String, $action: String) {
@@ -53,6 +47,8 @@ export function AuditLogPage(props: PageProps) {
   const api = client(props);
   const action = props.params.get("action") ?? "";
   const after = props.params.get("after") ?? "";
+  // Loaded once, not with each page: the select keeps its options while a filtered page loads.
+  const actions = useLoad(() => api(ACTIONS), []);
   const log = useLoad(() => api(LOG, { first: PAGE_SIZE, after: after || null, action: action || null }), [action, after]);
   const page = log.data?.auditLog;
   return (
@@ -64,7 +60,7 @@ export function AuditLogPage(props: PageProps) {
           Action
           <select value={action} onChange={(e) => navigate(["audit-log"], { action: (e.target as HTMLSelectElement).value })}>
             <option value="">All actions</option>
-            {ACTIONS.map((a) => (
+            {(actions.data?.auditActions ?? (action ? [action] : [])).map((a) => (
               <option key={a} value={a}>
                 {a}
               </option>

@@ -133,6 +133,14 @@ builder.queryField("auditLog", (t) =>
   }),
 );
 
+builder.queryField("auditActions", (t) =>
+  t.stringList({
+    description: "The actions an audit log entry can have (auditLog's action filter takes one). Needs audit_log:read.",
+    authScopes: { permission: "audit_log:read" },
+    resolve: () => [...AUDIT_ACTIONS],
+  }),
+);
+
 interface Filters {
   action?: string | null;
   actorKeyId?: string | number | null;
