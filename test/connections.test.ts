@@ -138,6 +138,11 @@ describe.each(ENGINES)("reportsConnection, read by %s", (_name, directive) => {
       [{ after: `${mine.cursor}=` }, /^after is not a cursor of this connection/],
       [{ before: Buffer.from(Buffer.from(mine.cursor, "base64url").toString().replace(/:[^:]+$/, ":x")).toString("base64url") }, /^before is not a cursor/],
       [{ after: "x".repeat(10_000) }, /^after is not a cursor of this connection/],
+      // This team's and list's prefix with a time no row can hold (before year 1, past 9999).
+      ...["-8000000000000000", "253402300800000"].map((ms): [Record<string, unknown>, RegExp] => [
+        { after: Buffer.from(Buffer.from(mine.cursor, "base64url").toString().replace(/:(-?\d+):([^:]+)$/, `:${ms}:$2`)).toString("base64url") },
+        /^after is not a cursor of this connection/,
+      ]),
     ];
     for (const [variables, message] of cases) {
       const res = await gql(team.auth, REPORTS, variables);
@@ -261,6 +266,21 @@ describe("showings, events and delivery attempts", () => {
     // Another team's key: the endpoint is not found.
     const res = await gql(other.auth, `{ webhookDeliveriesConnection(endpointId: "${endpointId}") { totalCount } }`);
     expect(res.body.errors[0].extensions.code).toBe("NOT_FOUND");
+  });
+
+  it("reads each node with what its selection asks for: relations and fields read through them", async () => {
+    const res = await gql(
+      team.auth,
+      `{ showingsConnection(reportId: "${reportId}", first: 2) { edges { node { id attendeeName report { id address } } } }
+         webhookDeliveriesConnection(endpointId: "${endpointId}", first: 3) { edges { node { id eventId eventType status } } } }`,
+    );
+    expect(res.body.errors).toBeUndefined();
+    const report = await prisma.report.findUniqueOrThrow({ where: { id: reportId }, select: { id: true, address: true } });
+    for (const edge of res.body.data.showingsConnection.edges) expect(edge.node.report).toEqual(report);
+    const deliveries = await prisma.webhookDelivery.findMany({ where: { endpointId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: 3, select: { id: true, eventId: true, status: true, event: { select: { type: true } } } });
+    expect(res.body.data.webhookDeliveriesConnection.edges.map((e: { node: unknown }) => e.node)).toEqual(
+      deliveries.map((d) => ({ id: d.id, eventId: d.eventId, eventType: d.event.type, status: d.status })),
+    );
   });
 
   it("refuses a cursor of another of these connections, or of another endpoint, by name", async () => {

@@ -50,6 +50,9 @@ const badCursor = (name: string): never => {
   throw badFields((nameOf) => `${nameOf([name])} is not a cursor of this connection: pass a cursor this connection returned for your team`, [name]);
 };
 
+const MIN_MS = new Date("0001-01-01T00:00:00.000Z").getTime();
+const MAX_MS = new Date("9999-12-31T23:59:59.999Z").getTime();
+
 export function decodeCursor(cursor: string, name: string, prefix: string, ids: IdKind): Position {
   if (cursor.length > 200 || !/^[A-Za-z0-9_-]+$/.test(cursor)) return badCursor(name);
   const text = Buffer.from(cursor, "base64url").toString();
@@ -58,10 +61,10 @@ export function decodeCursor(cursor: string, name: string, prefix: string, ids: 
   const colon = rest.indexOf(":");
   const ms = colon > 0 ? Number(rest.slice(0, colon)) : NaN;
   const id = rest.slice(colon + 1);
-  const createdAt = new Date(ms);
   const idOk = ids === "uuid" ? isUuid(id) : id.length > 0 && id.length <= 100 && !hasInvalidCharacters(id);
-  if (!Number.isSafeInteger(ms) || Number.isNaN(createdAt.getTime()) || !idOk) return badCursor(name);
-  const position = { createdAt, id };
+  // Years 1 to 9999 (what the database and ISO 8601 hold): a forged time outside them is no position of a row.
+  if (!Number.isSafeInteger(ms) || ms < MIN_MS || ms > MAX_MS || !idOk) return badCursor(name);
+  const position = { createdAt: new Date(ms), id };
   // One spelling per position (no padding or other variants): the cursor is exactly what this list hands out.
   if (encodeCursor(prefix, position) !== cursor) return badCursor(name);
   return position;
