@@ -3,6 +3,7 @@
 // page is (pageInfo, totalCount), never repeat or skip a row when rows are added between two page reads, never show
 // another team's rows, and refuse bad counts and foreign or malformed cursors by name. reportsConnection is read both
 // by the one-statement path and (with @include on the root) by the resolvers; each test runs on both.
+import { randomUUID } from "node:crypto";
 import { parse } from "graphql";
 import request from "supertest";
 import { TEAM_FULL_ACCESS } from "../src/auth/permissions";
@@ -183,6 +184,8 @@ describe("showings, events and delivery attempts", () => {
   let reportId: string;
   let endpointId: string;
   const eventIds: string[] = [];
+  /** Event ids are the test's own: unique per run (a PostgreSQL database outlives a run). */
+  const run = randomUUID().replaceAll("-", "").slice(0, 12);
 
   beforeAll(async () => {
     reportId = order[0];
@@ -194,7 +197,7 @@ describe("showings, events and delivery attempts", () => {
     endpointId = endpoint.id;
     for (let i = 0; i < 9; i++) {
       const event = await prisma.webhookEvent.create({
-        data: { id: `evt_conn${String(i).padStart(20, "0")}`, teamId: team.teamId, type: i % 2 ? "report.created" : "showing.created", data: { id: i }, createdAt: at(Math.floor(i / 2)) },
+        data: { id: `evt_conn${run}${String(i).padStart(4, "0")}`, teamId: team.teamId, type: i % 2 ? "report.created" : "showing.created", data: { id: i }, createdAt: at(Math.floor(i / 2)) },
       });
       eventIds.push(event.id);
       await prisma.webhookDelivery.create({
@@ -202,7 +205,7 @@ describe("showings, events and delivery attempts", () => {
       });
     }
     // Another team's event with the same timestamps: never in this team's list.
-    await prisma.webhookEvent.create({ data: { id: "evt_connother000000000000", teamId: other.teamId, type: "report.created", data: {}, createdAt: at(100) } });
+    await prisma.webhookEvent.create({ data: { id: `evt_connother${run}`, teamId: other.teamId, type: "report.created", data: {}, createdAt: at(100) } });
   });
 
   /** Pages through a connection `size` at a time, forward then backward, and returns both walks' ids. */
@@ -249,7 +252,7 @@ describe("showings, events and delivery attempts", () => {
     const events = await walk("eventsConnection", "", 2);
     expect(events.forward).toEqual(all.map((e) => e.id));
     expect(events.backward).toEqual(events.forward);
-    expect(events.forward).not.toContain("evt_connother000000000000");
+    expect(events.forward).not.toContain(`evt_connother${run}`);
     const created = await walk("eventsConnection", `type: "report.created"`, 2);
     expect(created.forward).toEqual(all.filter((e) => e.type === "report.created").map((e) => e.id));
     expect(created.totalCount).toBe(created.forward.length);
