@@ -66,7 +66,12 @@ export class Client {
           }
           resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json, isJson });
         };
-        res.on("data", (c: Buffer) => chunks.push(c));
+        // An event stream (a subscription that opened) never ends by itself: its first bytes are the answer.
+        const stream = (res.headers["content-type"] ?? "").startsWith("text/event-stream");
+        res.on("data", (c: Buffer) => {
+          chunks.push(c);
+          if (stream) r.destroy();
+        });
         res.on("end", finish);
         res.on("close", finish);
       });

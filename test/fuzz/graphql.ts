@@ -1,7 +1,8 @@
-// GraphQL requests derived from the schema the app serves (introspection): every query and mutation field with
+// GraphQL requests derived from the schema the app serves (introspection): every query, mutation and subscription field with
 // variables built from its argument types — bounds taken from the REST field of the same name in the OpenAPI
 // document — and one or two hostile values; literal arguments; deep nesting along a cycle of the type graph; many
-// aliases; malformed documents and transports.
+// aliases; malformed documents and transports. A subscription is sent as server-sent events (sometimes with a hostile
+// Last-Event-ID) or as a plain POST, which must be refused with a clear error rather than hang.
 import fc from "fast-check";
 import {
   buildClientSchema,
@@ -32,7 +33,7 @@ export interface GqlModel {
   schema: GraphQLSchema;
   /** REST field and parameter schemas by snake_case name (bounds for GraphQL arguments of the same name). */
   restFields: Map<string, Schema>;
-  fields: Array<{ kind: "query" | "mutation"; field: GraphQLField<unknown, unknown> }>;
+  fields: Array<{ kind: "query" | "mutation" | "subscription"; field: GraphQLField<unknown, unknown> }>;
   /** A cycle of the type graph for deep queries: root field with an id argument, then field names that lead back. */
   cycle?: { root: string; hops: [string, string] };
 }
@@ -57,7 +58,7 @@ export async function introspect(world: World): Promise<GqlModel> {
     }
   }
   const fields: GqlModel["fields"] = [];
-  for (const [kind, type] of [["query", schema.getQueryType()], ["mutation", schema.getMutationType()]] as const) {
+  for (const [kind, type] of [["query", schema.getQueryType()], ["mutation", schema.getMutationType()], ["subscription", schema.getSubscriptionType()]] as const) {
     for (const field of Object.values(type?.getFields() ?? {})) fields.push({ kind, field });
   }
   return { schema, restFields, fields, cycle: findCycle(schema) };
@@ -133,13 +134,25 @@ function literal(v: Val, resolve: (r: Ref) => string): string {
 }
 
 export type GqlCase =
-  | { kind: "operation"; op: "query" | "mutation"; field: string; variables: Obj; inline: boolean; depth: number; rnd: number; auth: boolean }
+  | { kind: "operation"; op: "query" | "mutation" | "subscription"; field: string; variables: Obj; inline: boolean; depth: number; rnd: number; auth: boolean; stream: StreamAsk }
   | { kind: "deep"; depth: number }
   | { kind: "aliases"; count: number; limit: number; nested: boolean }
   | { kind: "document"; query: string }
   | { kind: "named"; depth: number; shape: "deep second" | "deep first" | "unknown name" | "no name" | "via fragment" }
   | { kind: "nested"; form: number; levels: number; method: "POST" | "GET" }
   | { kind: "transport"; body: string; contentType?: string; method: "POST" | "GET"; path?: string };
+
+/** How a subscription is asked for: as server-sent events or not, and with which Last-Event-ID (none: live). */
+type StreamAsk = { sse: boolean; lastEventId?: string } | null;
+
+/** Last-Event-ID values that name no event of the team: unknown, malformed, hostile. */
+const LAST_EVENT_IDS = ["evt_AAAAAAAAAAAAAAAAAAAAAAAA", "evt_", "42", "evt_../../etc/passwd", "evt_' OR '1'='1", `evt_${"x".repeat(500)}`, "\u00e9v\u00e9nement", "null"];
+
+const streamAskArb: fc.Arbitrary<StreamAsk> = fc.oneof(
+  { weight: 3, arbitrary: fc.constant({ sse: true }) },
+  { weight: 1, arbitrary: fc.constantFrom(...LAST_EVENT_IDS).map((lastEventId) => ({ sse: true, lastEventId })) },
+  { weight: 1, arbitrary: fc.constant({ sse: false }) },
+);
 
 const MALFORMED_DOCUMENTS = [
   "{",
@@ -230,6 +243,7 @@ export function gqlCaseArb(world: World, model: GqlModel): fc.Arbitrary<GqlCase>
       depth: fc.integer({ min: 0, max: 2 }),
       rnd: fc.nat(),
       auth: fc.oneof({ weight: 20, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
+      stream: kind === "subscription" ? streamAskArb : fc.constant(null),
     });
   });
   return fc.oneof(
@@ -323,7 +337,7 @@ function build(world: World, model: GqlModel, c: GqlCase, chainId?: string): Bui
         problems.push(...world.oracle.valueProblems(schema, parsedVars[a.name], a.name));
         // A row to act on must be the team's; a filter (showings(reportId:)) by another row simply finds nothing.
         const v = [...values].reverse().find(([k]) => k === a.name)?.[1];
-        const target = kind === "mutation" || a.name === "id";
+        const target = kind !== "query" || a.name === "id";
         for (const ref of target && v !== undefined ? refs(v) : []) {
           const { exists } = world.resolve(ref);
           if (!exists) problems.push(`${ref.hint} names no row of the team`);
@@ -343,9 +357,13 @@ function build(world: World, model: GqlModel, c: GqlCase, chainId?: string): Bui
         variables = toJsonText(c.variables, resolve);
       }
       if (!c.auth) problems.push("no valid key");
+      if (c.stream?.lastEventId) problems.push("Last-Event-ID names no event of the team");
+      if (c.stream && !c.stream.sse) problems.push("a subscription not asked for as text/event-stream");
       const prepared = post({ query, variables }, `graphql ${kind} ${field.name}`, problems, kind === "mutation", c.auth ? auth : { Authorization: "Bearer prs_sk_live_Zq8Zq8Zq8Zq8Zq8Zq8Zq8Zq8Zq8Zq8x9" });
       // Variables as generated JSON text: raw literals (1e400), repeated and __proto__ keys reach the server as written.
       prepared.sent.body = c.inline ? JSON.stringify({ query }) : `{"query":${JSON.stringify(query)},"variables":${variables as string}}`;
+      if (c.stream?.sse) prepared.sent.headers.Accept = "text/event-stream";
+      if (c.stream?.lastEventId) prepared.sent.headers["Last-Event-ID"] = c.stream.lastEventId;
       return { prepared, field: field.name };
     }
     case "deep": {
@@ -426,10 +444,17 @@ function refs(v: Val, out: Ref[] = []): Ref[] {
 const INTERNAL = /\n\s+at |prisma|SQLSTATE|invalid input syntax|Unexpected error/i;
 
 /** Checks of a GraphQL answer; `ok` when the operation (or the named field) succeeded. */
-function judge(built: Built, answer: { status: number; isJson: boolean; json: unknown; text: string }): { ok: boolean; problems: string[] } {
+function judge(built: Built, answer: { status: number; isJson: boolean; json: unknown; text: string; headers?: Record<string, unknown> }): { ok: boolean; problems: string[] } {
   const { prepared, field, refused } = built;
   const problems: string[] = [];
   if (answer.status >= 500) problems.push(`5xx: status ${answer.status}`);
+  // A subscription that opened: a 200 event stream (its first bytes read, then closed by the client).
+  if (String(answer.headers?.["content-type"] ?? "").startsWith("text/event-stream")) {
+    if (answer.status !== 200) problems.push(`event stream with status ${answer.status}`);
+    if (prepared.problems.length) problems.push(`accepted invalid request: a stream opened although ${prepared.problems.join("; ")}`);
+    if (prepared.unauthenticated) problems.push("accepted without a valid key");
+    return { ok: answer.status === 200, problems };
+  }
   if (refused) {
     const first = isObj(answer.json) && Array.isArray((answer.json as any).errors) ? (answer.json as any).errors[0] : undefined;
     if (answer.status !== 400 || !refused.test(String(first?.message)) || (answer.json as any).data != null) {
