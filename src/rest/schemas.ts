@@ -8,8 +8,8 @@ import { comparableFields, MAX_REPLACED } from "../schema/resources/comparable/f
 import { insightFields } from "../schema/resources/insight/fields";
 import { reportFields } from "../schema/resources/report/fields";
 import { showingFields } from "../schema/resources/showing/fields";
-import { socialPostFields } from "../schema/resources/social-post/fields";
 import { COUNTS, PLATFORMS } from "../schema/resources/social-post/fields";
+import { agentInsight, collectionSchemas, comparable, showing, socialMediaPost } from "./collections";
 import { FORMATS, resoBodySchema, resoPropertySchema } from "./reso";
 import { enumValues, inputShape, objectShape } from "./object-shapes";
 import { AUDIT_LOG_ENTRY, ENGAGEMENT, IMPORT_RESULT, SHARE_LINK, USAGE_PERIOD, VALUATION, VIEWER, WEBHOOK_DELIVERY, WEBHOOK_ENDPOINT, WEBHOOK_EVENT, WEBHOOK_EVENT_TYPE } from "./shapes";
@@ -131,6 +131,8 @@ export const updateInsightBody = restBodySchema(insightFields, "update").meta({ 
 
 // ---- responses ----
 
+export { agentInsight, comparable, showing, socialMediaPost };
+
 const dateTime = () => z.iso.datetime();
 
 export const reportSummary = restResponseSchema(reportFields, "summary").meta({
@@ -141,13 +143,9 @@ export const report = restResponseSchema(reportFields).meta({
   id: "Report",
   description: "Every field of a report, without its collections (create and update responses)",
 });
-export const comparable = restResponseSchema(comparableFields).meta({ id: "ComparableProperty" });
 export const valuation = VALUATION.schema.meta({ id: "Valuation", description: "A comparative market analysis of the report, computed on read" });
-export const showing = restResponseSchema(showingFields).meta({ id: "Showing" });
-export const socialMediaPost = restResponseSchema(socialPostFields).meta({ id: "SocialMediaPost" });
 export const importResult = IMPORT_RESULT.schema.meta({ id: "SocialImportResult" });
 export const engagement = ENGAGEMENT.schema.meta({ id: "SocialEngagement" });
-export const agentInsight = restResponseSchema(insightFields).meta({ id: "AgentInsight" });
 
 export const summaryBody = z
   .object({
@@ -174,14 +172,8 @@ export const generatedSummary = z
   })
   .meta({ id: "GeneratedSummary" });
 
-const omittedWithout = (permission: string) => ({ description: `Left out when the key lacks ${permission}` });
 export const reportDetail = report
-  .extend({
-    comparable_properties: z.array(comparable).optional().meta(omittedWithout("comparables:read")),
-    showing_events: z.array(showing).optional().meta(omittedWithout("showings:read")),
-    social_media_posts: z.array(socialMediaPost).optional().meta(omittedWithout("social_media:read")),
-    agent_insights: z.array(agentInsight).optional().meta(omittedWithout("ai_insights:read")),
-  })
+  .extend(collectionSchemas())
   .meta({ id: "ReportDetail", description: "A report with its collections (get and address search)" });
 
 // ---- envelopes ----

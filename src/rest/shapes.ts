@@ -5,14 +5,12 @@
 import { z } from "zod";
 import { AUDIT_ACTIONS } from "../audit/log";
 import { restSelection } from "../schema/fields";
-import { comparableFields } from "../schema/resources/comparable/fields";
-import { insightFields } from "../schema/resources/insight/fields";
 import { reportFields } from "../schema/resources/report/fields";
 import { showingFields } from "../schema/resources/showing/fields";
-import { socialPostFields } from "../schema/resources/social-post/fields";
 import { DELIVERY_STATUSES } from "../schema/resources/webhook/object";
+import { collectionsSelection, COLLECTIONS, type Collection, type showing } from "./collections";
 import { objectFragment, objectShape } from "./object-shapes";
-import type { report, reportDetail, reportSummary, showing } from "./schemas";
+import type { report, reportDetail, reportSummary } from "./schemas";
 
 export const SUMMARY_FIELDS = restSelection(reportFields, "summary");
 
@@ -23,20 +21,14 @@ export const SHOWING_FRAGMENT = `fragment RestShowing on Showing { ${restSelecti
 /** The detail: the report and its collections under their REST names (each at most 100 items, the nested default). */
 export const DETAIL_FRAGMENT = `fragment RestReportDetail on Report {
   ${restSelection(reportFields)}
-  comparable_properties: comparables { ${restSelection(comparableFields)} }
-  showing_events: showings { ...RestShowing }
-  social_media_posts: socialMediaPosts { ${restSelection(socialPostFields)} }
-  agent_insights: agentInsights { ${restSelection(insightFields)} }
-}
-${SHOWING_FRAGMENT}`;
+  ${collectionsSelection()}
+}`;
 
 export type ReportSummaryBody = z.infer<typeof reportSummary>;
 export type ReportBody = z.infer<typeof report>;
 export type ShowingBody = z.infer<typeof showing>;
 type ReportDetailBody = z.infer<typeof reportDetail>;
 
-const COLLECTIONS = ["comparable_properties", "showing_events", "social_media_posts", "agent_insights"] as const;
-type Collection = (typeof COLLECTIONS)[number];
 
 /** A detail as GraphQL answers it: a collection the key may not read is null. */
 export type ReportDetailResult = Omit<ReportDetailBody, Collection> & { [K in Collection]: NonNullable<ReportDetailBody[K]> | null };
