@@ -1,5 +1,7 @@
-// Every test file gets its own in-memory PGlite (from the template made in global-setup), unless DATABASE_URL
-// points the whole suite at PostgreSQL. Set before any module of the service is loaded.
+// Every test file starts on an empty, migrated database: in-memory PGlite (the fast tier shares one per Jest worker,
+// emptied before each file: test/support/environment.js; the system tier opens one per file from the template made
+// in global-setup), unless DATABASE_URL points the whole suite at PostgreSQL. Set before any module of the service is
+// loaded.
 process.env.PGLITE_DATA_DIR = "memory://";
 process.env.SQL_STATEMENT_EVENTS = "true";
 process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? "silent";
@@ -15,3 +17,21 @@ globalThis.setTimeout = Object.assign(function setTimeout(callback: (...args: un
   if (typeof callback === "function" && callback.toString().includes("__emscripten_timeout")) timer.unref();
   return timer;
 }, setTimeoutOfNode) as typeof globalThis.setTimeout;
+
+// Fast tier, PGlite: the worker's database (test/support/environment.js) stands in for the new in-memory PGlite the
+// service opens from the migrated template; any other PGlite is opened as usual.
+const workerPglite = (globalThis as { __workerPglite?: () => unknown }).__workerPglite;
+if (workerPglite) {
+  const templateSize = require("node:fs").statSync(process.env.PGLITE_TEMPLATE!).size;
+  jest.mock("@electric-sql/pglite", () => {
+    const actual = jest.requireActual("@electric-sql/pglite");
+    const PGlite = new Proxy(actual.PGlite, {
+      construct(target, args: [string?, { loadDataDir?: Blob }?], newTarget) {
+        const [dataDir, options] = args;
+        if (dataDir === "memory://" && options?.loadDataDir?.size === templateSize) return workerPglite() as object;
+        return Reflect.construct(target, args, newTarget);
+      },
+    });
+    return { ...actual, PGlite };
+  });
+}
