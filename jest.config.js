@@ -2,7 +2,8 @@
 
 // Two tiers of one suite, both on the real stack.
 // - fast (`npm test`): the unit tests and every test that runs the service in the test's own process (supertest over
-//   the Express app, an in-memory PGlite that each Jest worker opens once and empties before each file): the loop a developer runs after each change.
+//   the Express app, an in-memory PGlite that each Jest worker opens once and empties before each file): the loop a
+//   developer runs after each change.
 // - system (`npm run test:system`): tests that start real server and CLI processes, stop or kill them, drive
 //   Chromium, apply the migrations to fresh databases, send ten thousand requests, or fuzz every route.
 // CI runs both, on both databases (.ci/run); `npm run test:all` runs both here.
