@@ -2,7 +2,7 @@
 // drawn in-process with pdfkit (pure JavaScript: no browser, no network). Text is real text (selectable, searchable),
 // the comparables are a table and the valuation range is drawn as a bar. The standard Helvetica fonts carry the
 // Windows-1252 characters; others are written as "?" rather than as a wrong glyph.
-import PDFDocument from "pdfkit";
+import type PDFKitDocument from "pdfkit";
 import type { Fact, NoteView, ReportView, ValuationView } from "./view";
 
 type Doc = PDFKit.PDFDocument;
@@ -179,8 +179,16 @@ function draw(doc: Doc, v: ReportView): void {
   doc.moveDown(1).font("Helvetica").fontSize(10).fillColor(GREY).text(printable(`Prepared by ${v.agent.name}${v.agent.email ? ` · ${v.agent.email}` : ""}`), MARGIN, doc.y, { width: width(doc) });
 }
 
+/**
+ * pdfkit, loaded on the first PDF: with its fonts and Unicode tables it takes about 0.25 s of CPU to load, which every
+ * process (and every test file) paid at start-up for a route few requests take.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (see above)
+const pdfDocument = (): typeof PDFKitDocument => require("pdfkit") as typeof PDFKitDocument;
+
 /** The report's PDF as one buffer. */
 export function reportPdf(v: ReportView): Promise<Buffer> {
+  const PDFDocument = pdfDocument();
   const doc = new PDFDocument({
     size: "LETTER",
     margin: MARGIN,
