@@ -37,6 +37,9 @@ const RECORDED_FIELDS = {
   graphql_documents: ["registered", "unchanged"],
 } as const;
 export type AuditTargetType = keyof typeof RECORDED_FIELDS;
+export const AUDIT_TARGET_TYPES = Object.keys(RECORDED_FIELDS) as AuditTargetType[];
+/** Who can make a change: a request's API key, or the `prs` command line. */
+export const AUDIT_ACTOR_TYPES = ["api_key", "cli"] as const;
 
 export type FieldValues = Record<string, unknown>;
 export type Changes = Record<string, { before: unknown; after: unknown }>;

@@ -3,7 +3,7 @@
 // request (BENCHMARKS.md, scenario 1). Fields and order come from the field tables, which also give the OpenAPI
 // response schemas (./schemas.ts).
 import { z } from "zod";
-import { AUDIT_ACTIONS } from "../audit/log";
+import { AUDIT_ACTIONS, AUDIT_ACTOR_TYPES } from "../audit/log";
 import { restSelection } from "../schema/fields";
 import { reportFields } from "../schema/resources/report/fields";
 import { showingFields } from "../schema/resources/showing/fields";
@@ -98,6 +98,6 @@ export const SHARE_LINK = objectFragment("ShareLink", "RestShareLink");
 export const USAGE_PERIOD = objectShape("UsagePeriod", { types: { requests: z.int().min(0) } });
 export const AUDIT_LOG_ENTRY = objectShape("AuditLogEntry", {
   types: { action: z.enum(AUDIT_ACTIONS), changes: z.record(z.string(), z.object({ before: z.unknown(), after: z.unknown() })) },
-  nested: { actor: { types: { type: z.enum(["api_key", "cli"]) } }, target: { types: { id: z.string() } } },
+  nested: { actor: { types: { type: z.enum(AUDIT_ACTOR_TYPES) } }, target: { types: { id: z.string() } } },
 });
 export const GRAPHQL_DOCUMENT = objectShape("GraphQLDocument");

@@ -1,7 +1,7 @@
 // The team's audit log, read-only (docs/api.md "Wave 3 contracts", Audit log): a Relay-style connection, newest
 // first, filtered by action, acting key, target and time range. Entries are written by the mutations themselves
 // (src/audit/log.ts); no field of this schema changes or deletes one.
-import { AUDIT_ACTIONS } from "../../audit/log";
+import { AUDIT_ACTIONS, AUDIT_ACTOR_TYPES, AUDIT_TARGET_TYPES } from "../../audit/log";
 import { prisma } from "../../db";
 import type { AuditLogEntry, Prisma } from "../../generated/prisma/client";
 import { builder } from "../builder";
@@ -9,10 +9,13 @@ import { badFields, badInput } from "../errors";
 import { intBetween } from "../rules";
 import { isUuid, teamIdOf } from "../scope";
 
+/** "a, b or c". */
+const inWords = (list: readonly string[]): string => `${list.slice(0, -1).join(", ")} or ${list[list.length - 1]}`;
+
 const Actor = builder.objectRef<AuditLogEntry>("AuditActor").implement({
   description: "Who made a change: a request's API key (as the key was then), or the prs command line.",
   fields: (t) => ({
-    type: t.exposeString("actorType", { description: "api_key or cli" }),
+    type: t.exposeString("actorType", { description: inWords(AUDIT_ACTOR_TYPES) }),
     keyId: t.exposeID("actorKeyId", { nullable: true, description: "The key's id (null for the command line)" }),
     keyName: t.exposeString("actorKeyName", { nullable: true, description: "The key's name at the time" }),
     keyPrefix: t.exposeString("actorKeyPrefix", { nullable: true, description: "The key's display prefix" }),
@@ -22,7 +25,7 @@ const Actor = builder.objectRef<AuditLogEntry>("AuditActor").implement({
 const Target = builder.objectRef<AuditLogEntry>("AuditTarget").implement({
   description: "What a change was made to.",
   fields: (t) => ({
-    type: t.exposeString("targetType", { description: "api_key, webhook, share_link, report or graphql_documents" }),
+    type: t.exposeString("targetType", { description: inWords(AUDIT_TARGET_TYPES) }),
     id: t.exposeID("targetId", { description: "Its id" }),
   }),
 });
