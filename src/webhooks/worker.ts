@@ -5,13 +5,13 @@
 // so a slow or dead receiver, or one team's backlog, cannot hold up the others. Requests come first: while the
 // process keeps answering them, deliveries go out at a slow pace, and at full pace once it is quiet.
 import { Webhook } from "standardwebhooks";
-import { fetch, type Agent } from "undici";
+import type { Agent } from "undici";
 import { config } from "../config";
 import { database, prisma } from "../db";
 import { quietForMs } from "../http/activity";
 import { logger } from "../logger";
 import { observeDelivery } from "../observability/deliveries";
-import { checkHost, deliveryAgent } from "./address";
+import { checkHost, deliveryAgent, undici } from "./address";
 import { onEventsRecorded } from "./outbox";
 import { claim, fanOut, prune, recordFailure, release, successWriter, type Claimed, type Held, type Outcome } from "./queue";
 
@@ -63,7 +63,7 @@ async function attempt(agent: Agent, d: Claimed): Promise<Outcome> {
   try {
     await checkHost(new URL(d.url).hostname);
     const { body, headers } = signedRequest(d);
-    const res = await fetch(d.url, { method: "POST", body, headers, dispatcher: agent, redirect: "manual", signal: AbortSignal.timeout(config.WEBHOOK_TIMEOUT_MS) });
+    const res = await undici().fetch(d.url, { method: "POST", body, headers, dispatcher: agent, redirect: "manual", signal: AbortSignal.timeout(config.WEBHOOK_TIMEOUT_MS) });
     await res.body?.cancel().catch(() => undefined); // the answer's body is not kept
     const ok = res.status >= 200 && res.status < 300;
     return { responseStatus: res.status, error: ok ? null : `HTTP ${res.status}`, durationMs: Date.now() - started };
