@@ -237,6 +237,19 @@ describe("the key's streams", () => {
   });
 });
 
+it("ends the streams of a key rolled with no overlap (it stops at once), not those of its successor", async () => {
+  const admin = await addKey(team.teamId, "api_keys:*,reports:read");
+  const created = await gql(admin, `mutation { createApiKey(input: { name: "to roll", permissions: ["reports:read"] }) { key apiKey { id } } }`);
+  const old = { Authorization: `Bearer ${created.createApiKey.key}` };
+  const stream = await subscribe(TEAM_EVENTS, {}, old);
+  expect(stream.status).toBe(200);
+  const rolled = await gql(admin, `mutation($id: ID!) { rollApiKey(id: $id, overlap: NONE) { key } }`, { id: created.createApiKey.apiKey.id });
+  await stream.ended;
+  expect(JSON.parse(stream.events.at(-2)!.data).errors[0].message).toBe("Invalid API key");
+  const successor = await subscribe(TEAM_EVENTS, {}, { Authorization: `Bearer ${rolled.rollApiKey.key}` });
+  expect(successor.status).toBe(200);
+});
+
 describe("beside the other rules of /graphql", () => {
   it("checks the GraphQL limits on a subscription before it opens", async () => {
     const deep = `subscription($id: ID!) { reportEvents(reportId: $id) { report { ${"showings { report { ".repeat(6)} id ${"} } ".repeat(6)} } } }`;
