@@ -1,12 +1,11 @@
 // Opens a database: PostgreSQL when a URL is given, otherwise PGlite in-process. Nothing else in the service
 // knows which of the two it talks to.
-import { PrismaPg } from "@prisma/adapter-pg";
-import pg from "pg";
+import type { PrismaPg as PrismaPgAdapter } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../generated/prisma/client";
 import { logger } from "../logger";
 import { keepStatementBudget } from "./budget";
-import { newPglite, pgliteConnection, withPgConnection } from "./connections";
+import { newPglite, pgDriver, pgliteConnection, withPgConnection } from "./connections";
 import { withSafeRelationLoading } from "./load-strategy";
 import { migrate } from "./migrate";
 
@@ -88,7 +87,7 @@ export function openDatabase(options: DatabaseOptions): Database {
     // One pool for Prisma and the direct hot-path queries. No session state on its connections (no startup
     // parameter, SET, prepared statement or LISTEN by default): a transaction pooler may run each transaction on
     // another server connection.
-    const pool = new pg.Pool({
+    const pool = new (pgDriver().Pool)({
       connectionString: url,
       max: options.poolSize,
       // Waiting for a connection (a new one, or a free one of a busy pool) has the same budget as a statement:
@@ -99,6 +98,8 @@ export function openDatabase(options: DatabaseOptions): Database {
     // Without a listener the error would end the process.
     pool.on("error", (err) => logger.warn({ err: err.message }, "database connection lost"));
     if (statementTimeoutMs) pool.on("connect", (client) => keepStatementBudget(client, statementTimeoutMs));
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded with the driver (connections.ts pgDriver)
+    const { PrismaPg } = require("@prisma/adapter-pg") as { PrismaPg: typeof PrismaPgAdapter };
     const base = new PrismaClient({ adapter: new PrismaPg(pool), log });
     const prisma = withSafeRelationLoading(base);
     const events = statementEvents(base, Boolean(options.queryEvents));
