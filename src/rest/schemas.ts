@@ -9,6 +9,7 @@ import { insightFields } from "../schema/resources/insight/fields";
 import { reportFields } from "../schema/resources/report/fields";
 import { showingFields } from "../schema/resources/showing/fields";
 import { COUNTS, PLATFORMS } from "../schema/resources/social-post/fields";
+import { RECORD_FIELDS, type RecordField } from "../schema/resources/social-post/import-items";
 import { agentInsight, collectionSchemas, comparable, showing, socialMediaPost } from "./collections";
 import { FORMATS, resoBodySchema, resoPropertySchema } from "./reso";
 import { enumValues, inputShape, objectShape } from "./object-shapes";
@@ -107,17 +108,18 @@ export const socialPostListQuery = z.object({
 export const importQuery = z.object({
   atomic: z.enum(["true", "false"]).default("false").meta({ description: "true: any invalid record refuses the whole import (400), nothing is saved" }),
 });
-const importRecord = z
-  .object({
-    platform: z.enum(PLATFORMS).meta({ description: `${PLATFORMS.join(", ")} (any case; twitter is accepted for x)`, example: "instagram" }),
-    external_id: z.string().min(1).max(255).meta({ description: "The platform's post id", example: "C3xYz01" }),
-    url: z.string().optional().meta({ example: "https://www.instagram.com/p/C3xYz01/" }),
-    caption: z.string().max(5000).optional().meta({ example: "Open house Saturday 1-4pm" }),
-    posted_at: z.iso.datetime({ offset: true }).optional().meta({ example: "2026-05-01T14:00:00Z" }),
-    ...Object.fromEntries(COUNTS.map((name) => [name, z.int().min(0).max(Number.MAX_SAFE_INTEGER).nullable().optional().meta({ example: 120 })])),
-    metrics_at: z.iso.datetime({ offset: true }).optional().meta({ description: "When the counts were read (default: now)", example: "2026-05-03T09:00:00Z" }),
-  })
-  .meta({ id: "SocialPostRecord" });
+const count = z.int().min(0).max(Number.MAX_SAFE_INTEGER).nullable().optional().meta({ example: 120 });
+// Every field of a record (RECORD_FIELDS) has its rule here: one added there fails to type-check until it does.
+const recordRules = {
+  platform: z.enum(PLATFORMS).meta({ description: `${PLATFORMS.join(", ")} (any case; twitter is accepted for x)`, example: "instagram" }),
+  external_id: z.string().min(1).max(255).meta({ description: "The platform's post id", example: "C3xYz01" }),
+  url: z.string().optional().meta({ example: "https://www.instagram.com/p/C3xYz01/" }),
+  caption: z.string().max(5000).optional().meta({ example: "Open house Saturday 1-4pm" }),
+  posted_at: z.iso.datetime({ offset: true }).optional().meta({ example: "2026-05-01T14:00:00Z" }),
+  ...(Object.fromEntries(COUNTS.map((name) => [name, count])) as Record<(typeof COUNTS)[number], typeof count>),
+  metrics_at: z.iso.datetime({ offset: true }).optional().meta({ description: "When the counts were read (default: now)", example: "2026-05-03T09:00:00Z" }),
+} satisfies Record<RecordField, z.ZodType>;
+const importRecord = z.object(Object.fromEntries(RECORD_FIELDS.map((name) => [name, recordRules[name]]))).meta({ id: "SocialPostRecord" });
 // A record that is not valid does not make the request invalid: it is answered as an error result (unless atomic).
 const anyRecord = z.union([importRecord, z.unknown()]).meta({ description: "A SocialPostRecord; anything else is answered as an error result" });
 export const importBody = z.object({ posts: z.array(anyRecord).min(1).max(500) }).meta({ id: "SocialPostImportBody" });

@@ -4,7 +4,7 @@ import type { Request } from "express";
 import { parse as parseCsv, CsvError } from "csv-parse/sync";
 import { pathNaming, type NameOf } from "../schema/errors";
 import { COUNTS, socialPostFields } from "../schema/resources/social-post/fields";
-import { MAX_IMPORT } from "../schema/resources/social-post/import-items";
+import { MAX_IMPORT, REQUIRED_RECORD_FIELDS } from "../schema/resources/social-post/import-items";
 import type { ImportResult as ImportResultOf, ItemResult as ItemResultOf } from "../schema/resources/social-post/import";
 import { operation, RestError, runRoot } from "./graphql";
 import { bodyObject, importBody, queryText } from "./input";
@@ -31,7 +31,7 @@ function jsonPosts(req: Request): unknown[] {
   return posts;
 }
 
-const REQUIRED_COLUMNS = ["platform", "external_id"];
+const REQUIRED_COLUMNS: readonly string[] = REQUIRED_RECORD_FIELDS;
 /** Bounds that let a hostile CSV be refused after reading a little of it, not after parsing all 4 MiB. */
 const MAX_COLUMNS = 100;
 const MAX_RECORD_BYTES = 65_536; // a record of the longest fields (caption 5,000 and url 2,000 characters) fits

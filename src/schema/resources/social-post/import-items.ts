@@ -7,6 +7,12 @@ import { COUNTS, PLATFORMS, type CountName, type Platform } from "./fields";
 /** Most records one import may hold. */
 export const MAX_IMPORT = 500;
 
+/** A record's fields (REST names: the JSON body's and the CSV header's), in the order the documents list them. */
+export const RECORD_FIELDS = ["platform", "external_id", "url", "caption", "posted_at", ...COUNTS, "metrics_at"] as const;
+export type RecordField = (typeof RECORD_FIELDS)[number];
+/** The fields every record needs (and so every CSV header). */
+export const REQUIRED_RECORD_FIELDS = ["platform", "external_id"] as const satisfies readonly RecordField[];
+
 export interface ImportRecord {
   platform: Platform;
   externalId: string;
