@@ -10,8 +10,8 @@ import { prisma } from "../../src/db";
  * test/webhooks.test.ts).
  */
 const VOLATILE_TABLES = /^(_prisma_migrations|team_usage|api_key_hourly_usage|webhook_events|webhook_deliveries)$|idempot/i;
-/** Columns that change on every authenticated request by design. */
-const VOLATILE_COLUMNS = ["last_used_at"];
+/** Columns that change on every authenticated request by design (a key's last use: one statement writes all three). */
+const VOLATILE_COLUMNS = ["last_used_at", "last_used_ip", "last_used_route"];
 
 /** One foreign key: all its column pairs (a composite key such as (report_id, team_id) joins on both). */
 interface ForeignKey {
