@@ -2,6 +2,8 @@
 // emptied before each file: test/support/environment.js; the system tier opens one per file from the template made
 // in global-setup), unless DATABASE_URL points the whole suite at PostgreSQL. Set before any module of the service is
 // loaded.
+import { statSync } from "node:fs";
+
 process.env.PGLITE_DATA_DIR = "memory://";
 process.env.SQL_STATEMENT_EVENTS = "true";
 process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? "silent";
@@ -22,7 +24,7 @@ globalThis.setTimeout = Object.assign(function setTimeout(callback: (...args: un
 // service opens from the migrated template; any other PGlite is opened as usual.
 const workerPglite = (globalThis as { __workerPglite?: () => unknown }).__workerPglite;
 if (workerPglite) {
-  const templateSize = require("node:fs").statSync(process.env.PGLITE_TEMPLATE!).size;
+  const templateSize = statSync(process.env.PGLITE_TEMPLATE!).size;
   jest.mock("@electric-sql/pglite", () => {
     const actual = jest.requireActual("@electric-sql/pglite");
     const PGlite = new Proxy(actual.PGlite, {
