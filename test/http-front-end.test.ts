@@ -30,9 +30,25 @@ describe("CORS", () => {
       expect(res.status).toBe(204);
       expect(res.headers["access-control-allow-origin"]).toBe("*");
       expect(res.headers["access-control-allow-methods"]).toContain("POST");
-      expect(res.headers["access-control-allow-headers"]).toBe("Authorization,Content-Type,Idempotency-Key,X-Request-Id");
+      expect(res.headers["access-control-allow-headers"]).toBe("Authorization,Content-Type,Idempotency-Key,X-Request-Id,If-None-Match,Last-Event-ID");
       expect(res.headers["x-ratelimit-limit"]).toBeUndefined(); // not counted
     }
+  });
+
+  it("lets an app on another origin revalidate with the ETag it reads and resume a live stream", async () => {
+    const { auth } = await createTeam();
+    const first = await request(t.app).get("/v1/reports").set("Origin", ORIGIN).set(auth);
+    expect(first.status).toBe(200);
+    expect(first.headers["access-control-expose-headers"]?.split(",")).toContain("ETag");
+    const again = await request(t.app).get("/v1/reports").set("Origin", ORIGIN).set(auth).set("If-None-Match", first.headers.etag);
+    expect(again.status).toBe(304);
+    const preflight = await request(t.app)
+      .options("/graphql")
+      .set("Origin", ORIGIN)
+      .set("Access-Control-Request-Method", "GET")
+      .set("Access-Control-Request-Headers", "authorization,if-none-match,last-event-id");
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers["access-control-allow-headers"]).toMatch(/If-None-Match.*Last-Event-ID/);
   });
 
   it("does not spend the anonymous budget: after many preflights and keyless requests a wrong key still gets its 401", async () => {

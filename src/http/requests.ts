@@ -54,15 +54,16 @@ export const accessLog = (): RequestHandler =>
     customErrorMessage: () => "request failed",
   }) as unknown as RequestHandler;
 
-/** Response headers a browser app may read. */
-const EXPOSED = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After", "X-Request-Id", "Idempotent-Replayed"];
+/** Response headers a browser app may read (ETag: to revalidate with If-None-Match itself, docs/api.md "HTTP caching"). */
+const EXPOSED = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After", "X-Request-Id", "Idempotent-Replayed", "ETag"];
 
 /** CORS for `origins` ("*": any origin; the service authenticates by bearer key, never by cookie). */
 export const crossOrigin = (origins: "*" | string[]): RequestHandler =>
   cors({
     origin: origins === "*" ? "*" : origins,
     methods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
-    allowedHeaders: ["Authorization", "Content-Type", "Idempotency-Key", "X-Request-Id"],
+    // If-None-Match: a revalidation the app sends itself; Last-Event-ID: a live stream resumed by a fetch-based client.
+    allowedHeaders: ["Authorization", "Content-Type", "Idempotency-Key", "X-Request-Id", "If-None-Match", "Last-Event-ID"],
     exposedHeaders: EXPOSED,
     maxAge: 600,
   });
