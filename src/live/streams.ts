@@ -68,6 +68,12 @@ async function rowsAfter(teamId: string, after: bigint): Promise<LiveRow[]> {
   return (await database.query<RawRow>(AFTER, [teamId, after.toString()])).map(toRow);
 }
 
+/** The team's last position now: a stream opened without Last-Event-ID starts after it. */
+export async function lastPosition(teamId: string): Promise<bigint> {
+  const rows = await database.query<{ seq: string }>(LAST, [teamId]);
+  return BigInt(rows[0]?.seq ?? "0");
+}
+
 /** The position of event `id` in the team's stream, or null when the team has no such event (any more). */
 export async function positionOf(teamId: string, id: string): Promise<bigint | null> {
   const rows = await database.query<{ seq: string }>(SEQ_OF, [teamId, id]);
@@ -206,8 +212,8 @@ export class LiveStreams {
     return this.counter.take(keyId, streamId);
   }
 
-  /** Adds a stream (its place taken) to its team's feed; resolves with the feed's position once known. */
-  async open(stream: Stream): Promise<bigint> {
+  /** Adds a stream (its place taken) to its team's feed; resolves once the feed knows its position. */
+  async open(stream: Stream): Promise<void> {
     this.listen();
     let feed = this.feeds.get(stream.teamId);
     if (!feed) this.feeds.set(stream.teamId, (feed = new TeamFeed(stream.teamId)));
@@ -216,7 +222,6 @@ export class LiveStreams {
     this.byKey.set(stream.keyId, forKey.add(stream));
     this.sweeper ??= setInterval(() => void this.sweep(), SWEEP_MS).unref();
     await feed.ready;
-    return feed.position!;
   }
 
   /** Removes a stream (ended by either side) and gives its place back. */

@@ -8,7 +8,7 @@ import { can, type Permission } from "../../auth/permissions";
 import type { Context, Viewer } from "../../context";
 import { prisma } from "../../db";
 import { logger } from "../../logger";
-import { liveStreams, MAX_STREAMS_PER_KEY, type LiveStreams, newStreamId, positionOf, rowsAfter, type LiveRow, type Stream } from "../../live/streams";
+import { lastPosition, liveStreams, MAX_STREAMS_PER_KEY, type LiveStreams, newStreamId, positionOf, rowsAfter, type LiveRow, type Stream } from "../../live/streams";
 import { EVENT_TYPES, type EventType } from "../../webhooks/catalog";
 import { builder } from "../builder";
 import { badField, notFound, permissionDenied } from "../errors";
@@ -259,8 +259,10 @@ async function openStream(ctx: Context, filter: (row: LiveRow) => boolean, endsA
     throw refused(`Too many open streams: a key holds at most ${MAX_STREAMS_PER_KEY}; close one first`, 429, "RATE_LIMITED");
   }
   try {
-    const position = await live.open(stream);
-    void stream.start(resumeAfter ?? position, resumeAfter !== null);
+    await live.open(stream);
+    // Without Last-Event-ID: after what is committed now (read once the stream is in its feed, so every later commit
+    // reaches it; the feed itself may not have read everything before it yet).
+    void stream.start(resumeAfter ?? (await lastPosition(viewer.teamId)), resumeAfter !== null);
   } catch (err) {
     stream.close();
     throw err;
