@@ -512,7 +512,13 @@ export async function runGql(world: World, model: GqlModel, c: GqlCase, readers:
 /** Every list query of the schema with every scalar and one level of nesting: stored values must read back. */
 async function readBackGraphql(world: World, model: GqlModel, cause: Prepared): Promise<void> {
   const roots = model.fields.filter((f) => f.kind === "query" && f.field.args.every((a) => !isNonNullType(a.type) || a.defaultValue !== undefined));
-  const query = `{ ${roots.map((f) => `${f.field.name}${f.field.args.some((a) => a.name === "limit") ? "(limit: 100)" : ""} { ${selection(f.field.type, 2, 0x7fffffff)} }`).join(" ")} }`;
+  // A root of scalars or enums (auditActions) takes no selection set.
+  const query = `{ ${roots
+    .map((f) => {
+      const sel = selection(f.field.type, 2, 0x7fffffff);
+      return `${f.field.name}${f.field.args.some((a) => a.name === "limit") ? "(limit: 100)" : ""}${sel ? ` { ${sel} }` : ""}`;
+    })
+    .join(" ")} }`;
   const prepared: Prepared = {
     label: "read back graphql lists",
     sent: { method: "POST", path: "/graphql", headers: { Authorization: `Bearer ${world.own.key}`, "Content-Type": "application/json" }, body: JSON.stringify({ query }) },
