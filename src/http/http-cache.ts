@@ -193,7 +193,8 @@ async function documentText(req: Request, teamId: string): Promise<string | unde
 
 interface CachedAnswer {
   type: string;
-  body: string;
+  /** The bytes as sent: kept and written back without decoding (a nested page is ~250 kB). */
+  body: Buffer;
 }
 
 /** A response cache shared by the processes (Redis) or kept in this one. Failures are misses. */
@@ -208,21 +209,30 @@ const TTL_SECONDS = 600;
 const MAX_CACHED_BYTES = 1024 * 1024;
 
 function memoryCache(): ResponseCache {
-  const lru = new LRUCache<string, CachedAnswer>({ maxSize: 64 * 1024 * 1024, sizeCalculation: (v, k) => v.body.length + k.length, ttl: TTL_SECONDS * 1000 });
+  // A small body may be a slice of Node's shared 8 kB buffer pool, which it keeps alive: counted as the whole pool.
+  const lru = new LRUCache<string, CachedAnswer>({ maxSize: 64 * 1024 * 1024, sizeCalculation: (v, k) => v.body.buffer.byteLength + k.length, ttl: TTL_SECONDS * 1000 });
   return { get: async (key) => lru.get(key), set: async (key, value) => void lru.set(key, value), close: async () => lru.clear() };
 }
 
+/**
+ * Redis holds an answer as its content type, a newline, and the body's bytes: no JSON around it, whose parse and
+ * stringify of the escaped body cost a hit ~1 ms of CPU and a miss more (bench/production.ts cache, BENCHMARKS.md
+ * "HTTP caching (issue 34)"). A value without the newline (none is written) reads as a miss.
+ */
 function redisCache(url: string): ResponseCache {
   const client = new Redis(url, { enableAutoPipelining: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
   client.on("error", (err) => logger.warn({ err: err.message }, "redis error; the response cache misses meanwhile"));
   const failed = (err: unknown) => logger.warn({ err: (err as Error).message }, "response cache unavailable");
   return {
     get: (key) =>
-      client.get(key).then(
-        (text) => (text ? (JSON.parse(text) as CachedAnswer) : undefined),
+      client.getBuffer(key).then(
+        (value) => {
+          const newline = value ? value.indexOf(10) : -1;
+          return newline < 0 ? undefined : { type: value!.subarray(0, newline).toString(), body: value!.subarray(newline + 1) };
+        },
         (err) => void failed(err),
       ),
-    set: (key, value) => client.set(key, JSON.stringify(value), "EX", TTL_SECONDS).then(() => undefined, failed),
+    set: (key, value) => client.set(key, Buffer.concat([Buffer.from(`${value.type}\n`), value.body]), "EX", TTL_SECONDS).then(() => undefined, failed),
     close: async () => void (await client.quit().catch(() => client.disconnect())),
   };
 }
@@ -243,22 +253,25 @@ function keepAnswer(res: Response, cache: ResponseCache, key: string): void {
   let size = 0;
   const write = res.write;
   const end = res.end;
-  const collect = (chunk: unknown) => {
-    if (chunk === undefined || chunk === null || typeof chunk === "function" || size > MAX_CACHED_BYTES) return;
-    const buffer = Buffer.isBuffer(chunk) ? chunk : typeof chunk === "string" ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array);
+  // A text chunk is encoded once, here, and the bytes go both to the socket and to the cache (not encoded twice).
+  const collect = (chunk: unknown, encoding: unknown): unknown => {
+    if (chunk === undefined || chunk === null || typeof chunk === "function" || size > MAX_CACHED_BYTES) return chunk;
+    const buffer = Buffer.isBuffer(chunk) ? chunk : typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8") : Buffer.from(chunk as Uint8Array);
     size += buffer.length;
     chunks.push(buffer);
+    return buffer;
   };
   res.write = function (this: Response, chunk: unknown, ...rest: unknown[]) {
-    collect(chunk);
-    return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
+    return (write as (...args: unknown[]) => boolean).call(this, collect(chunk, rest[0]), ...rest);
   } as Response["write"];
   res.end = function (this: Response, chunk?: unknown, ...rest: unknown[]) {
-    collect(chunk);
-    const body = Buffer.concat(chunks).toString();
+    const sent = collect(chunk, rest[0]);
     const type = String(res.getHeader("content-type") ?? "");
-    if (res.statusCode === 200 && size <= MAX_CACHED_BYTES && type.includes("json") && !body.includes('"errors"')) void cache.set(key, { type, body });
-    return (end as (...args: unknown[]) => Response).call(this, chunk, ...rest);
+    if (res.statusCode === 200 && size <= MAX_CACHED_BYTES && type.includes("json")) {
+      const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+      if (!body.includes('"errors"')) void cache.set(key, { type, body });
+    }
+    return (end as (...args: unknown[]) => Response).call(this, sent, ...rest);
   } as Response["end"];
 }
 
@@ -280,7 +293,8 @@ export function graphqlHttpCache() {
       const etag = await etagOf(req, context);
       if (await notModified(req, res, context, etag)) return;
       const cache = responseCache();
-      const key = `prs:response:${context.viewer.teamId}:${etag}`;
+      // v2: the value format of redisCache (a process of an older build, which read JSON, never reads these keys).
+      const key = `prs:response:v2:${context.viewer.teamId}:${etag}`;
       const hit = await cache.get(key);
       if (hit) return void res.status(200).type(hit.type).end(hit.body);
       keepAnswer(res, cache, key);
