@@ -180,20 +180,15 @@ async function latencyRun(a: Service, b: Service, teams: Team[], label: string, 
   const latencies = received.flat().map((r) => r.latencyMs).sort((x, y) => x - y);
   let lost = 0;
   let duplicated = 0;
-  let outOfOrder = 0;
   subscribers.forEach(({ team }, i) => {
     const ids = received[i].map((r) => r.showingId);
     const mine = created.get(team.id)!;
     const seen = new Set(ids);
     lost += mine.filter((id) => !seen.has(id)).length;
     duplicated += ids.length - seen.size + ids.filter((id) => !mine.includes(id)).length;
-    // In commit order: the event ids' order is the outbox's; the showings' creation answers may come in another order.
-    const events = received[i].map((r) => r.eventId);
-    outOfOrder += events.length - new Set(events).size;
   });
   const writes = [...created.values()].reduce((x, l) => x + l.length, 0);
   log(`${label}: ${writes} writes in ${elapsed.toFixed(1)} s (${late} waits for a free slot; failures: ${JSON.stringify(Object.fromEntries(failures))}); ${latencies.length} events received`);
-  void outOfOrder;
   return (
     `| ${label} | ${writes} in ${elapsed.toFixed(1)} s (${(writes / elapsed).toFixed(0)}/s), ${[...failures.values()].reduce((x, y) => x + y, 0)} failed | ${SUBSCRIBERS} | ` +
     `${percentile(latencies, 50).toFixed(0)} | ${percentile(latencies, 99).toFixed(0)} | ${latencies.at(-1)?.toFixed(0)} | ${lost} | ${duplicated} |`

@@ -24,7 +24,8 @@ import { liveBus } from "./bus";
 export const MAX_STREAMS_PER_KEY = 20;
 const STREAM_LEASE_MS = 60_000;
 const SWEEP_MS = 2_000;
-const PAGE = 500;
+/** Rows of the outbox read at once. */
+export const OUTBOX_PAGE = 500;
 
 /** One event of the outbox as a stream sends it. */
 export interface LiveRow {
@@ -47,7 +48,7 @@ interface RawRow {
 const AFTER: Statement = {
   name: "prs_live_after",
   text: `SELECT id, seq::text AS seq, type, data, created_at FROM webhook_events
-         WHERE team_id = $1::uuid AND seq > $2::bigint AND type <> 'webhook.test' ORDER BY seq LIMIT ${PAGE}`,
+         WHERE team_id = $1::uuid AND seq > $2::bigint AND type <> 'webhook.test' ORDER BY seq LIMIT ${OUTBOX_PAGE}`,
 };
 const LAST: Statement = { name: "prs_live_last", text: "SELECT coalesce(max(seq), 0)::text AS seq FROM webhook_events WHERE team_id = $1::uuid" };
 const SEQ_OF: Statement = { name: "prs_live_seq_of", text: "SELECT seq::text AS seq FROM webhook_events WHERE team_id = $1::uuid AND id = $2 AND seq IS NOT NULL" };
@@ -133,7 +134,7 @@ class TeamFeed {
         this.position = row.seq;
         for (const stream of this.streams) stream.deliver(row);
       }
-      if (rows.length < PAGE) return;
+      if (rows.length < OUTBOX_PAGE) return;
     }
   }
 }

@@ -8,7 +8,7 @@ import { can, type Permission } from "../../auth/permissions";
 import type { Context, Viewer } from "../../context";
 import { prisma } from "../../db";
 import { logger } from "../../logger";
-import { lastPosition, liveStreams, MAX_STREAMS_PER_KEY, type LiveStreams, newStreamId, positionOf, rowsAfter, type LiveRow, type Stream } from "../../live/streams";
+import { lastPosition, liveStreams, MAX_STREAMS_PER_KEY, OUTBOX_PAGE, type LiveStreams, newStreamId, positionOf, rowsAfter, type LiveRow, type Stream } from "../../live/streams";
 import { EVENT_TYPES, type EventType } from "../../webhooks/catalog";
 import { builder } from "../builder";
 import { badField, notFound, permissionDenied } from "../errors";
@@ -172,7 +172,7 @@ class LiveStream implements Stream, AsyncIterableIterator<Item> {
         for (;;) {
           const rows = await rowsAfter(this.teamId, this.position);
           rows.forEach((row) => this.accept(row));
-          if (rows.length < 500 || this.ended) break;
+          if (rows.length < OUTBOX_PAGE || this.ended) break;
         }
       }
       const held = this.held ?? [];
