@@ -22,6 +22,8 @@ export interface Measurement {
   errors: number;
   /** 2xx responses: the count check of scenario 5 compares it with the rows found afterwards. */
   ok: number;
+  /** Responses by HTTP status (e.g. a side that must answer 304 only). */
+  statuses: Record<number, number>;
 }
 
 export function percentile(sorted: number[], p: number): number {
@@ -37,6 +39,7 @@ export const median = (values: number[]): number => {
 
 export async function measure(target: Target, connections: number, seconds: number): Promise<Measurement> {
   const latencies: number[] = [];
+  const statuses: Record<number, number> = {};
   const instance = autocannon({
     url: `http://127.0.0.1:${target.port}`,
     connections,
@@ -53,7 +56,10 @@ export async function measure(target: Target, connections: number, seconds: numb
       },
     ],
   });
-  instance.on("response", (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
+  instance.on("response", (_client, status, _bytes, responseTime) => {
+    latencies.push(responseTime);
+    statuses[status] = (statuses[status] ?? 0) + 1;
+  });
   const result = await instance;
   latencies.sort((a, b) => a - b);
   return {
@@ -63,6 +69,7 @@ export async function measure(target: Target, connections: number, seconds: numb
     requests: result.requests.total,
     errors: result.errors + result.timeouts + result.non2xx,
     ok: result["2xx"],
+    statuses,
   };
 }
 
@@ -101,6 +108,12 @@ export interface Comparison {
   ratios: number[];
 }
 
+/** Each round's a / b for `metric` (rounds paired by index: run alternately in one run) and their median. */
+export function roundRatios(a: Measurement[], b: Measurement[], metric: "rps" | "p50"): { ratio: number; rounds: number[] } {
+  const rounds = a.map((m, i) => m[metric] / b[i][metric]);
+  return { ratio: median(rounds), rounds };
+}
+
 export interface RoundPlan {
   connections: number;
   rounds: number;
@@ -129,8 +142,8 @@ export async function compare(a: Side, b: Side, plan: RoundPlan, metric: "rps" |
     errors: rounds.reduce((n, m) => n + m.errors, 0),
     rounds,
   });
-  const ratios = ra.map((m, i) => m[metric] / rb[i][metric]);
-  return { a: summary(a, ra), b: summary(b, rb), ratio: median(ratios), ratios };
+  const { ratio, rounds: ratios } = roundRatios(ra, rb, metric);
+  return { a: summary(a, ra), b: summary(b, rb), ratio, ratios };
 }
 
 export interface MultiComparison {
@@ -160,9 +173,6 @@ export async function compareMany(sides: Side[], plan: RoundPlan, metric: "rps" 
     errors: measured[k].reduce((n, m) => n + m.errors, 0),
     rounds: measured[k],
   }));
-  const ratios = sides.slice(1).map((side, s) => {
-    const rounds = measured[0].map((m, i) => m[metric] / measured[s + 1][i][metric]);
-    return { name: side.name, ratio: median(rounds), rounds };
-  });
+  const ratios = sides.slice(1).map((side, s) => ({ name: side.name, ...roundRatios(measured[0], measured[s + 1], metric) }));
   return { sides: summaries, ratios };
 }

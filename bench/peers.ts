@@ -10,6 +10,8 @@ import path from "node:path";
 
 export interface Peer {
   port: number;
+  /** The peer's process (e.g. for its CPU time). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -35,6 +37,7 @@ function start(script: string, execArgv: string[], env: Record<string, string>):
       if (!m.ready || !m.port) return reject(new Error(`${script}: bad message`));
       resolve({
         port: m.port,
+        pid: child.pid!,
         stop: () =>
           new Promise<void>((done) => {
             if (child.exitCode !== null) return done();

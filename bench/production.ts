@@ -7,10 +7,12 @@
 //                                           mode: req/s and CPU per request of the nested page and the REST detail,
 //                                           then p50/p99 of both at one fixed offered load
 //   npx tsx bench/production.ts cache       HTTP caching (issue 34): the nested page by documentId over GET, answered
-//                                           from the response cache and revalidated (304), vs the same page by POST
+//                                           from the response cache, revalidated (304) and missing the cache, vs the
+//                                           same page by POST and PostGraphile 5's (bench/peers.ts) on one database
 //
 // `build` runs on the embedded database unless DATABASE_URL is set; `topology` needs DATABASE_URL (PostgreSQL, a
-// database of its own: it is seeded), REDIS_URL and Debian's pgbouncer. ROUNDS (default 5) rounds per side.
+// database of its own: it is seeded), REDIS_URL and Debian's pgbouncer; `cache` DATABASE_URL and REDIS_URL, and
+// CPU_PROF=<dir> writes a V8 CPU profile of the service's process there. ROUNDS (default 5) rounds per side.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -18,14 +20,20 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { startPgBouncer } from "../test/support/pgbouncer";
 import { benchDatabases } from "./databases";
-import { bearer, cycle } from "./http";
-import { measure, median, percentile, type Target } from "./load";
+import { Redis } from "ioredis";
+import { bearer, call, cycle } from "./http";
+import { compareMany, measure, median, percentile, roundRatios, type Measurement, type Side, type SideSummary, type Target } from "./load";
+import { ensurePostgraphile, startPostgraphile } from "./peers";
+import { samePage } from "./scenarios/graphql-peers";
+import { PEER_NESTED_QUERY } from "./scenarios/peer-queries";
 import { NESTED_QUERY } from "./scenarios/statements";
 import { seed as seedDatabase } from "./seed";
 import { freePort } from "../test/support/ports";
 
 const ROOT = path.resolve(__dirname, "..");
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
+/** Reports in a nested page (× 4 collections × 10 items), as in scenario 8. */
+const PAGE = 50;
 const log = (message: string) => process.stderr.write(`[production] ${message}\n`);
 
 /** User + system CPU of a process and its children that are alive now, in µs (clock ticks of 10 ms). */
@@ -221,33 +229,132 @@ async function topology(): Promise<void> {
   }
 }
 
-/** The nested page by POST (today's path) vs by documentId over GET: the cached answer and its 304 revalidation. */
+/**
+ * HTTP caching (issue 34): the nested page (50 reports × 4 collections × 10) five ways, loaded in rotating order in
+ * each round (compareMany): by documentId over GET answered from the response cache, the same revalidated (304),
+ * the same when its answer is not in the cache (a miss: each request's URL differs by a parameter no one reads, so
+ * each is its own cache key — the work of the first request after a write, without the write), today's POST with
+ * the query text (never cached), and PostGraphile 5 serving the same page from the same database.
+ */
 async function cache(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL;
-  if (!databaseUrl || !process.env.REDIS_URL) throw new Error("cache needs DATABASE_URL (PostgreSQL) and REDIS_URL");
+  const redisUrl = process.env.REDIS_URL;
+  if (!databaseUrl || !redisUrl) throw new Error("cache needs DATABASE_URL (PostgreSQL) and REDIS_URL");
   const { db, team } = await seeded(databaseUrl);
   const hash = createHash("sha256").update(NESTED_QUERY).digest("hex");
   const conn = await db.connect();
   await conn.query(`INSERT INTO graphql_documents (team_id, hash, text) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [team.teamId, hash, NESTED_QUERY]);
   await conn.close();
-  const service = await startService(COMMANDS.compiled, { DATABASE_URL: databaseUrl, REDIS_URL: process.env.REDIS_URL });
-  const byId = `/graphql?documentId=sha256:${hash}&variables=${encodeURIComponent(JSON.stringify({ limit: 50 }))}`;
-  const first = await fetch(`http://127.0.0.1:${service.port}${byId}`, { headers: bearer(team.key) });
-  const etag = first.headers.get("etag");
-  if (first.status !== 200 || !etag) throw new Error(`GET by documentId answered ${first.status} without an ETag`);
-  log(`cache: ${ROUNDS} rounds of 2 s per side, 10 connections (a 304 counts under errors: autocannon counts non-2xx)`);
-  const sides: Record<string, Target> = {
-    "nested page by POST (query text, no cache)": { port: service.port, method: "POST", headers: bearer(team.key), next: () => ({ path: "/graphql", body: { query: NESTED_QUERY, variables: { limit: 50 } } }) },
-    "nested page by documentId over GET (response cache)": { port: service.port, headers: bearer(team.key), next: () => ({ path: byId }) },
-    "nested page by documentId over GET, If-None-Match (304)": { port: service.port, headers: { ...bearer(team.key), "if-none-match": etag }, next: () => ({ path: byId }) },
+  ensurePostgraphile(log);
+  const command = process.env.CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.CPU_PROF}`, ...COMMANDS.compiled] : COMMANDS.compiled;
+  const [service, postgraphile] = await Promise.all([startService(command, { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl }), startPostgraphile(databaseUrl)]);
+  // The bench's own view of the response cache (keys as src/http/http-cache.ts names them): its team's keys, to count
+  // the misses' answers and drop them.
+  const redis = new Redis(redisUrl);
+  const teamKeys = async () => {
+    const keys: string[] = [];
+    for (let cursor = "0"; ; ) {
+      const [next, batch] = await redis.scan(cursor, "MATCH", `prs:response:v2:${team.teamId}:*`, "COUNT", 1000);
+      keys.push(...batch);
+      if ((cursor = next) === "0") return keys;
+    }
   };
-  const loads: Record<string, Load[]> = {};
   try {
-    for (const target of Object.values(sides)) await round(service, target, 1); // warm-up
-    for (let r = 0; r < ROUNDS; r++) for (const [name, target] of Object.entries(sides)) (loads[name] ??= []).push(await round(service, target, 2));
-    console.log([HEADER, ...Object.entries(loads).map(([name, l]) => row(name, mid(l)))].join("\n"));
+    const page = { query: NESTED_QUERY, variables: { limit: PAGE } };
+    const byId = `/graphql?documentId=sha256:${hash}&variables=${encodeURIComponent(JSON.stringify(page.variables))}`;
+    let missNumber = 0;
+    const missUrl = () => `${byId}&bench_miss=${++missNumber}`;
+    const peerPage = { query: PEER_NESTED_QUERY, variables: { teamId: team.teamId, limit: PAGE } };
+
+    // Checks before load: every side answers the same page; the GET is cached under its ETag, a miss adds a key.
+    // The ETag covers the Accept header: the checks send what the load does (autocannon sends none of its own).
+    const headers = { ...bearer(team.key), accept: "application/json" };
+    const posted = await call(service.port, "/graphql", { method: "POST", key: team.key, body: page, headers });
+    const first = await call(service.port, byId, { key: team.key, headers });
+    const again = await call(service.port, byId, { key: team.key, headers });
+    const etag = first.headers.get("etag");
+    const cachedKey = `prs:response:v2:${team.teamId}:${etag}`;
+    const revalidated = await call(service.port, byId, { key: team.key, headers: { ...headers, "if-none-match": etag ?? "" } });
+    const keysBefore = (await teamKeys()).length;
+    const missed = await call(service.port, missUrl(), { key: team.key, headers });
+    await new Promise((r) => setTimeout(r, 200)); // the answer is stored after it is sent
+    const keysAfter = await teamKeys();
+    const peer = await fetch(`http://127.0.0.1:${postgraphile.port}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(peerPage) });
+    const peerText = await peer.text();
+    const problems = [
+      posted.status !== 200 && `POST answered ${posted.status}`,
+      (first.status !== 200 || !etag) && `GET by documentId answered ${first.status} ${etag ? "" : "without an ETag"}`,
+      (again.text !== posted.text || missed.text !== posted.text || first.text !== posted.text) && "the GETs' bodies differ from the POST's",
+      !keysAfter.includes(cachedKey) && "the GET's answer is not in the response cache under its ETag",
+      revalidated.status !== 304 && `If-None-Match answered ${revalidated.status}`,
+      keysAfter.length !== keysBefore + 1 && `a miss added ${keysAfter.length - keysBefore} keys (1 expected)`,
+      (peer.status !== 200 || !samePage(posted.json(), JSON.parse(peerText))) && `PostGraphile's page differs (${peer.status})`,
+    ].filter(Boolean);
+    if (problems.length) throw new Error(`cache: ${problems.join("; ")}`);
+    await redis.unlink(...keysAfter.filter((k) => k !== cachedKey)); // the check's miss
+    log(`cache: bodies ${posted.text.length} bytes (service, all ways) / ${peerText.length} (PostGraphile); ${ROUNDS} rounds of 2 s per side, 10 connections, order rotating`);
+
+    // CPU per request of each side's server process, from /proc around each round.
+    const cpu: Record<string, number[]> = {};
+    const withCpu = (name: string, pid: number, target: Target, after?: (m: Measurement) => Promise<void>): Side => {
+      let before = 0;
+      return {
+        name,
+        target,
+        before: async () => void (before = cpuOf(pid)),
+        after: async (m, warmup) => {
+          if (!warmup) (cpu[name] ??= []).push((cpuOf(pid) - before) / m.requests);
+          await after?.(m);
+        },
+      };
+    };
+    let missAnswers = 0;
+    let missKeys = 0;
+    let keysAfterHits = 0;
+    const sides: Side[] = [
+      withCpu("GET by documentId, answer in the response cache", service.pid, { port: service.port, headers, next: () => ({ path: byId }) }, async () => {
+        keysAfterHits = Math.max(keysAfterHits, (await teamKeys()).filter((k) => k !== cachedKey).length);
+      }),
+      withCpu("GET by documentId, If-None-Match: 304", service.pid, { port: service.port, headers: { ...headers, "if-none-match": etag! }, next: () => ({ path: byId }) }),
+      withCpu("GET by documentId, not in the cache (miss)", service.pid, { port: service.port, headers, next: () => ({ path: missUrl() }) }, async (m) => {
+        missAnswers += m.statuses[200] ?? 0;
+        // Every miss's answer was stored (one key each); they are dropped so Redis holds only the cached side's.
+        await new Promise((r) => setTimeout(r, 200));
+        const stored = (await teamKeys()).filter((k) => k !== cachedKey);
+        missKeys += stored.length;
+        if (stored.length) await redis.unlink(...stored);
+      }),
+      withCpu("POST /graphql, query text (today's path, not cached)", service.pid, { port: service.port, method: "POST", headers, next: () => ({ path: "/graphql", body: page }) }),
+      withCpu("PostGraphile 5 (allReports, POST)", postgraphile.pid, { port: postgraphile.port, method: "POST", headers: { accept: headers.accept }, next: () => ({ path: "/graphql", body: peerPage }) }),
+    ];
+    const c = await compareMany(sides, { connections: 10, rounds: ROUNDS, seconds: 2, warmupSeconds: 1 }, "rps");
+    const [cached, revalidation, miss, post, graphile] = c.sides;
+    const answers = (s: SideSummary) =>
+      Object.entries(s.rounds.reduce<Record<string, number>>((all, m) => {
+        for (const [status, n] of Object.entries(m.statuses)) all[status] = (all[status] ?? 0) + n;
+        return all;
+      }, {})).map(([status, n]) => `${n} × ${status}`).join(", ");
+    const lines = ["| side | req/s | CPU µs/request (its server process) | p50 ms | p99 ms | answers (all rounds) |", "|---|---|---|---|---|---|"];
+    for (const s of c.sides) lines.push(`| ${s.name} | ${s.rps.toFixed(0)} | ${median(cpu[s.name]).toFixed(0)} | ${s.p50.toFixed(1)} | ${s.p99.toFixed(1)} | ${answers(s)} |`);
+    const ratio = (name: string, a: SideSummary, b: SideSummary, target?: number) => {
+      const r = roundRatios(a.rounds, b.rounds, "rps");
+      const sorted = [...r.rounds].sort((x, y) => x - y);
+      const verdict = target === undefined ? "" : ` — target ≥ ${target.toFixed(1)}×: ${r.ratio >= target ? "HOLDS" : "DOES NOT HOLD"}`;
+      return `- ${name}: **${r.ratio.toFixed(2)}×** (rounds ${sorted[0].toFixed(2)}–${sorted[sorted.length - 1].toFixed(2)})${verdict}`;
+    };
+    lines.push(
+      "",
+      ratio("cached answer vs PostGraphile 5", cached, graphile, 5),
+      ratio("miss vs today's POST", miss, post, 1),
+      ratio("304 vs PostGraphile 5", revalidation, graphile),
+      ratio("cached answer vs today's POST", cached, post),
+      ratio("today's POST vs PostGraphile 5", post, graphile),
+      `- misses stored in the response cache during the measured and warm-up rounds: ${missKeys} keys for ${missAnswers} answers (each request its own key; requests in flight when a round ends are answered and stored but not counted); other keys than the cached answer's after a round of the cached side: at most ${keysAfterHits} (0: every request was a hit)`,
+    );
+    console.log(lines.join("\n"));
   } finally {
-    await service.stop();
+    redis.disconnect();
+    await Promise.all([service.stop(), postgraphile.stop()]);
   }
 }
 

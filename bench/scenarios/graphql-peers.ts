@@ -60,6 +60,9 @@ const unwrap = (item: Json): Json =>
   Object.fromEntries(Object.entries(item).map(([k, v]) => [k, v && typeof v === "object" && "nodes" in v ? (v as { nodes: unknown }).nodes : v && typeof v === "object" && "totalCount" in v ? (v as { totalCount: unknown }).totalCount : v]));
 /** What must agree between the service and PostGraphile: the report ids, their counts and every collection's ids. */
 const shape = (item: Json) => ({ id: item.id, showingsCount: item.showingsCount, ...Object.fromEntries(COLLECTIONS.map((c) => [c, ((item[c] as Item[] | undefined) ?? []).map((i) => i.id)])) });
+const pageItems = (answer: Json): Json[] => ((answer.data as Json | undefined)?.reports as { items?: Json[] } | undefined)?.items ?? [];
+/** Whether PostGraphile's answer to PEER_NESTED_QUERY holds the same reports and items as the service's NESTED_QUERY. */
+export const samePage = (service: Json, peer: Json): boolean => isDeepStrictEqual(pageItems(service).map(shape), pageItems(peer).map(unwrap).map(shape));
 
 function resultOf(id: number, title: string, c: MultiComparison | Row, notes: string[], checksOk: boolean): ScenarioResult {
   if (!("sides" in c)) {
@@ -100,7 +103,7 @@ export async function nestedPage(ctx: ScenarioContext): Promise<ScenarioResult> 
   };
   const notes: string[] = [];
   const mine = await post(ctx.ports.stack, "/graphql", { query: NESTED_QUERY, variables: { limit: PAGE } }, bearer(key));
-  const items = ((mine.json.data as Json | undefined)?.reports as { items?: Json[] } | undefined)?.items ?? [];
+  const items = pageItems(mine.json);
   let ok = mine.status === 200 && items.length === PAGE && items.every((i) => COLLECTIONS.every((c) => (i[c] as unknown[]).length === 10));
   if (!ok) notes.push(`service: unexpected response ${mine.status}`);
   if (!ctx.peers) {
@@ -110,8 +113,7 @@ export async function nestedPage(ctx: ScenarioContext): Promise<ScenarioResult> 
   const peerBody = { query: PEER_NESTED_QUERY, variables: { teamId, limit: PAGE } };
   const peer = await post(ctx.peers.postgraphile, "/graphql", peerBody);
   const reference = await post(ctx.peers.reference, "/graphql", { query: NESTED_QUERY, variables: { limit: PAGE } });
-  const peerItems = (((peer.json.data as Json | undefined)?.reports as { items?: Json[] } | undefined)?.items ?? []).map(unwrap);
-  const peerSame = isDeepStrictEqual(items.map(shape), peerItems.map(shape));
+  const peerSame = samePage(mine.json, peer.json);
   ok = sidesAgree(notes, { peer: "page", reference: "page", same: "reports and items" }, ok, mine, peer, peerSame, reference);
   const c = await compareMany(
     [
