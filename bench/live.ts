@@ -5,7 +5,8 @@
 //
 // TEAMS teams (10), each with a report written to and ten others. Two processes A and B.
 // 1. Latency: SUBSCRIBERS streams on B (20: reportEvents of the written reports, selecting the showing, as a page
-//    would); writes through A (GraphQL createShowing, round robin over the teams) at RATE/s (200) for SECONDS s (30).
+//    would); writes through A (GraphQL createShowing, round robin over the teams) at RATE/s (200) for SECONDS s (30);
+//    WRITERS=2 sends them through two processes A1, A2 instead.
 //    For each event a subscriber receives: receive time − the event's timestamp (when the transaction that committed
 //    it began, so a little more than commit → receive); p50/p99 over all. Every subscriber must receive every showing
 //    of its report exactly once.
@@ -30,6 +31,8 @@ const RATE = Number(process.env.RATE ?? 200);
 const SECONDS = Number(process.env.SECONDS ?? 30);
 const SUBSCRIBERS = Number(process.env.SUBSCRIBERS ?? 20);
 const TEAMS = Number(process.env.TEAMS ?? 10);
+/** Processes the writes go through, round robin (A, or A1, A2 …): one writer may not reach RATE on a small machine. */
+const WRITERS = Number(process.env.WRITERS ?? 1);
 const IDLE_STREAMS = Number(process.env.IDLE_STREAMS ?? 1000);
 const log = (message: string) => process.stderr.write(`[live] ${message}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -116,7 +119,7 @@ interface Received {
 /** At most this many writes in flight; a write due while they are is counted late (the offered rate was not met). */
 const MAX_IN_FLIGHT = 64;
 
-async function latencyRun(a: Service, b: Service, teams: Team[], label: string, seconds = SECONDS): Promise<string> {
+async function latencyRun(writers: Service[], b: Service, teams: Team[], label: string, seconds = SECONDS): Promise<string> {
   // SUBSCRIBERS streams on B, spread over the teams, each on its team's written report.
   const subscribers = await Promise.all(
     Array.from({ length: SUBSCRIBERS }, (_, i) => {
@@ -156,7 +159,7 @@ async function latencyRun(a: Service, b: Service, teams: Team[], label: string, 
       await Promise.race(inFlight);
     }
     const team = teams[n % teams.length];
-    const write = fetch(`${a.url}/graphql`, {
+    const write = fetch(`${writers[n % writers.length].url}/graphql`, {
       method: "POST",
       headers: { Authorization: `Bearer ${team.keys[0]}`, "Content-Type": "application/json" },
       body: JSON.stringify({ query: `mutation($r: ID!, $n: String!) { createShowing(input: { reportId: $r, attendeeName: $n }) { id } }`, variables: { r: team.reports[0], n: `Visitor ${n}` } }),
@@ -227,15 +230,16 @@ async function main(): Promise<void> {
     teams.push(team);
   }
   const env = { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, REDIS_KEY_PREFIX: `prs:bench:${randomUUID()}` };
-  const [a, b] = await Promise.all([startService(env), startService(env)]);
+  const [b, ...writers] = await Promise.all(Array.from({ length: 1 + WRITERS }, () => startService(env)));
   const lines: string[] = [];
   try {
     log(`warm-up; then ${IDLE_STREAMS} idle streams on B`);
-    await latencyRun(a, b, teams, "warm-up", 2);
+    await latencyRun(writers, b, teams, "warm-up", 2);
     lines.push("| writes through A (GraphQL createShowing, over the teams) → subscribers on B | writes | subscribers on B | p50 ms | p99 ms | max ms | lost | duplicated |", "|---|---|---|---|---|---|---|---|");
-    lines.push(await latencyRun(a, b, teams, `${RATE}/s, no other stream`));
+    const through = WRITERS > 1 ? ` through ${WRITERS} writers` : "";
+    lines.push(await latencyRun(writers, b, teams, `${RATE}/s${through}, no other stream`));
     const idle = await openIdle(b, teams, IDLE_STREAMS);
-    lines.push(await latencyRun(a, b, teams, `${RATE}/s, ${IDLE_STREAMS} more streams open on B`));
+    lines.push(await latencyRun(writers, b, teams, `${RATE}/s${through}, ${IDLE_STREAMS} more streams open on B`));
     idle.forEach((s) => s.close());
     // Memory on a fresh process (C), after one stream opened and closed: its RSS settled, then with IDLE_STREAMS
     // streams open (the smallest of three samples a second apart, each time).
@@ -259,7 +263,7 @@ async function main(): Promise<void> {
       await c.stop();
     }
   } finally {
-    await Promise.all([a.stop(), b.stop()]);
+    await Promise.all([b, ...writers].map((service) => service.stop()));
     for (const team of teams) await conn.query("DELETE FROM teams WHERE id = $1", [team.id]);
     await conn.close();
   }
