@@ -22,7 +22,7 @@ globalThis.setTimeout = Object.assign(function setTimeout(callback: (...args: un
 
 // Fast tier, PGlite: the worker's database (test/support/environment.js) stands in for the new in-memory PGlite the
 // service opens from the migrated template; any other PGlite is opened as usual.
-const workerPglite = (globalThis as { __workerPglite?: () => unknown }).__workerPglite;
+const workerPglite = (globalThis as { __workerPglite?: (file: { DatabaseError: unknown; Date: DateConstructor; Uint8Array: Uint8ArrayConstructor }) => object }).__workerPglite;
 if (workerPglite) {
   const templateSize = statSync(process.env.PGLITE_TEMPLATE!).size;
   jest.mock("@electric-sql/pglite", () => {
@@ -30,7 +30,7 @@ if (workerPglite) {
     const PGlite = new Proxy(actual.PGlite, {
       construct(target, args: [string?, { loadDataDir?: Blob }?], newTarget) {
         const [dataDir, options] = args;
-        if (dataDir === "memory://" && options?.loadDataDir?.size === templateSize) return workerPglite() as object;
+        if (dataDir === "memory://" && options?.loadDataDir?.size === templateSize) return workerPglite({ DatabaseError: actual.messages.DatabaseError, Date, Uint8Array });
         return Reflect.construct(target, args, newTarget);
       },
     });

@@ -7,6 +7,8 @@
 //    the files' sandboxes, and each file starts on the same database with every table emptied (TRUNCATE … RESTART
 //    IDENTITY; the migration history kept): what each file sees is what a fresh database from the template shows.
 //    test/support/env.ts hands it to the service in place of a new PGlite; a file's close() leaves it open.
+//    (Committed first in a form that never took effect: env.ts ran before the database was set up; the first file to
+//    touch it now empties it, and values crossing between realms are made the receiving realm's.)
 // 2. After each test file a full garbage collection (`--expose-gc`, package.json) once the file's context is let
 //    go of: left to V8, a worker held several files' apps after its last file; returning gigabytes to the system
 //    outlasted the 500 ms Jest gives a worker to exit, and Jest warned that "a worker process has failed to exit
@@ -49,21 +51,51 @@ function openShared(templateFile) {
 }
 
 /**
- * The worker's PGlite as one file sees it: its listeners are removed and it counts as closed once the file closes it
- * (the database itself stays open for the next file).
+ * The worker's PGlite as one file sees it, from `ready` (the database, emptied for this file): each call waits for it
+ * (the service constructs PGlite synchronously, before the database is open, as with a new PGlite); the file's
+ * listeners are removed and it counts as closed once the file closes it (the database stays open for the next file).
+ * `instanceof` is per realm: errors of the database are made instances of the file's own `DatabaseError` class (Prisma's
+ * adapter tells a database error, e.g. a unique violation, from others by it), and dates and bytes are passed as the
+ * receiving realm's, in transactions too.
  */
-function forOneFile(pglite) {
+function forOneFile(ready, file) {
   const unlisteners = [];
   let closed = false;
-  const guard = () => {
-    if (closed) throw new Error("PGlite is closed");
+  const outer = require("@electric-sql/pglite");
+  const ownError = (err) => {
+    if (err instanceof outer.messages.DatabaseError) Object.setPrototypeOf(err, file.DatabaseError.prototype);
+    return err;
   };
+  // Values cross between the file's realm and this one: PGlite tells a Date or bytes from other values by instanceof.
+  const toDatabase = (v) =>
+    Array.isArray(v) ? v.map(toDatabase) : v instanceof file.Date ? new Date(v.getTime()) : v instanceof file.Uint8Array ? Uint8Array.from(v) : v;
+  const toFile = (v) =>
+    Array.isArray(v) ? v.map(toFile) : v instanceof Date ? new file.Date(v.getTime()) : v instanceof Uint8Array && !Buffer.isBuffer(v) ? file.Uint8Array.from(v) : v;
+  const rowsToFile = (result) => {
+    if (!result || typeof result !== "object" || !Array.isArray(result.rows)) return result;
+    const rows = result.rows.map((row) => (Array.isArray(row) ? row.map(toFile) : Object.fromEntries(Object.entries(row).map(([k, v]) => [k, toFile(v)]))));
+    return { ...result, rows };
+  };
+  const call = async (target, prop, args) => {
+    try {
+      const sent = prop === "query" && Array.isArray(args[1]) ? [args[0], args[1].map(toDatabase), ...args.slice(2)] : args;
+      const result = await target[prop](...sent);
+      return prop === "query" ? rowsToFile(result) : prop === "exec" && Array.isArray(result) ? result.map(rowsToFile) : result;
+    } catch (err) {
+      throw ownError(err);
+    }
+  };
+  /** A transaction's handle, its errors the file's own too. */
+  const inTransaction = (tx) => new Proxy(tx, { get: (t, prop) => (typeof t[prop] === "function" ? (...args) => call(t, prop, args) : t[prop]) });
   const own = {
+    waitReady: ready.then(() => undefined),
     async listen(channel, callback) {
-      guard();
-      const unlisten = await pglite.listen(channel, callback);
+      const unlisten = await (await ready).listen(channel, callback);
       unlisteners.push(unlisten);
       return unlisten;
+    },
+    async transaction(callback) {
+      return call(await ready, "transaction", [(tx) => callback(inTransaction(tx))]);
     },
     async close() {
       if (closed) return;
@@ -74,14 +106,12 @@ function forOneFile(pglite) {
       return closed;
     },
   };
-  return new Proxy(pglite, {
+  return new Proxy(own, {
     get(target, prop) {
       if (Object.prototype.hasOwnProperty.call(own, prop)) return own[prop];
-      const value = Reflect.get(target, prop, target);
-      if (typeof value !== "function") return value;
-      return (...args) => {
-        guard();
-        return value.apply(target, args);
+      return async (...args) => {
+        if (closed) throw new Error("PGlite is closed");
+        return call(await ready, prop, args);
       };
     },
   });
@@ -90,15 +120,19 @@ function forOneFile(pglite) {
 class ServiceEnvironment extends TestEnvironment {
   constructor(config, context) {
     super(config, context);
-    this.sharesDatabase = config.projectConfig.displayName?.name === "fast" && !process.env.DATABASE_URL && Boolean(process.env.PGLITE_TEMPLATE);
-  }
-
-  async setup() {
-    await super.setup();
-    if (!this.sharesDatabase) return;
-    const pglite = await openShared(process.env.PGLITE_TEMPLATE);
-    await pglite.exec(EMPTY_TABLES);
-    this.global.__workerPglite = () => forOneFile(pglite);
+    const sharesDatabase = !process.env.TEST_PGLITE_PER_FILE && config.projectConfig.displayName?.name === "fast" && !process.env.DATABASE_URL && Boolean(process.env.PGLITE_TEMPLATE);
+    if (!sharesDatabase) return;
+    // TEST_PGLITE_PER_FILE=1 opens one per file, as before (to tell a fault of the sharing from one of the code).
+    // Set here, before the file's setup files run (test/support/env.ts reads it); emptied on the file's first use.
+    let ready;
+    this.global.__workerPglite = (file) =>
+      forOneFile(
+        (ready ??= openShared(process.env.PGLITE_TEMPLATE).then(async (pglite) => {
+          await pglite.exec(EMPTY_TABLES);
+          return pglite;
+        })),
+        file,
+      );
   }
 
   async teardown() {
