@@ -290,8 +290,9 @@ builder.subscriptionFields((t) => ({
     type: LiveEvent,
     description:
       "The changes of one report of the team: the report itself (created, updated, published, unpublished, deleted — the stream ends " +
-      "after report.deleted), its showings, comparables, agent insights, social media posts and executive summary. Needs reports:read; " +
-      "events of showings, comparables, insights and posts also need that resource's read permission (others are not sent).",
+      "after report.deleted), its showings, comparables, agent insights, social media posts and executive summary. Needs reports:read. " +
+      "Events of showings, comparables, insights and posts also need that resource's read permission (others are not sent).",
+    authScopes: { permission: "reports:read" },
     args: { reportId: t.arg.id({ required: true, description: "The report's id" }) },
     subscribe: async (_root, { reportId }, ctx) => {
       const viewer = viewerOf(ctx);
