@@ -131,6 +131,7 @@ export interface HourlyCount {
  * out), oldest first: what is stored plus what this process has not written yet (read like callsThisMonth).
  */
 export async function hourlyCounts(teamId: string, since: Date, until?: Date): Promise<HourlyCount[]> {
+  const keys = new Set((await prisma.apiKey.findMany({ where: { teamId }, select: { id: true } })).map((k) => k.id));
   for (let attempt = 0; ; attempt++) {
     await flushing;
     const started = flushesStarted;
@@ -139,8 +140,10 @@ export async function hourlyCounts(teamId: string, since: Date, until?: Date): P
       select: { keyId: true, hour: true, count: true },
       orderBy: [{ hour: "asc" }, { keyId: "asc" }],
     });
-    if (started !== flushesStarted && attempt < 2) continue;
-    const keys = new Set((await prisma.apiKey.findMany({ where: { teamId }, select: { id: true } })).map((k) => k.id));
+    // From this check on nothing awaits: a flush that takes counts out of pendingHours after the rows were read
+    // (and before they are written) is seen here, and the rows read again. (The keys were read above: a flush that
+    // started during that read took counts that neither the rows nor pendingHours held.)
+    if (started !== flushesStarted && attempt < 4) continue;
     const counts = new Map(rows.map((r) => [`${r.keyId}|${r.hour.toISOString()}`, { ...r }]));
     for (const [key, calls] of pendingHours) {
       const [keyId, hour] = key.split("|");
