@@ -1,7 +1,7 @@
 // Nested lookups are planned into a constant number of SQL statements, whatever the page size.
 import request from "supertest";
 import { prisma } from "../src/db";
-import { countStatements, createTeam, startTestApp, type TestApp } from "./support/app";
+import { countStatements, createTeam, isHousekeeping, startTestApp, type TestApp } from "./support/app";
 
 let t: TestApp;
 afterAll(() => t.close());
@@ -20,7 +20,6 @@ const NESTED = `query($limit: Int!) {
 }`;
 
 /** Timed writes that are not part of any one request: usage flushes and the once-a-minute last_used_at. */
-const isHousekeeping = (sql: string) => /INSERT INTO team_usage|INSERT INTO api_key_hourly_usage|UPDATE api_keys SET last_used_at/.test(sql);
 /** The auth middleware's API-key lookup (one statement, alone or batched; not part of the query's plan). */
 const isKeyLookup = (sql: string) => /FROM api_keys WHERE key_hash = ANY/.test(sql);
 
