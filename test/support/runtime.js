@@ -10,6 +10,7 @@ const { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync 
 const path = require("node:path");
 const vm = require("node:vm");
 const Runtime = require("jest-runtime").default;
+const { handlePotentialSyntaxError } = require("@jest/transform");
 
 const DIR = path.join(__dirname, "..", "..", "node_modules", ".cache", "prs", "v8", `${process.version}-${process.arch}`);
 mkdirSync(DIR, { recursive: true });
@@ -34,23 +35,39 @@ function read(key) {
 
 class CachingRuntime extends Runtime {
   createScriptFromCode(scriptSource, filename) {
-    // A script compiled from a cache loses Jest's dynamic-import hook (Node 20: "A dynamic import callback was not
-    // specified"), so a module that may call import() is compiled from source as before.
-    if (scriptSource.includes("import(")) return super.createScriptFromCode(scriptSource, filename);
-    const key = keyOf(filename, scriptSource);
-    const cachedData = read(key);
-    const Script = vm.Script;
-    let made;
-    vm.Script = function CachedScript(code, options) {
-      made = new Script(code, cachedData ? { ...options, cachedData } : options);
-      return made;
-    };
+    // A script compiled from a cache loses its dynamic-import hook (Node 20: "A dynamic import callback was not
+    // specified"), so a module that may call import() is compiled from source.
+    const mayImport = scriptSource.includes("import(");
+    const key = mayImport ? undefined : keyOf(filename, scriptSource);
+    const cachedData = key && read(key);
+    const scriptFilename = this._resolver.isCoreModule(filename) ? `jest-nodejs-core-${filename}` : filename;
+    // Jest's own hook (jest-runtime's createScriptFromCode) holds the runtime, and through it the test file's whole
+    // realm: its app, its schema, every module it loaded. Node 20 keeps a script's hook alive through an ordinary
+    // garbage collection (only a heap snapshot's collection frees it; nodejs/node#48510 is not in Node 20), so every
+    // finished test file stayed in its worker's heap (~50 MB a file) and each collection took longer. This hook
+    // reaches the runtime only through a WeakRef.
+    const runtime = new WeakRef(this);
+    let script;
     try {
-      return super.createScriptFromCode(scriptSource, filename);
-    } finally {
-      vm.Script = Script;
-      if (made && (!cachedData || made.cachedDataRejected)) pending.set(filename, { script: made, key });
+      script = new vm.Script(this.wrapCodeInModuleWrapper(scriptSource), {
+        columnOffset: this._fileTransforms.get(filename)?.wrapperLength,
+        displayErrors: true,
+        filename: scriptFilename,
+        cachedData,
+        importModuleDynamically: (specifier) => runtime.deref()?.importDynamically(specifier, scriptFilename) ?? Promise.reject(new Error("Test environment has been torn down")),
+      });
+    } catch (e) {
+      throw handlePotentialSyntaxError(e);
     }
+    if (key && (!cachedData || script.cachedDataRejected)) pending.set(filename, { script, key });
+    return script;
+  }
+
+  /** What jest-runtime's own hook does: an import() from a test file's module, in that file's context. */
+  async importDynamically(specifier, scriptFilename) {
+    const context = this._environment.getVmContext?.();
+    if (!context) throw new Error("Test environment has been torn down");
+    return this.linkAndEvaluateModule(await this.resolveModule(specifier, scriptFilename, context));
   }
 
   _execModule(localModule, options, moduleRegistry, from, moduleName) {
