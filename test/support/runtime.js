@@ -25,12 +25,20 @@ const pending = new Map();
 
 const keyOf = (filename, source) => createHash("sha1").update(filename).update("\0").update(source).digest("hex");
 
+/** Caches read or written by this worker, kept for its next test files (one read of each from disk). */
+const held = new Map();
+
 function read(key) {
-  try {
-    return readFileSync(path.join(DIR, key));
-  } catch {
-    return undefined;
+  let data = held.get(key);
+  if (data === undefined) {
+    try {
+      data = readFileSync(path.join(DIR, key));
+    } catch {
+      data = null;
+    }
+    held.set(key, data);
   }
+  return data ?? undefined;
 }
 
 class CachingRuntime extends Runtime {
@@ -79,7 +87,9 @@ class CachingRuntime extends Runtime {
         pending.delete(localModule.filename);
         try {
           const file = path.join(DIR, entry.key);
-          writeFileSync(`${file}.${process.pid}`, entry.script.createCachedData());
+          const data = entry.script.createCachedData();
+          held.set(entry.key, data);
+          writeFileSync(`${file}.${process.pid}`, data);
           renameSync(`${file}.${process.pid}`, file);
         } catch {
           // A cache is an optimisation: a failure to write one changes nothing else.
