@@ -4,7 +4,7 @@ import { complexityFromQuery } from "@pothos/plugin-complexity";
 import request from "supertest";
 import { prisma } from "../src/db";
 import { restRouter } from "../src/rest";
-import { parse } from "graphql";
+import { parse, validate } from "graphql";
 import { TEAM_FULL_ACCESS } from "../src/auth/permissions";
 import { restOperations } from "../src/rest/graphql";
 import { schema } from "../src/schema";
@@ -168,10 +168,11 @@ describe("GraphQL limits", () => {
     expect(result.errors?.map((e) => [e.message, e.extensions.code])).toEqual([[expect.stringMatching(/^Query too complex: one of its reads could build \d+ rows, the limit is \d+$/), "QUERY_TOO_COMPLEX"]]);
   });
 
-  it("keeps every REST document within depth and size", () => {
+  it("keeps every REST document valid against the schema and within depth and size", () => {
     restRouter(); // every REST module is loaded
     expect(restOperations.length).toBeGreaterThan(10);
     for (const op of restOperations) {
+      expect(validate(schema, op.document).map((e) => `${op.name}: ${e.message}`)).toEqual([]);
       const input = /CreateShowing/.test(op.name)
         ? { reportId: "00000000-0000-4000-8000-000000000000" }
         : /CreateReport|CreateComparable/.test(op.name)

@@ -1,6 +1,7 @@
 // Runs a GraphQL operation in-process for a REST route, on the engine /graphql uses (../schema/engine.ts): each
-// document is parsed and validated once, at start-up, and executed with the request's context (no HTTP hop, no
-// per-request parsing). Errors come back as RestErrors whose messages name fields in REST words.
+// document is parsed once, at start-up, validated once, on its first use (a process answering a few routes does not
+// validate ~80 documents as it starts; test/graphql-limits.test.ts validates every one), and executed with the
+// request's context (no HTTP hop, no per-request parsing). Errors come back as RestErrors whose messages name fields in REST words.
 import { GraphQLError, parse, validate, type DocumentNode, type ExecutionResult } from "graphql";
 import type { Context } from "../context";
 import { isDatabaseUnavailable, isStatementTimeout } from "../db/errors";
@@ -19,6 +20,8 @@ export interface Operation {
   /** Its first root field, and that field's key in the result (its alias, if any). */
   rootField: string;
   root: string;
+  /** Whether it has been validated against the schema (on its first run). */
+  valid?: true;
 }
 
 /** Every REST operation, registered as its module loads (tests check them against the GraphQL limits). */
@@ -26,8 +29,6 @@ export const restOperations: Operation[] = [];
 
 export function operation(source: string): Operation {
   const document = parse(source);
-  const errors = validate(schema, document);
-  if (errors.length) throw new Error(`Invalid REST operation: ${errors.map((e) => e.message).join("; ")}`);
   const def = document.definitions[0];
   const first = def.kind === "OperationDefinition" ? def.selectionSet.selections[0] : undefined;
   const field = first?.kind === "Field" ? first : undefined;
@@ -74,8 +75,17 @@ export interface RunOptions {
 
 const isForbiddenNested = (error: GraphQLError) => error.extensions?.status === 403 && (error.path?.length ?? 0) > 1;
 
+/** Validates a REST operation against the schema (once): a document that is not valid is a fault of this code. */
+export function validateOperation(op: Operation): void {
+  if (op.valid) return;
+  const errors = validate(schema, op.document);
+  if (errors.length) throw new Error(`Invalid REST operation ${op.name}: ${errors.map((e) => e.message).join("; ")}`);
+  op.valid = true;
+}
+
 /** Runs the operation; throws its first error as a RestError. */
 async function executed(op: Operation, variables: Record<string, unknown>, context: Context, options: RunOptions): Promise<ExecutionResult> {
+  validateOperation(op);
   // A single value where a list goes: GraphQL would take it as a list of one, REST does not (./lists.ts).
   const notList = nonArrayForList(schema, op.document, variables);
   if (notList) throw toRestError(notList, op, options.nameOf ?? restNameOf(options.spelled), context);
