@@ -1,13 +1,13 @@
 // The route template a request calls, known before Express routes it (the auth step records a key's last use):
-// a path of the OpenAPI document (/v1/reports/{reportId}), /graphql, or "unmatched" — never the raw path, which may
-// hold ids or a client's typing.
+// a path of the route table (/v1/reports/{reportId}, as the OpenAPI document writes it), /graphql, or "unmatched" —
+// never the raw path, which may hold ids or a client's typing.
 import type { Request } from "express";
-import { openApiDocument } from "./openapi";
+import { ROUTES } from "./table";
 
 let templates: { pattern: RegExp; template: string }[] | undefined;
 
 function compiled() {
-  templates ??= Object.keys(openApiDocument().paths ?? {})
+  templates ??= [...new Set(ROUTES.map((route) => route.path))]
     .map((template) => ({
       template,
       pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^/}]+\}/g, "[^/]+")}/?$`),
