@@ -30,6 +30,10 @@ const SYSTEM = [
   "graphql-memory",
   // Every field path of the one-statement read against the resolvers, generated from the schema: ~30 s.
   "sql-json-differential",
+  // Stress and timing: every write route raced against its report's delete, 6 trials each (~15 s); hanging webhook
+  // receivers holding every delivery slot, timed against a 1 s attempt timeout.
+  "races",
+  "webhooks-fairness",
   "fuzz/fuzz",
 ].map((name) => `<rootDir>/test/${name}.test.ts`);
 
