@@ -14,10 +14,10 @@
 // Counts and X-RateLimit-Remaining stay exact for the requests of one process. A request costing several points
 // (hitWithin: a GraphQL request with several root mutation fields) takes all of them or none: from the block held
 // when it has them, else counted in Redis and given back when they went past the limit.
-import { Redis } from "ioredis";
 import { LRUCache } from "lru-cache";
-import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import type { RateLimiterRedis } from "rate-limiter-flexible";
 import { logger } from "../logger";
+import { rateLimiterFlexible, redisClient } from "../redis";
 
 const HOUR = 3600;
 const REDIS_CONNECT_WAIT_MS = 3000;
@@ -131,7 +131,7 @@ function clockHour(key: string, now: number) {
 function redisConnection(url: string) {
   // Auto-pipelining sends the counts of requests read in the same turn of the event loop in one write: a round
   // trip to Redis costs more than the count itself (BENCHMARKS.md, scenario 4).
-  const client = new Redis(url, {
+  const client = redisClient(url, {
     enableAutoPipelining: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
@@ -194,7 +194,7 @@ function sharedStore(limiter: RateLimiterRedis, here: MemoryStore) {
     try {
       return (await limiter.consume(windowKey, points, { customDuration: secondsLeft })).consumedPoints;
     } catch (err) {
-      return err instanceof RateLimiterRes ? err.consumedPoints : null;
+      return err instanceof rateLimiterFlexible().RateLimiterRes ? err.consumedPoints : null;
     }
   }
 
@@ -292,7 +292,7 @@ export function createRateLimiter(options: { redisUrl?: string; keyPrefix?: stri
   const here = memoryStore(MEMORY_COUNTERS);
   const redis = options.redisUrl ? redisConnection(options.redisUrl) : null;
   const keyPrefix = options.keyPrefix ?? "prs:rl";
-  const limiter = redis && new RateLimiterRedis({ points: Number.MAX_SAFE_INTEGER, duration: HOUR, keyPrefix, storeClient: redis.client });
+  const limiter = redis && new (rateLimiterFlexible().RateLimiterRedis)({ points: Number.MAX_SAFE_INTEGER, duration: HOUR, keyPrefix, storeClient: redis.client });
   const shared = limiter && sharedStore(limiter, here);
   return {
     async hit(key, now = Date.now(), limit) {

@@ -16,7 +16,6 @@
 import { createHash } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import { Kind, parse, type DocumentNode, type SelectionSetNode } from "graphql";
-import { Redis } from "ioredis";
 import { LRUCache } from "lru-cache";
 import { config } from "../config";
 import { confirmKeyRow } from "../auth/key-check";
@@ -25,6 +24,7 @@ import { database } from "../db";
 import type { Statement } from "../db/open";
 import { findDocument, hashOfDocumentId } from "../graphql-documents/documents";
 import { logger } from "../logger";
+import { redisClient } from "../redis";
 
 export const CACHE_CONTROL = "private, no-cache";
 
@@ -220,7 +220,7 @@ function memoryCache(): ResponseCache {
  * "HTTP caching (issue 34)"). A value without the newline (none is written) reads as a miss.
  */
 function redisCache(url: string): ResponseCache {
-  const client = new Redis(url, { enableAutoPipelining: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  const client = redisClient(url, { enableAutoPipelining: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
   client.on("error", (err) => logger.warn({ err: err.message }, "redis error; the response cache misses meanwhile"));
   const failed = (err: unknown) => logger.warn({ err: (err as Error).message }, "response cache unavailable");
   return {

@@ -2,9 +2,10 @@
 // "Live updates"). With REDIS_URL, a Redis pub/sub channel each (every process, the publisher included, hears every
 // message); without, this process only (PGlite: one process owns the database). A message carries only a team or key
 // id: what happened is read from the outbox (./streams.ts), so a lost or repeated message loses or repeats nothing.
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { config } from "../config";
 import { logger } from "../logger";
+import { redisClient } from "../redis";
 
 type Listener = (id: string) => void;
 
@@ -40,13 +41,13 @@ function redisBus(url: string, prefix: string): LiveBus {
   const listeners = { [channels.events]: new Set<Listener>(), [channels.keys]: new Set<Listener>() };
   const options = { enableAutoPipelining: true, maxRetriesPerRequest: 1 } as const;
   // Messages published while the connection opens wait for it (each retried once).
-  const publisher = new Redis(url, options);
+  const publisher = redisClient(url, options);
   publisher.on("error", (err) => logger.warn({ err: err.message }, "redis error; live updates reach other processes late meanwhile"));
   // Opened when this process first has a stream: a process nobody subscribes to only publishes.
   let subscriber: Redis | undefined;
   const subscribe = () => {
     if (subscriber) return;
-    subscriber = new Redis(url, options);
+    subscriber = redisClient(url, options);
     subscriber.on("error", (err) => logger.warn({ err: err.message }, "redis error (live updates' subscription)"));
     subscriber.on("message", (channel: string, id: string) => listeners[channel]?.forEach((listener) => listener(id)));
     void subscriber.subscribe(channels.events, channels.keys).catch((err) => logger.error({ err }, "could not subscribe to live updates"));

@@ -14,11 +14,11 @@
 // reads the key as no longer valid; a sweep every SWEEP_MS re-reads the keys of open streams (a key revoked from the
 // CLI or expired at the end of a roll's overlap) and reads every open team's outbox again.
 import { randomUUID } from "node:crypto";
-import { Redis } from "ioredis";
 import { config } from "../config";
 import { database } from "../db";
 import type { Statement } from "../db/open";
 import { logger } from "../logger";
+import { redisClient } from "../redis";
 import { liveBus } from "./bus";
 
 export const MAX_STREAMS_PER_KEY = 20;
@@ -176,7 +176,7 @@ return 1`;
 
 function redisCounter(url: string, prefix: string): StreamCounter {
   // Commands wait for the connection (the first ones are sent while it opens), each retried once.
-  const client = new Redis(url, { enableAutoPipelining: true, maxRetriesPerRequest: 1 });
+  const client = redisClient(url, { enableAutoPipelining: true, maxRetriesPerRequest: 1 });
   client.on("error", (err) => logger.warn({ err: err.message }, "redis error; new live streams are refused meanwhile"));
   const keyOf = (keyId: string) => `${prefix}:live:streams:${keyId}`;
   return {
