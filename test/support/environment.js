@@ -30,8 +30,11 @@ DO $$ BEGIN
 END $$;
 RESET session_replication_role`;
 
-// PGlite 0.4 leaves PostgreSQL's idle-stats timer armed (electric-sql/pglite#925, see env.ts): the worker's database
-// stays open until the worker exits, and that timer must not hold the worker open after its last file.
+// PGlite 0.4 leaves PostgreSQL's idle-stats timer (up to 10 s) armed, after close() too (electric-sql/pglite#925; the
+// fixed releases are outside what the prisma package's pins allow): it must not hold a Jest worker open after its
+// last file (Jest then warns that "a worker process has failed to exit gracefully"), whether the PGlite is the
+// worker's (opened here) or a file's own. One patch covers both: a test file's context reads Node's globals, this
+// setTimeout among them, from this realm (jest-environment-node).
 const setTimeoutOfNode = globalThis.setTimeout;
 globalThis.setTimeout = Object.assign(function setTimeout(callback, ms, ...args) {
   const timer = setTimeoutOfNode(callback, ms, ...args);
