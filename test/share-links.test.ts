@@ -322,7 +322,8 @@ describe("the PDF", () => {
 describe("the page's own rate limit", () => {
   it("answers 429 past RATE_LIMIT_ANONYMOUS requests an hour from one address", async () => {
     // One server for the 400 requests (supertest would start and stop one per request).
-    const server = createServer(t.app).listen(0, "127.0.0.1");
+    const server = createServer(t.app);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
       let res = await request(server).get("/r/nope");
       const left = Number(res.headers["x-ratelimit-remaining"]);
@@ -334,7 +335,7 @@ describe("the page's own rate limit", () => {
       expect(res.type).toBe("text/html");
       expect(Number(res.headers["retry-after"])).toBeGreaterThan(0);
     } finally {
-      server.close();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });

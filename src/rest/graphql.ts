@@ -1,7 +1,8 @@
 // Runs a GraphQL operation in-process for a REST route, on the engine /graphql uses (../schema/engine.ts): each
 // document is parsed once, at start-up, validated once, on its first use (a process answering a few routes does not
 // validate ~80 documents as it starts; test/graphql-limits.test.ts validates every one), and executed with the
-// request's context (no HTTP hop, no per-request parsing). Errors come back as RestErrors whose messages name fields in REST words.
+// request's context (no HTTP hop, no per-request parsing). Errors come back as RestErrors whose messages name fields
+// in REST words.
 import { GraphQLError, parse, validate, type DocumentNode, type ExecutionResult } from "graphql";
 import type { Context } from "../context";
 import { isDatabaseUnavailable, isStatementTimeout } from "../db/errors";

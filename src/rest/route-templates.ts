@@ -2,6 +2,7 @@
 // a path of the route table (/v1/reports/{reportId}, as the OpenAPI document writes it), /graphql, or "unmatched" —
 // never the raw path, which may hold ids or a client's typing.
 import type { Request } from "express";
+import { pathPattern } from "./route";
 import { ROUTES } from "./table";
 
 let templates: { pattern: RegExp; template: string }[] | undefined;
@@ -10,7 +11,7 @@ function compiled() {
   templates ??= [...new Set(ROUTES.map((route) => route.path))]
     .map((template) => ({
       template,
-      pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^/}]+\}/g, "[^/]+")}/?$`),
+      pattern: new RegExp(`^${pathPattern(template, "[^/]+")}/?$`),
       // Literal segments first: /v1/webhooks/event-types before /v1/webhooks/{webhookId}.
       params: (template.match(/\{/g) ?? []).length,
     }))

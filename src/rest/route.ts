@@ -167,8 +167,12 @@ export function routerOf(routes: readonly RestRoute[]): Router {
   return router;
 }
 
-/** The pattern of a template's concrete paths; a parameter is one segment of word characters and dashes. */
-export const pathPattern = (template: string): string => template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^/}]+\}/g, "[\\w-]+");
+/**
+ * The pattern of a template's concrete paths; a parameter is one segment of word characters and dashes, or of
+ * `segment` (the last-use template of a request takes any segment: ./route-templates.ts).
+ */
+export const pathPattern = (template: string, segment = "[\\w-]+"): string =>
+  template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^/}]+\}/g, segment);
 
 /** Whether a request calls a GET route that checks its key in its own statement (`checksKey`). */
 export function statementChecked(routes: readonly RestRoute[]): (req: Request) => boolean {
