@@ -123,3 +123,26 @@ it("says when, from which address and with which route a key was last used", asy
   const adminId = await idOf(admin.key);
   expect(keys.find((k: { id: string }) => k.id === adminId).lastUsedRoute).toBe("POST /graphql");
 });
+
+it("holds the team at 100 active keys when 20 rolls arrive together at the cap", async () => {
+  const team = await createTeam({ permissions: "api_keys:*,reports:read" });
+  const keys = await Promise.all(
+    Array.from({ length: 99 }, (_, i) =>
+      prisma.apiKey.create({
+        data: { teamId: team.teamId, name: `k${i}`, permissions: { reports: ["read"] }, keyHash: `hash-cap-${team.teamId}-${i}`, prefix: `prs_cap${i}` },
+        select: { id: true },
+      }),
+    ),
+  );
+  const active = () => prisma.apiKey.count({ where: { teamId: team.teamId, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] } });
+  expect(await active()).toBe(100);
+  const answers = await Promise.all(keys.slice(0, 20).map(({ id }) => gql(team.auth, ROLL, { id, overlap: "HOUR" })));
+  expect(await active()).toBe(100);
+  for (const res of answers) {
+    expect(res.body.errors?.[0]).toMatchObject({ message: "Key limit reached: a team holds at most 100 active keys; revoke one first", extensions: { code: "BAD_USER_INPUT" } });
+  }
+  // Without an overlap the old key stops at once: the roll keeps the count and is allowed at the cap.
+  const none = await gql(team.auth, ROLL, { id: keys[0].id, overlap: "NONE" });
+  expect(none.body.errors).toBeUndefined();
+  expect(await active()).toBe(100);
+});

@@ -39,7 +39,8 @@ export const activeKeysOf = (teamId: string, now: Date) => ({ teamId, revokedAt:
  */
 export async function createApiKey(options: NewKeyOptions, tx?: Prisma.TransactionClient, audit?: AuditActor): Promise<{ key: string; id: string }> {
   if (!tx) return inTransaction((t) => createApiKey(options, t, audit));
-  await lockTeamUnderCap(tx, options.teamId);
+  await lockTeam(tx, options.teamId);
+  await refuseAtCap(tx, options.teamId);
   const created = await insertKey(tx, options);
   if (audit) {
     const row = await tx.apiKey.findUniqueOrThrow({ where: { id: created.id } });
@@ -52,9 +53,16 @@ export async function createApiKey(options: NewKeyOptions, tx?: Prisma.Transacti
 const inTransaction = <T>(fn: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> =>
   prisma.$transaction(fn, { maxWait: config.DB_TIMEOUT_MS, timeout: 2 * config.DB_TIMEOUT_MS });
 
-/** Takes the team's row lock and throws KeyLimitReached at the cap (`except`: a key about to be replaced, not counted). */
-async function lockTeamUnderCap(tx: Prisma.TransactionClient, teamId: string, except?: string): Promise<void> {
+/**
+ * The team's row lock, held to the end of the transaction: the count of its active keys and the insert that follows
+ * run one transaction after another, whichever process they come from.
+ */
+async function lockTeam(tx: Prisma.TransactionClient, teamId: string): Promise<void> {
   await tx.$queryRaw`SELECT 1 FROM teams WHERE id = ${teamId}::uuid FOR UPDATE`;
+}
+
+/** Throws KeyLimitReached at the cap (`except`: a key that stops working in this transaction, not counted). */
+async function refuseAtCap(tx: Prisma.TransactionClient, teamId: string, except?: string): Promise<void> {
   const active = { ...activeKeysOf(teamId, new Date()), ...(except ? { id: { not: except } } : {}) };
   if ((await tx.apiKey.count({ where: active })) >= config.MAX_KEYS_PER_TEAM) throw new KeyLimitReached(config.MAX_KEYS_PER_TEAM);
 }
@@ -103,20 +111,22 @@ export class KeyNotRollable extends Error {}
  * compares with the clock at each request, so the old key answers 401 on every process from that instant. The new
  * key spends the old one's hourly budget (budget_key_id): both count against one budget during the overlap, and a
  * roll never starts a fresh budget. Recorded in the audit log by the same transaction. Undefined when the team has
- * no such key.
+ * no such key. The cap counts under the team's lock as a creation does: the old key is left out only when it stops at
+ * once (overlap NONE); during an overlap both keys are active, so at the cap only a roll without overlap is allowed.
  */
 export async function rollApiKey(
   options: { teamId: string; id: string; overlap: RollOverlap },
   audit: AuditActor,
 ): Promise<{ key: string; id: string; previousId: string } | undefined> {
   return inTransaction(async (tx) => {
-    await lockTeamUnderCap(tx, options.teamId, options.id);
+    await lockTeam(tx, options.teamId);
     const old = await tx.apiKey.findFirst({ where: { id: options.id, teamId: options.teamId } });
     if (!old) return undefined;
     const now = new Date();
     if (old.revokedAt) throw new KeyNotRollable("API key is revoked: it cannot be rolled");
     if (old.replacedById) throw new KeyNotRollable("API key was already rolled: roll the key that replaced it");
     if (old.expiresAt && old.expiresAt <= now) throw new KeyNotRollable("API key has expired: it cannot be rolled");
+    await refuseAtCap(tx, options.teamId, ROLL_OVERLAPS[options.overlap] === 0 ? old.id : undefined);
     const created = await insertKey(tx, {
       teamId: old.teamId,
       name: old.name,

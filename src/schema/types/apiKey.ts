@@ -217,7 +217,7 @@ builder.mutationFields((t) => ({
   rollApiKey: t.field({
     type: RolledApiKey,
     description:
-      "Replaces a key with a new one of the same name, description, permissions, tier and expiry (the full key is shown this once). The old key keeps working for the overlap, then answers 401 on every server; until then both count against the new key's hourly budget. The new key cannot hold more than the caller's key. Needs api_keys:create and api_keys:delete.",
+      "Replaces a key with a new one of the same name, description, permissions, tier and expiry (the full key is shown this once). The old key keeps working for the overlap, then answers 401 on every server; until then both count against the new key's hourly budget and the cap of 100 active keys (at the cap, only overlap NONE is allowed). The new key cannot hold more than the caller's key. Needs api_keys:create and api_keys:delete.",
     authScopes: { permissions: ["api_keys:create", "api_keys:delete"] },
     args: {
       id: t.arg.id({ required: true, description: "The id of the key to replace" }),
