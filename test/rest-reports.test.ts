@@ -61,10 +61,37 @@ describe("POST /v1/reports", () => {
     expect(await create({ address: "3 Alias St", beds: 2, bedrooms: 5, baths: 1, bathrooms: "x", sqft: 900, square_feet: 1 })).toMatchObject({ beds: 2, baths: 1, sqft: 900 });
   });
 
-  it("ignores unknown fields", async () => {
-    const data = await create({ address: "4 Unknown St", favourite_colour: "blue", status: "published" });
-    expect(data).not.toHaveProperty("favourite_colour");
-    expect(data.status).toBe("draft");
+  it("ignores unknown fields and names them in ignored_fields", async () => {
+    const res = await api.post("/v1/reports", { address: "4 Unknown St", favourite_colour: "blue", status: "published", city: "Bath" });
+    expect(res.status).toBe(201);
+    expect(res.body.data).not.toHaveProperty("favourite_colour");
+    expect(res.body.data.status).toBe("draft");
+    expect(res.body.ignored_fields).toEqual(["favourite_colour", "status"]);
+    expect((await api.post("/v1/reports", { address: "4b Known St" })).body.ignored_fields).toEqual([]);
+  });
+
+  it("takes the display switches at creation: the client page then leaves those sections out", async () => {
+    const switches = {
+      show_comps_on_report: false,
+      show_neighborhood_on_report: false,
+      show_social_media_on_report: false,
+      show_showings_on_report: false,
+      show_agent_insights_on_report: false,
+    };
+    const res = await api.post("/v1/reports", { address: "6 Switch St", ...switches });
+    expect(res.status).toBe(201);
+    expect(res.body.ignored_fields).toEqual([]);
+    const detail = (await api.get(`/v1/reports/${res.body.data.id}`)).body.data;
+    const { show_social_media_on_report: _social, ...answered } = switches;
+    expect(detail).toMatchObject({ ...answered, show_social_on_report: false });
+    // The alias the answer uses is taken too; a switch left out is on.
+    const aliased = await create({ address: "7 Switch St", show_social_on_report: false });
+    const back = (await api.get(`/v1/reports/${aliased.id}`)).body.data;
+    expect(back).toMatchObject({ show_social_on_report: false, show_comps_on_report: true, show_showings_on_report: true });
+    for (const value of ["no", null]) {
+      const refused = errorOf(await api.post("/v1/reports", { address: "x", show_comps_on_report: value }));
+      expect(refused).toEqual({ status: 400, message: expect.stringContaining("show_comps_on_report") });
+    }
   });
 
   it.each([

@@ -1,6 +1,7 @@
 // /v1/reports: list, address search (three forms), create, get, update, delete (docs/api.md "Report routes").
 import type { Request } from "express";
 import type { Context } from "../context";
+import { ignoredNames } from "../schema/fields";
 import { reportFields } from "../schema/resources/report/fields";
 import { operation, RestError, run, runJson } from "./graphql";
 import { pageVariables, queryText, runWithBody } from "./input";
@@ -78,7 +79,7 @@ export const reportRoutes: RestRoute[] = [
     tag: "Reports",
     summary: "Create a report (as a draft)",
     description:
-      "listing_agent defaults to the team admin's name, created_by to the team's name. The body may be a RESO Property record (format=reso, or detected by its names): the answer then adds ignored_fields.",
+      "listing_agent defaults to the team admin's name, created_by to the team's name; the display switches default to true. Names that are not fields of a new report are ignored and listed in ignored_fields. The body may be a RESO Property record (format=reso, or detected by its names): ignored_fields then lists the names it did not map.",
     operations: [CREATE, RESO_OPERATIONS.createReport],
     query: s.createFormatQuery,
     body: s.createReportBody.or(s.resoReportBody),
@@ -89,7 +90,8 @@ export const reportRoutes: RestRoute[] = [
       // docs/api.md "Wave 3 contracts" (RESO): a RESO record in, the report out with the names it did not map
       if (bodyFormat(req, reportFields) === "reso") return resoCreated(await createReportFromReso(req, res.locals.context), CREATED);
       const { createReport } = await runWithBody<{ createReport: ReportBody }>(CREATE, req, res.locals.context, { table: reportFields, mode: "create" });
-      return { data: createReport, message: CREATED };
+      // Names a new report does not take are ignored, as the contract says, and named so that nothing is lost unseen.
+      return { data: createReport, message: CREATED, ignored_fields: ignoredNames(reportFields, "create", req.body ?? {}) };
     },
   },
   {

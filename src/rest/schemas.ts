@@ -182,9 +182,14 @@ export const reportDetail = report
 
 export const dataOf = <T extends z.ZodType>(schema: T) => z.object({ data: schema });
 export const mutationOf = <T extends z.ZodType>(schema: T) => z.object({ data: schema, message: z.string() });
-/** A create that may have read a RESO record: ignored_fields names what it did not map (RESO input only). */
+/** A create that says which of the body's names it did not take (a report's create, and any RESO record). */
 export const createdOf = <T extends z.ZodType>(schema: T) =>
-  mutationOf(schema).extend({ ignored_fields: z.array(z.string()).optional().meta({ description: "A RESO record's names that were not mapped (RESO input only)" }) });
+  mutationOf(schema).extend({
+    ignored_fields: z
+      .array(z.string())
+      .optional()
+      .meta({ description: "The body's names that were not taken: a RESO record's names that were not mapped, or a report body's names that are not fields of a new report" }),
+  });
 export const resoProperty = resoPropertySchema().meta({ id: "ResoProperty", description: "A report as a RESO Data Dictionary 2.0 Property record (format=reso)" });
 export const pageOf = <T extends z.ZodType>(schema: T) => z.object({ data: z.array(schema), total: z.int(), limit: z.int(), offset: z.int() });
 export const messageOnly = z.object({ message: z.string() }).meta({ id: "Message" });

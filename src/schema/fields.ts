@@ -195,6 +195,12 @@ export function restToInput(table: FieldTable, mode: Mode, body: Record<string, 
   return { input, spelled };
 }
 
+/** The body's names that the table does not take in this mode (they are ignored, and a create says which). */
+export function ignoredNames(table: FieldTable, mode: Mode, body: Record<string, unknown>): string[] {
+  const taken = new Set(bodyNames(table, mode).map(([rest]) => rest));
+  return Object.keys(body).filter((name) => !taken.has(name));
+}
+
 /** GraphQL field → REST name, over every table (for messages). */
 export function restNames(...tables: FieldTable[]): Map<string, string> {
   const names = new Map<string, string>();

@@ -16,7 +16,7 @@ export const addressRule = z
 const both = { create: "optional", update: true } as const;
 
 const toggle = (rest: string, restInput: string, description: string) =>
-  ({ type: "Boolean", rest, restInput, description, update: true, detailOnly: true }) as const;
+  ({ type: "Boolean", rest, restInput, description, create: "optional", update: true, detailOnly: true }) as const;
 
 export const reportFields = {
   id: { type: "ID", rest: "id", description: "The report's id (a UUID)" },
