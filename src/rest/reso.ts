@@ -132,9 +132,31 @@ function livingAreaIn(area: unknown, record: Body): number | null {
 /** A RESO date (2026-06-01) as the instant this API takes; a date-time as it is. */
 const dateIn = (value: unknown) => (typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
 
+/**
+ * Free-text spellings of the table's values, matched once case, spaces and hyphens are folded ("Single Family Home",
+ * "SFR", "Condominium", "Town-home"): property_type is free text, and a RESO reader needs the enumeration.
+ */
+const PROPERTY_TYPE_SPELLINGS: Record<(typeof PROPERTY_TYPE_TABLE)[number]["value"], RegExp> = {
+  single_family: /^(single_?family(_(home|residence|house))?|sfr|sfh)$/,
+  condo: /^condo(minium)?$/,
+  townhouse: /^town_?(house|home)$/,
+  manufactured: /^manufactured(_home)?$/,
+  multi_family: /^multi_?family(_home)?$/,
+  rental: /^rental$/,
+  land: /^land$/,
+  farm: /^farm$/,
+  commercial: /^commercial$/,
+};
+
+/** The table's row a property_type names, exactly or by a common spelling. */
+export function propertyTypeRow(value: string) {
+  const folded = value.trim().toLowerCase().replace(/[\s_-]+/g, "_");
+  return PROPERTY_TYPE_TABLE.find((row) => row.value === value || PROPERTY_TYPE_SPELLINGS[row.value].test(folded));
+}
+
 function propertyTypeOut(value: unknown): { type: string | null; subType: string | null } {
   if (typeof value !== "string") return { type: null, subType: null };
-  const known = PROPERTY_TYPE_TABLE.find((row) => row.value === value);
+  const known = propertyTypeRow(value);
   return known ? { type: known.type, subType: known.subType } : { type: null, subType: value };
 }
 
@@ -205,7 +227,7 @@ export const RESO_FIELDS: readonly ResoField[] = [
   {
     reso: "PropertyType",
     type: "string",
-    note: `With PropertySubType, from property_type: ${PROPERTY_TYPE_TABLE.map((r) => `${r.value} → ${r.type}${r.subType ? ` / ${r.subType}` : ""}`).join(", ")}; other text is PropertySubType alone`,
+    note: `With PropertySubType, from property_type: ${PROPERTY_TYPE_TABLE.map((r) => `${r.value} → ${r.type}${r.subType ? ` / ${r.subType}` : ""}`).join(", ")}, each also from its common spellings (any case, spaces or hyphens: "Single Family Home", "SFR", "Condominium", "Townhome", "Multi-Family"); other text is PropertySubType alone`,
     report: { field: "property_type", out: (b) => propertyTypeOut(b.property_type).type, in: propertyTypeIn },
   },
   {

@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { PROPERTY_TYPE_TABLE, readmeTable, reportToReso, resoToBody, RESO_FIELDS } from "../../src/rest/reso";
+import { PROPERTY_TYPE_TABLE, propertyTypeRow, readmeTable, reportToReso, resoToBody, RESO_FIELDS } from "../../src/rest/reso";
 
 const REPORT = {
   id: "5b7c8a52-3a43-4f0e-9d8c-2f6f2f1f5a11",
@@ -131,7 +131,8 @@ describe("the round trip report → RESO → report", () => {
     sqft: nullable(fc.integer({ min: 0, max: 2_000_000_000 })),
     year_built: nullable(fc.integer({ min: 1600, max: 2030 })),
     lot_size: nullable(fc.double({ min: 0, max: 1e6, noNaN: true })),
-    property_type: nullable(fc.oneof(fc.constantFrom(...PROPERTY_TYPE_TABLE.map((row) => row.value)), text)),
+    // Free text that spells a known type comes back as that type's value (see "common spellings" below).
+    property_type: nullable(fc.oneof(fc.constantFrom(...PROPERTY_TYPE_TABLE.map((row) => row.value)), text.filter((s) => !propertyTypeRow(s)))),
     status: fc.constantFrom("draft", "published"),
     description: nullable(text),
     listing_agent: text,
@@ -149,6 +150,30 @@ describe("the round trip report → RESO → report", () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe("PropertyType from free text", () => {
+  const typeOf = (property_type: string) => reportToReso({ ...REPORT, property_type });
+  it.each([
+    ["Single Family", "Residential", "Single Family Residence"],
+    ["single-family home", "Residential", "Single Family Residence"],
+    ["Single Family Residence", "Residential", "Single Family Residence"],
+    ["SFR", "Residential", "Single Family Residence"],
+    [" Condo ", "Residential", "Condominium"],
+    ["Condominium", "Residential", "Condominium"],
+    ["Townhome", "Residential", "Townhouse"],
+    ["town house", "Residential", "Townhouse"],
+    ["Multi-Family", "Residential Income", null],
+    ["LAND", "Land", null],
+    ["Farm", "Farm", null],
+    ["Commercial", "Commercial Sale", null],
+  ])("maps the common spelling %j to %s", (text, type, subType) => {
+    expect(typeOf(text)).toMatchObject({ PropertyType: type, PropertySubType: subType });
+  });
+  it("leaves other text as PropertySubType alone", () => {
+    expect(typeOf("Castle")).toMatchObject({ PropertyType: null, PropertySubType: "Castle" });
+    expect(typeOf("Single Family Castle")).toMatchObject({ PropertyType: null, PropertySubType: "Single Family Castle" });
   });
 });
 
