@@ -2,8 +2,10 @@
 // stack: REST answers checked against the OpenAPI document, the page's HTML and the PDF's text read back (pdfjs).
 process.env.RATE_LIMIT_ANONYMOUS = "400"; // the page's budget per client address; the last test spends it
 import { createServer } from "node:http";
+import pino from "pino";
 import request from "supertest";
 import { prisma } from "../src/db";
+import { logger } from "../src/logger";
 import { contrast, parseHex, WHITE } from "../src/share/contrast";
 import { addKey, createTeam, errorOf, startTestApp, type TestApp, type TestTeam } from "./support/app";
 import { restClient } from "./support/openapi";
@@ -21,6 +23,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const DAY = 24 * 60 * 60 * 1000;
+/** Resolves once `found` holds, checking every 10 ms (for at most 5 s). */
+async function until(found: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !found(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+}
 const UNKNOWN = "00000000-0000-4000-8000-000000000000";
 const SWITCHES = ["show_comps_on_report", "show_showings_on_report", "show_social_on_report", "show_agent_insights_on_report", "show_neighborhood_on_report"] as const;
 /** The section each switch governs, by its id on the page and its heading in the PDF. */
@@ -193,6 +199,32 @@ describe("the public page", () => {
       expect(res.text).toContain("Report not found");
     }
     expect((await request(t.app).post("/r/anything")).status).toBe(405);
+  });
+
+  it("never writes a token to the access log: a token route logs its template (/r/{token}, /r/{token}.pdf, /s/{token})", async () => {
+    const { token } = await share(await fullReport());
+    const lines: Array<Record<string, any>> = [];
+    const streamed = logger as unknown as Record<symbol, unknown>;
+    const [destination, level] = [streamed[pino.symbols.streamSym], logger.level];
+    streamed[pino.symbols.streamSym] = { write: (line: string) => void lines.push(JSON.parse(line)) };
+    logger.level = "info";
+    try {
+      const paths = [`/r/${token}`, `/r/${token}.pdf`, `/R/${token}?utm=1`, `/r//${token}`, `/s/${token}/withdraw`];
+      for (const path of paths) await request(t.app).get(path);
+      await until(() => lines.filter((line) => line.msg === "request").length >= paths.length);
+    } finally {
+      streamed[pino.symbols.streamSym] = destination;
+      logger.level = level;
+    }
+    const requests = lines.filter((line) => line.msg === "request");
+    expect(requests.map((line) => [line.req.path, line.res.status])).toEqual([
+      ["/r/{token}", 200],
+      ["/r/{token}.pdf", 200],
+      ["/R/{token}", 200],
+      ["/r//{token}", 404],
+      ["/s/{token}/withdraw", 401], // sign-in links' future mount: the same rule before any route exists
+    ]);
+    expect(JSON.stringify(lines)).not.toContain(token);
   });
 
   it("shows the report's facts, summary, agent and every section whose switch is on, with a strict policy and noindex", async () => {

@@ -20,6 +20,24 @@ function requestId(req: IncomingMessage, res: ServerResponse): string {
   return id;
 }
 
+/**
+ * Mounts of public pages whose first segment is a secret token: a share link's page and PDF (/r/<token>,
+ * /r/<token>.pdf) and, below the same rule, any later one (sign-in links, /s/<token>). Matched as Express matches
+ * them (any case, extra slashes).
+ */
+const TOKEN_MOUNTS = ["r", "s"];
+const TOKEN_SEGMENT = new RegExp(`^(/+(?:${TOKEN_MOUNTS.join("|")})/+)([^/?]*)`, "i");
+
+/**
+ * A URL as logs may show it: on a public token route, its template — the token replaced by {token}, keeping a file
+ * suffix (/r/{token}.pdf) and what follows it. Every log line that names a request's URL goes through this.
+ */
+export const withoutToken = (url: string): string =>
+  url.replace(TOKEN_SEGMENT, (_all, mount: string, segment: string) => `${mount}{token}${/\.\w+$/.exec(segment)?.[0] ?? ""}`);
+
+/** A request's path as the access log shows it: without its query, a token route's token left out. */
+export const loggedPath = (url: string): string => withoutToken(url.split("?")[0]);
+
 /** Who asked, as far as the access log may say: the key's display prefix and the team, never the key. */
 function caller(res: ServerResponse): Record<string, string> {
   const viewer = (res as Response).locals?.context?.viewer;
@@ -34,8 +52,8 @@ const requestFields = (_req: IncomingMessage, res: ServerResponse): Record<strin
   res.headersSent ? caller(res) : tracing ? (traceIds() ?? {}) : {};
 
 /**
- * One JSON line per request when its answer is sent: method, route, status, duration, key prefix, team, request
- * id, and with traces on the trace and span ids of the request's span. Requests and responses are logged by these
+ * One JSON line per request when its answer is sent: method, path (a token route's template, never its token),
+ * status, duration, key prefix, team, request id, and with traces on the trace and span ids of the request's span. Requests and responses are logged by these
  * fields only, so no header (Authorization included) reaches a log.
  */
 export const accessLog = (): RequestHandler =>
@@ -45,7 +63,7 @@ export const accessLog = (): RequestHandler =>
     quietReqLogger: true, // log lines of a request carry its id only (reqId), not the whole request again
     customAttributeKeys: { reqId: "requestId", responseTime: "durationMs" },
     serializers: {
-      req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split("?")[0] }),
+      req: (req: { method: string; url: string }) => ({ method: req.method, path: loggedPath(req.url) }),
       res: (res: { statusCode: number }) => ({ status: res.statusCode }),
     },
     customProps: requestFields,
