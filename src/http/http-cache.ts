@@ -4,15 +4,18 @@
 // also kept in a response cache shared by every process (Redis when REDIS_URL is set, else this process's LRU).
 //
 // The ETag is a hash of everything an answer depends on: the team's data version (team_versions, bumped by triggers
-// in the transaction of every committed change to the team's reports, their items, webhook endpoints, events and
-// deliveries — migration *_trusted_documents_http_cache), the key's id, permissions and trusted-documents setting,
-// the Accept header and the request's URL (path, query, documentId, variables, operationName). It is also the
-// response cache's key, so a change committed by any process makes every older ETag and cached answer unreachable on
-// the next request to any process; nothing needs deleting. The version is read before the answer is built, so an
-// answer is never labelled with a version newer than its data. Auth runs first: a revoked key gets 401, never 304,
-// and the rate-limit headers the auth step set are on the 304 too. Answers that show counters changing without a
-// committed change of the team's data (usage, rate limits, keys' last use) are not cached: only the routes and root
-// fields listed here are.
+// in the transaction of every committed change to the team's row, its reports, their items, webhook endpoints, events
+// and deliveries — migrations *_trusted_documents_http_cache and *_team_row_version), the UTC date (valuations and
+// similarities count days up to today, so no validator outlives the day it was made on), the key's id, permissions
+// and trusted-documents setting, the Accept header and the request's URL (path, query, documentId, variables,
+// operationName). It is also the response cache's key, so a change committed by any process makes every older ETag
+// and cached answer unreachable on the next request to any process; nothing needs deleting. The version and the date
+// are read before the answer is built, so an answer is never labelled with a version or a day newer than its data.
+// Auth runs first: a revoked key gets 401, never 304, and the rate-limit headers the auth step set are on the 304
+// too. `If-None-Match: *` matches only an answer that exists for the key (RFC 9110 §13.1.2): the request is answered
+// as if unconditional, and only a 200 becomes a 304 (an unknown report stays a 404). Answers that show counters
+// changing without a committed change of the team's data (usage, rate limits, keys' last use) are not cached: only
+// the routes and root fields listed here are.
 import { createHash } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import { Kind, parse, type DocumentNode, type SelectionSetNode } from "graphql";
@@ -28,8 +31,11 @@ import { redisClient } from "../redis";
 
 export const CACHE_CONTROL = "private, no-cache";
 
-/** Query root fields whose answers are built only from rows the team-version triggers watch. */
-const CACHEABLE_ROOTS = new Set([
+/**
+ * Query root fields whose answers are built only from rows the team-version triggers watch (also what a read replica
+ * may answer: src/db/replicas.ts).
+ */
+export const CACHEABLE_ROOTS = new Set([
   "__typename",
   "report",
   "reports",
@@ -65,23 +71,45 @@ export async function teamVersion(teamId: string): Promise<string> {
   return rows[0]?.version ?? "0";
 }
 
-/** The weak ETag of an answer to `req` for the request's key at the team's data version `version`. */
-function etagAt(req: Request, context: Context, version: string): string {
+/** Today's date in UTC (2026-12-02): part of every validator, so none holds past midnight UTC. */
+const utcDay = (): string => new Date().toISOString().slice(0, 10);
+
+/** The weak ETag of an answer to `req` for the request's key at the team's data version `version` on `day`. */
+function etagAt(req: Request, context: Context, version: string, day: string): string {
   const viewer = context.viewer!;
-  const identity = [version, viewer.keyId, JSON.stringify(viewer.permissions), viewer.trustedDocumentsOnly ? "trusted" : "", req.headers.accept ?? "", req.originalUrl];
+  const identity = [version, day, viewer.keyId, JSON.stringify(viewer.permissions), viewer.trustedDocumentsOnly ? "trusted" : "", req.headers.accept ?? "", req.originalUrl];
   return `W/"${createHash("sha256").update(identity.join("\n")).digest("base64url").slice(0, 32)}"`;
 }
 
 /** The weak ETag of an answer to `req` for the request's key at the team's current version (read now). */
 async function etagOf(req: Request, context: Context): Promise<string> {
-  return etagAt(req, context, await teamVersion(context.viewer!.teamId));
+  const day = utcDay();
+  return etagAt(req, context, await teamVersion(context.viewer!.teamId), day);
 }
 
-/** Whether If-None-Match names `etag` (weak comparison; a list, or *). */
+/** Whether If-None-Match names `etag` (weak comparison; a list). `*` is not a tag: see `anyTag`. */
 function matches(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   const opaque = (tag: string) => tag.trim().replace(/^W\//, "");
-  return header.split(",").some((tag) => tag.trim() === "*" || opaque(tag) === opaque(etag));
+  return header.split(",").some((tag) => opaque(tag) === opaque(etag));
+}
+
+/** Whether If-None-Match is `*` (any current answer): true only once the answer is known to exist. */
+const anyTag = (header: string | undefined): boolean => !!header && header.split(",").some((tag) => tag.trim() === "*");
+
+/**
+ * `If-None-Match: *` on a REST read: the handler answers as it would unconditionally, and a 200 (the resource exists
+ * for this key) is sent as a 304 without its body; a 404, 403 or 401 stays what it is.
+ */
+function notModifiedIfFound(res: Response): void {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: Response, status: number, ...rest: unknown[]) {
+    if (status === 200) {
+      status = this.statusCode = 304;
+      for (const name of ["Content-Type", "Content-Length", "Content-Encoding"]) this.removeHeader(name);
+    }
+    return (writeHead as (...args: unknown[]) => Response).call(this, status, ...rest);
+  } as Response["writeHead"];
 }
 
 /** Sets the ETag and Cache-Control, taken back if the answer turns out not to be a 200 (an error carries neither). */
@@ -120,11 +148,12 @@ async function notModified(req: Request, res: Response, context: Context, etag: 
  * the resolvers gave instead carries no ETag (its version was not read in its data's snapshot).
  */
 function labelWhenSent(req: Request, res: Response, context: Context): void {
+  const day = utcDay(); // before the handler reads the data
   const writeHead = res.writeHead;
   res.writeHead = function (this: Response, status: number, ...rest: unknown[]) {
     const version = context.dataVersion?.value;
     if (status === 200 && version !== undefined) {
-      this.setHeader("ETag", etagAt(req, context, version));
+      this.setHeader("ETag", etagAt(req, context, version, day));
       this.setHeader("Cache-Control", CACHE_CONTROL);
     }
     return (writeHead as (...args: unknown[]) => Response).call(this, status, ...rest);
@@ -147,7 +176,9 @@ export async function restNotModified(req: Request, res: Response, oneStatement 
     labelWhenSent(req, res, context);
     return false;
   }
-  return notModified(req, res, context, await etagOf(req, context));
+  if (await notModified(req, res, context, await etagOf(req, context))) return true;
+  if (anyTag(req.headers["if-none-match"])) notModifiedIfFound(res);
+  return false;
 }
 
 // ---- GraphQL GET: the document, whether its answer may be cached, and the response cache ----
@@ -172,7 +203,7 @@ function cacheableDocument(text: string, operationName: string | undefined): boo
   return answer;
 }
 
-function rootFields(document: DocumentNode, selectionSet: SelectionSetNode, seen = new Set<string>()): string[] {
+export function rootFields(document: DocumentNode, selectionSet: SelectionSetNode, seen = new Set<string>()): string[] {
   return selectionSet.selections.flatMap((selection) => {
     if (selection.kind === Kind.FIELD) return [selection.name.value];
     if (selection.kind === Kind.INLINE_FRAGMENT) return rootFields(document, selection.selectionSet, seen);
@@ -296,6 +327,9 @@ export function graphqlHttpCache() {
       // v2: the value format of redisCache (a process of an older build, which read JSON, never reads these keys).
       const key = `prs:response:v2:${context.viewer.teamId}:${etag}`;
       const hit = await cache.get(key);
+      // If-None-Match: * is answered 304 only from a kept answer (a 200 without errors: the data exists for the key);
+      // otherwise the query runs as if unconditional, and an answer naming an error (an unknown report) is sent.
+      if (hit && anyTag(req.headers["if-none-match"])) return void res.status(304).end();
       if (hit) return void res.status(200).type(hit.type).end(hit.body);
       keepAnswer(res, cache, key);
       next();
