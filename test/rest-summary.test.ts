@@ -66,7 +66,7 @@ describe("POST /v1/reports/{reportId}/summary", () => {
     expect(text).toMatch(/An analysis of 3 comparable properties supports an estimated market value of \$[\d,]+/); // the valuation
     expect(text).toContain("2 showings and 1 open house, with an average rating of 4.3 out of 5; 1 visitor expressed interest");
     expect(text).toContain("7,300 views and 405 likes");
-    expect(text).toContain("Waterfront demand");
+    expect(text).toContain("The listing agent notes: “Two nearby waterfront homes sold in under a week.”");
     expect(text).not.toMatch(/families|retirees|safe neighborhood/i); // the agent's and a visitor's flagged phrases
     expect(wordCount(text)).toBeLessThanOrEqual(150);
 

@@ -176,8 +176,38 @@ describe("template summaries", () => {
         "An analysis of 4 comparable properties supports an estimated market value of $362,000, within a range of $340,000 to $381,000. " +
         "The property has had 12 showings and 2 open houses, with an average rating of 4.3 out of 5; 5 visitors expressed interest. " +
         "Its social media campaign of 6 posts on Facebook and Instagram has drawn 12,400 views and 830 likes. " +
-        "The listing agent notes: Priced to sell. " +
+        "The listing agent notes: “Three pending sales on this street closed above list.” " +
         "Contact Dana Agent for details or to arrange a showing.",
+    );
+  });
+
+  it("quote an insight's body as the agent's words, and name a title only as a topic, never as a sentence", () => {
+    const titled = (title: string, body: string) => ({ category: "other", title, body });
+    const quoted = templateSummary({ ...base, insights: [titled("Buyer feedback", "Buyers asked about the roof."), titled("Back Cove", "The cove path is being repaved.")] }, "warm", "long");
+    expect(quoted).toContain("The agent shares: “Buyers asked about the roof.”");
+    expect(quoted).toContain("The agent shares: “The cove path is being repaved.”");
+    expect(quoted).not.toMatch(/Buyer feedback|Back Cove/);
+    // Bodies too short to quote (or too long, or flagged): the titles become the topics of one sentence.
+    const topics = templateSummary({ ...base, insights: [titled("Buyer feedback", "Roof."), titled("Back Cove", "Ok")] }, "warm", "long");
+    expect(topics).toContain("The agent's notes cover “Buyer feedback” and “Back Cove”.");
+    expect(topics).not.toContain("From the agent");
+  });
+
+  it("read as written by a person for any input: no empty counts, no stray words or punctuation, titles only quoted", () => {
+    fc.assert(
+      fc.property(inputs, tone, length, (i, t, l) => {
+        const text = templateSummary(i, t, l);
+        expect(text).not.toMatch(/\b(undefined|null|NaN)\b|\[object/);
+        expect(text).not.toMatch(/ {2}| [.,;:]|\.\.|,,|^[a-z]/);
+        expect(text).not.toMatch(/\b0 (showings?|open houses?|posts?|visitors?|views?|likes?|comments?|shares?|comparable)/);
+        expect(text).toMatch(/[.!?”]$/);
+        // An insight's title is never set down as a sentence of its own: only inside quotes, as a topic.
+        for (const { title } of i.insights) {
+          const bare = title?.replace(/[.!?:;]+$/, "");
+          if (bare && text.includes(bare)) expect(text).toContain(`“${bare}`);
+        }
+      }),
+      { numRuns: 500 },
     );
   });
 

@@ -131,7 +131,7 @@ function price(inputs: SummaryInputs, tone: SummaryTone): string | null {
 
 function valuation(inputs: SummaryInputs, tone: SummaryTone, length: SummaryLength): string[] {
   const v = inputs.valuation;
-  if (!v || v.estimated_value == null || !v.value_range) return [];
+  if (!v || v.estimated_value == null || !v.value_range || v.comparables_used < 1) return [];
   const used = plural(v.comparables_used, "comparable property", "comparable properties");
   const range = `${dollars(v.value_range.low)} to ${dollars(v.value_range.high)}`;
   const sentences = [
@@ -202,18 +202,33 @@ function social(inputs: SummaryInputs, tone: SummaryTone, length: SummaryLength)
   });
 }
 
+/**
+ * The agent's insights. A body's first sentence is quoted as the agent's own words; a title is a heading, not a
+ * sentence ("Buyer feedback", "Back Cove"), so titles of insights whose body cannot be quoted are named as topics
+ * in one sentence of the template's own: "The agent's notes also cover “Buyer feedback” and “Back Cove”."
+ */
 function insights(inputs: SummaryInputs, tone: SummaryTone, length: SummaryLength): string[] {
-  const intro = byTone(tone, { professional: "The listing agent notes", warm: "From the agent", luxury: "The agent observes" });
-  return inputs.insights
-    .map((i) => (length === "long" ? firstSentence(i.body, 30) : (firstSentence(i.title, 12) ?? firstSentence(i.body, 20))))
-    .filter((text): text is string => text !== null && !flaggedPhrases(text).length)
-    .slice(0, length === "long" ? 3 : 2)
-    .map((text) => `${intro}: ${text}`);
+  const intro = byTone(tone, { professional: "The listing agent notes", warm: "The agent shares", luxury: "The agent observes" });
+  const usable = (text: string | null): text is string => text !== null && !flaggedPhrases(text).length;
+  const quoted: string[] = [];
+  const topics: string[] = [];
+  for (const insight of inputs.insights.slice(0, 10)) {
+    const sentence = firstSentence(insight.body, length === "long" ? 30 : 20);
+    const title = insight.title ? words(insight.title.replace(/[.!?:;]+$/, ""), 8) : null;
+    if (usable(sentence) && wordCount(sentence) >= 3) quoted.push(sentence);
+    else if (usable(title)) topics.push(title);
+  }
+  const max = length === "long" ? 3 : 2;
+  const said = quoted.slice(0, max).map((text) => `${intro}: “${text}”`);
+  const room = max - said.length;
+  const named = topics.slice(0, Math.max(room, 0)).map((t) => `“${t}”`);
+  if (named.length) said.push(`The agent's notes ${said.length ? "also " : ""}cover ${list(named)}.`);
+  return said;
 }
 
 function description(inputs: SummaryInputs): string | null {
   const sentence = firstSentence(inputs.property.description, 30);
-  return sentence && `From the listing: ${sentence}`;
+  return sentence && `The listing reads: “${sentence}”`;
 }
 
 function closing(inputs: SummaryInputs, tone: SummaryTone): string {
