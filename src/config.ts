@@ -108,18 +108,39 @@ function combined(c: Config): string[] {
     problems.push("AI_API_KEY: required when AI_PROVIDER=openai calls the OpenAI API (set AI_BASE_URL for a local server without a key)");
   if (c.WEB_CONCURRENCY > 1 && (!c.DATABASE_URL || !c.REDIS_URL))
     problems.push("WEB_CONCURRENCY: several processes need DATABASE_URL (PostgreSQL; the embedded database serves one process) and REDIS_URL (one rate-limit budget for all of them)");
+  if (c.DATABASE_REPLICA_URLS.length && !c.DATABASE_URL)
+    problems.push("DATABASE_REPLICA_URLS: replicas need DATABASE_URL (the PostgreSQL primary they stream from)");
   return problems;
 }
+
+/** A setting the service cannot start with; its message names the setting and the value it was given. */
+export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== "")));
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
-    throw new Error(`Invalid configuration: ${problems}`);
+    const problems = parsed.error.issues.map((i) => {
+      const name = String(i.path[0] ?? "");
+      const given = name in env ? ` (got ${JSON.stringify(env[name])})` : "";
+      return `${i.path.join(".")}: ${i.message}${given}`;
+    });
+    throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
   }
   const problems = combined(parsed.data);
-  if (problems.length) throw new Error(`Invalid configuration: ${problems.join("; ")}`);
+  if (problems.length) throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
   return parsed.data;
 }
 
-export const config = loadConfig();
+/**
+ * The process's configuration. A process started with a setting it cannot use says so in one line naming the
+ * setting and exits with status 1: a stack trace would only hide the line that matters.
+ */
+export const config = ((): Config => {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  }
+})();
