@@ -34,6 +34,19 @@ async function threeCalls(url: string, key: string, teamId?: string) {
   return first.data;
 }
 
+it("refuses a setting it cannot use in one line naming the setting, with exit 1 and no stack trace", async () => {
+  const env: NodeJS.ProcessEnv = { ...childEnv(path.join(tempDir("bad-config"), "db")) };
+  delete env.DATABASE_URL;
+  delete env.REDIS_URL;
+  const port = await startServerExpectingExit(env, "abc");
+  const cluster = await startServerExpectingExit({ ...env, WEB_CONCURRENCY: "2" }, 0);
+  for (const [refused, setting] of [[port, "PORT"], [cluster, "WEB_CONCURRENCY"]] as const) {
+    expect(refused.code).toBe(1);
+    expect(refused.output.trim().split("\n")).toEqual([expect.stringMatching(new RegExp(`^Invalid configuration: .*${setting}`))]);
+  }
+  expect(port.output).toContain('(got "abc")');
+});
+
 it("creates the first team and a key with every permission on the first start only, and keeps the call count across a graceful restart", async () => {
   // An empty embedded database (what `npm start` uses), whatever the suite's own database is. A flush interval
   // longer than the test: what survives the restart was written by the shutdown flush.

@@ -147,7 +147,8 @@ export function startServer(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
 }
 
 /** Starts src/server.ts on `port` and resolves with its exit code and output once it exits (a start that must fail). */
-export function startServerExpectingExit(env: NodeJS.ProcessEnv, port: number): Promise<{ code: number | null; output: string }> {
+/** Starts the server expected to refuse to start; `port` may be any text (a wrong PORT is one such start). */
+export function startServerExpectingExit(env: NodeJS.ProcessEnv, port: number | string): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, [...NODE_FLAGS, ...serviceModule("server.ts")], { cwd: ROOT, env: { ...withTemplate(env), PORT: String(port), HOST: "127.0.0.1" } });
   let output = "";
   child.stdout.on("data", (d) => (output += d));
