@@ -204,7 +204,8 @@ function factsOf(r: ReportData): Fact[] {
 function valuationOf(r: ReportData): ValuationView | undefined {
   const v = r.valuation;
   const comps = (r.comparables ?? []).filter((c) => c.included);
-  if (!v && !comps.length) return undefined;
+  // A section with nothing to say is left out, as empty showings and social are: no estimate and no comparable.
+  if (v?.estimatedValue == null && !comps.length) return undefined;
   const range = v?.valueRange;
   const estimate = v?.estimatedValue;
   const span = range ? range.high - range.low : 0;

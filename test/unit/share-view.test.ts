@@ -62,6 +62,14 @@ describe("reportView", () => {
     expect([v.valuation, v.activity, v.social, v.insights, v.neighborhood]).toEqual([undefined, undefined, undefined, undefined, undefined]);
   });
 
+  it("leaves out a valuation with no estimate and no comparable (never \"From 0 of 0 comparable properties\")", () => {
+    const empty = { estimatedValue: null, valueRange: null, pricePerSqft: null, comparablesUsed: 0, comparablesTotal: 0, confidence: { level: "low", score: 0 } };
+    const v = reportView(report({ comparables: [], valuation: empty }));
+    expect(v.valuation).toBeUndefined();
+    const { html } = reportPage(v);
+    expect(html).not.toMatch(/Market valuation|Not enough comparable|0 of 0/);
+  });
+
   it("names the custom agent when set, else the listing agent", () => {
     expect(reportView(report({ customAgentName: "Jordan", customAgentEmail: "j@example.com" })).agent).toEqual({ name: "Jordan", email: "j@example.com" });
     expect(reportView(report()).agent).toEqual({ name: "Lee Listing", email: null });
