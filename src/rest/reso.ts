@@ -9,6 +9,7 @@ import type { Context } from "../context";
 import { restSelection, restToInput, type FieldTable } from "../schema/fields";
 import { MAX_NUMBER } from "../schema/rules";
 import { comparableFields } from "../schema/resources/comparable/fields";
+import { knownPropertyType } from "../schema/resources/report/property-types";
 import { reportFields } from "../schema/resources/report/fields";
 import { operation, RestError, run } from "./graphql";
 import { bodyObject, queryText } from "./input";
@@ -132,26 +133,10 @@ function livingAreaIn(area: unknown, record: Body): number | null {
 /** A RESO date (2026-06-01) as the instant this API takes; a date-time as it is. */
 const dateIn = (value: unknown) => (typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
 
-/**
- * Free-text spellings of the table's values, matched once case, spaces and hyphens are folded ("Single Family Home",
- * "SFR", "Condominium", "Town-home"): property_type is free text, and a RESO reader needs the enumeration.
- */
-const PROPERTY_TYPE_SPELLINGS: Record<(typeof PROPERTY_TYPE_TABLE)[number]["value"], RegExp> = {
-  single_family: /^(single_?family(_(home|residence|house))?|sfr|sfh)$/,
-  condo: /^condo(minium)?$/,
-  townhouse: /^town_?(house|home)$/,
-  manufactured: /^manufactured(_home)?$/,
-  multi_family: /^multi_?family(_home)?$/,
-  rental: /^rental$/,
-  land: /^land$/,
-  farm: /^farm$/,
-  commercial: /^commercial$/,
-};
-
-/** The table's row a property_type names, exactly or by a common spelling. */
+/** The table's row a property_type names, exactly or by a common spelling ("Single Family Home", "SFR", "Condominium"). */
 export function propertyTypeRow(value: string) {
-  const folded = value.trim().toLowerCase().replace(/[\s_-]+/g, "_");
-  return PROPERTY_TYPE_TABLE.find((row) => row.value === value || PROPERTY_TYPE_SPELLINGS[row.value].test(folded));
+  const known = knownPropertyType(value);
+  return PROPERTY_TYPE_TABLE.find((row) => row.value === value || row.value === known);
 }
 
 function propertyTypeOut(value: unknown): { type: string | null; subType: string | null } {

@@ -4,6 +4,7 @@
 // reportView keeps only the sections whose show_*_on_report switch is on.
 import type { Context } from "../context";
 import { operation, run } from "../rest/graphql";
+import { propertyTypeLabel } from "../schema/resources/report/property-types";
 import { BLACK, contrast, darkenUntil, parseHex, textOn, toHex, WHITE, type Rgb } from "./contrast";
 
 const REPORT = operation(`query ReportView($id: ID!) {
@@ -195,8 +196,9 @@ function factsOf(r: ReportData): Fact[] {
     ["Bathrooms", r.baths == null ? null : num(r.baths)],
     ["Living area", r.sqft == null ? null : `${num(r.sqft)} sq ft`],
     ["Year built", r.yearBuilt == null ? null : String(r.yearBuilt)],
-    ["Lot size", r.lotSize == null ? null : num(r.lotSize)],
-    ["Property type", r.propertyType ? r.propertyType.replaceAll("_", " ") : null],
+    // lot_size is in acres (the RESO mapping reads it so too).
+    ["Lot size", r.lotSize == null ? null : `${num(r.lotSize)} ${r.lotSize === 1 ? "acre" : "acres"}`],
+    ["Property type", r.propertyType?.trim() ? propertyTypeLabel(r.propertyType) : null],
   ];
   return facts.filter((f): f is [string, string] => f[1] !== null).map(([label, value]) => ({ label, value }));
 }

@@ -91,3 +91,13 @@ describe("themeOf", () => {
 it("escapes HTML", () => {
   expect(escapeHtml(`<a href="x">'&'</a>`)).toBe("&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
 });
+
+describe("the facts a client reads", () => {
+  const factsOf = (fields: Record<string, unknown>) => Object.fromEntries(reportView(report(fields)).facts.map((f) => [f.label, f.value]));
+  it("give the lot size its unit and name the property type as a person would", () => {
+    expect(factsOf({ lotSize: 0.25, propertyType: "single family" })).toMatchObject({ "Lot size": "0.25 acres", "Property type": "Single-family home" });
+    expect(factsOf({ lotSize: 1, propertyType: "SFR" })).toMatchObject({ "Lot size": "1 acre", "Property type": "Single-family home" });
+    expect(factsOf({ propertyType: "condo" })).toMatchObject({ "Property type": "Condominium" });
+    expect(factsOf({ propertyType: "tiny_house" })).toMatchObject({ "Property type": "Tiny house" });
+  });
+});
