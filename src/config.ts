@@ -11,9 +11,10 @@ const envSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   // PostgreSQL itself, not a pooler in front of it, for the migrations (default: DATABASE_URL; unused without it).
   DATABASE_DIRECT_URL: z.string().url().optional(),
-  // Prepare the hot paths' statements once per connection: faster on a direct connection, broken behind a
-  // transaction pooler such as PgBouncer (README "Behind a connection pooler"). Off by default.
-  DATABASE_PREPARED_STATEMENTS: z.stringbool().default(false),
+  // Prepare the hot paths' statements once per connection (README "Behind a connection pooler"). Unset: named until
+  // the database refuses one (a transaction pooler such as PgBouncer), unnamed from the start with ?pgbouncer=true in
+  // DATABASE_URL; true/false force either ("auto" is the same as unset).
+  DATABASE_PREPARED_STATEMENTS: z.union([z.literal("auto").transform(() => undefined), z.stringbool()]).optional(),
   // The default is data/pglite in the project folder, wherever a command runs from (`cd src && npx prs …` uses the
   // same database as `npm start`); a relative path given here is relative to the working directory, as usual.
   PGLITE_DATA_DIR: z.string().default(path.resolve(__dirname, "..", "data", "pglite")),

@@ -8,6 +8,7 @@ import { keepStatementBudget } from "./budget";
 import { newPglite, pgDriver, pgliteConnection, withPgConnection } from "./connections";
 import { withSafeRelationLoading } from "./load-strategy";
 import { migrate } from "./migrate";
+import { preparedStatements, withoutPoolerFlag, type Statement } from "./prepared";
 
 export interface DatabaseOptions {
   /** postgresql://… for PostgreSQL; omitted for PGlite. May be a transaction pooler (PgBouncer) in front of it. */
@@ -15,9 +16,9 @@ export interface DatabaseOptions {
   /** PostgreSQL: a connection to the database itself, not through a pooler, for migrations (default: `url`). */
   directUrl?: string;
   /**
-   * PostgreSQL: prepare the hot paths' statements (Statement.name) once per connection. Faster on a direct
-   * connection; breaks behind a transaction pooler, where a server connection serves other clients between
-   * transactions ("prepared statement … already exists"). Off by default.
+   * PostgreSQL: prepare the hot paths' statements (Statement.name) once per connection. `true`/`false` force named or
+   * unnamed statements; unset ("auto"), they are named until the database refuses one, as behind a transaction
+   * pooler (prepared.ts), and unnamed from the start when `url` has `?pgbouncer=true`.
    */
   preparedStatements?: boolean;
   /** PGlite data directory, or `memory://`. */
@@ -37,18 +38,15 @@ export interface DatabaseOptions {
 }
 
 /** A named, parameterised statement for the few hot paths that skip Prisma (see Database.query). */
-export interface Statement {
-  /** Prepared once per connection under this name when opened with preparedStatements; otherwise unnamed. */
-  name?: string;
-  text: string;
-}
+export type { Statement } from "./prepared";
 
 export interface Database {
   kind: "postgresql" | "pglite";
   prisma: PrismaClient;
   /**
    * Runs one statement on the driver directly. For per-request hot paths only (the API-key lookup): it costs about
-   * a tenth of the CPU of a Prisma call. Everything else goes through Prisma.
+   * a tenth of the CPU of a Prisma call. Everything else goes through Prisma. Each statement runs alone on a pooled
+   * connection, never inside a transaction: that is what lets a named one be sent again unnamed (prepared.ts).
    */
   query<Row>(statement: Statement, params: unknown[]): Promise<Row[]>;
   /**
@@ -83,10 +81,11 @@ const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 export function openDatabase(options: DatabaseOptions): Database {
   const log = options.queryEvents ? [{ emit: "event" as const, level: "query" as const }] : [];
   if (options.url) {
-    const { url, statementTimeoutMs, preparedStatements } = options;
-    // One pool for Prisma and the direct hot-path queries. No session state on its connections (no startup
-    // parameter, SET, prepared statement or LISTEN by default): a transaction pooler may run each transaction on
-    // another server connection.
+    const { url, pooler } = withoutPoolerFlag(options.url);
+    const { statementTimeoutMs } = options;
+    // One pool for Prisma and the direct hot-path queries. No session state on its connections but the named
+    // statements (no startup parameter, SET or LISTEN): a transaction pooler may run each transaction on another
+    // server connection.
     const pool = new (pgDriver().Pool)({
       connectionString: url,
       max: options.poolSize,
@@ -103,17 +102,20 @@ export function openDatabase(options: DatabaseOptions): Database {
     const base = new PrismaClient({ adapter: new PrismaPg(pool), log });
     const prisma = withSafeRelationLoading(base);
     const events = statementEvents(base, Boolean(options.queryEvents));
+    const statements = preparedStatements(options.preparedStatements ?? (pooler ? false : "auto"), async (name, statement, values) =>
+      (await pool.query({ name, text: statement.text, values })).rows,
+    );
     return {
       kind: "postgresql",
       prisma,
       async query<Row>(statement: Statement, params: unknown[]) {
+        // One event per statement asked for: a retry unnamed (prepared.ts) is the same statement.
         events.emit(statement.text);
-        const name = preparedStatements ? statement.name : undefined;
-        return (await pool.query({ name, text: statement.text, values: params })).rows as Row[];
+        return (await statements.run(statement, params)) as Row[];
       },
       onStatement: events.onStatement,
       pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-      migrate: (dir) => withPgConnection(options.directUrl ?? url, (conn) => migrate(conn, dir)),
+      migrate: (dir) => withPgConnection(options.directUrl ? withoutPoolerFlag(options.directUrl).url : url, (conn) => migrate(conn, dir)),
       async close() {
         await base.$disconnect();
         if (!pool.ended) await pool.end();

@@ -28,7 +28,6 @@ describe("loadConfig", () => {
       AUDIT_RETENTION_DAYS: 365,
       USAGE_FLUSH_MS: 2000,
       DATABASE_POOL_SIZE: 10,
-      DATABASE_PREPARED_STATEMENTS: false,
       DB_TIMEOUT_MS: 10000,
       SHUTDOWN_TIMEOUT_MS: 10000,
       TRUST_PROXY: false,
@@ -129,6 +128,12 @@ describe("loadConfig", () => {
 
   it("refuses a flag that is not a boolean word", () => {
     expect(() => loadConfig({ SQL_STATEMENT_EVENTS: "maybe" })).toThrow("SQL_STATEMENT_EVENTS");
+  });
+
+  it("DATABASE_PREPARED_STATEMENTS: unset or auto decides by itself, true/false force, anything else is refused", () => {
+    const read = (value?: string) => loadConfig(value === undefined ? {} : { DATABASE_PREPARED_STATEMENTS: value }).DATABASE_PREPARED_STATEMENTS;
+    expect([read(), read("auto"), read("true"), read("false")]).toEqual([undefined, undefined, true, false]);
+    expect(() => loadConfig({ DATABASE_PREPARED_STATEMENTS: "sometimes" })).toThrow("DATABASE_PREPARED_STATEMENTS");
   });
 
   it(".env.example lists every variable, each with its default (or a valid example where there is none)", () => {

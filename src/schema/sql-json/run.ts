@@ -26,9 +26,10 @@ export interface SqlJsonEntry {
 }
 
 /**
- * Statements prepared on PostgreSQL's connections, by name: each stays on every pooled connection for its lifetime,
- * so only the first MAX_PREPARED distinct statements get a name (REST's few and the documents clients send most
- * early on); the others are planned each time. Clients sending ever new documents cannot grow the server's memory.
+ * Statements prepared on PostgreSQL's connections, by name (unless a pooler refuses names, src/db/prepared.ts): each
+ * stays on every pooled connection for its lifetime, so only the first MAX_PREPARED distinct statements get a name
+ * (REST's few and the documents clients send most early on); the others are planned each time. Clients sending ever
+ * new documents cannot grow the server's memory.
  */
 const MAX_PREPARED = 200;
 const prepared = new Set<string>();
