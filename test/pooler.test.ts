@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { openDatabase } from "../src/db/open";
+import { preparedName } from "../src/db/prepared";
 import { ownDatabase } from "./support/own-database";
 import { pgbouncerPath, startPgBouncer, type PgBouncer } from "./support/pgbouncer";
 import { receiver, type Receiver } from "./support/receiver";
@@ -101,6 +102,8 @@ const CONNECTIONS = 10;
     );
     const ok = REQUESTS / 10;
     expect(Object.fromEntries(outcomes)).toEqual({ "200": 9 * ok, "201": ok });
+    // With no setting each process started with named statements and switched to unnamed ones, once, by itself.
+    expect(servers.map((s) => fallbacks(s.output()).length)).toEqual([1, 1]);
   }, 180_000);
 
   it("runs the webhook worker: each report.created event delivered once", async () => {
@@ -109,6 +112,108 @@ const CONNECTIONS = 10;
     expect(new Set(hooks.received.map((d) => d.json.data.id))).toEqual(new Set(reportIds));
     expect(hooks.received).toHaveLength(reportIds.length);
   }, 60_000);
+
+  describe("named statements on a pooler with one server connection (every client's statements meet there)", () => {
+    let single: PgBouncer;
+    /** A query through the pooler: it runs on its one server connection. */
+    const onServerConnection = async <Row>(sql: string, params: unknown[] = []): Promise<Row[]> => {
+      const client = new pg.Client({ connectionString: single.url(name) });
+      await client.connect();
+      try {
+        return (await client.query(sql, params)).rows as Row[];
+      } finally {
+        await client.end();
+      }
+    };
+    const serviceNames = async () =>
+      (await onServerConnection<{ name: string }>("SELECT name FROM pg_prepared_statements")).map((r) => r.name).filter((n) => /^(prs_|sqljson_)/.test(n));
+
+    beforeAll(async () => {
+      single = await startPgBouncer(direct!, 1);
+      await withDirect((c) => c.query("CREATE TABLE prepared_retry (id serial PRIMARY KEY, label text NOT NULL)"));
+    }, 60_000);
+    afterAll(() => single?.stop());
+    beforeEach(() => onServerConnection("DEALLOCATE ALL"));
+
+    const withDirect = async <T>(fn: (client: pg.Client) => Promise<T>): Promise<T> => {
+      const client = new pg.Client({ connectionString: database!.url });
+      await client.connect();
+      try {
+        return await fn(client);
+      } finally {
+        await client.end();
+      }
+    };
+    const labelled = async (label: string) =>
+      Number((await withDirect((c) => c.query("SELECT count(*)::int AS n FROM prepared_retry WHERE label = $1", [label]))).rows[0].n);
+    const insert = { name: "prs_test_retry_insert", text: "INSERT INTO prepared_retry (label) VALUES ($1) RETURNING label" };
+
+    it('"already exists" (another client prepared that name there): the write is sent again unnamed and stored once', async () => {
+      await onServerConnection(`PREPARE ${preparedName(insert)} AS ${insert.text}`);
+      const db = openDatabase({ url: single.url(name), poolSize: 2 });
+      const probe = { name: "prs_test_probe", text: "SELECT 1 AS one" };
+      try {
+        expect(await db.query(probe, [])).toEqual([{ one: 1 }]); // named: no setting, no ?pgbouncer=true
+        expect((await serviceNames()).sort()).toEqual([preparedName(insert), preparedName(probe)].sort());
+        expect(await db.query(insert, ["exists"])).toEqual([{ label: "exists" }]);
+        expect(await db.query(insert, ["exists"])).toEqual([{ label: "exists" }]);
+      } finally {
+        await db.close();
+      }
+      expect(await labelled("exists")).toBe(2);
+    });
+
+    it('"does not exist" (the server connection lost it): the write is sent again unnamed and stored once', async () => {
+      const db = openDatabase({ url: single.url(name), poolSize: 1 });
+      try {
+        expect(await db.query(insert, ["missing"])).toEqual([{ label: "missing" }]); // prepared on the server connection
+        expect(await serviceNames()).toEqual([preparedName(insert)]);
+        await onServerConnection("DEALLOCATE ALL"); // as another client's turn on it might leave it
+        expect(await db.query(insert, ["missing"])).toEqual([{ label: "missing" }]); // Bind by name: refused, sent again
+        expect(await db.query(insert, ["missing"])).toEqual([{ label: "missing" }]);
+      } finally {
+        await db.close();
+      }
+      expect(await labelled("missing")).toBe(3);
+      expect(await serviceNames()).toEqual([]); // unnamed since
+    });
+
+    it("a create whose key lookup met another process's statement answers 201 and stores one report", async () => {
+      const quiet = { ...env, DATABASE_URL: single.url(name), WEBHOOK_CONCURRENCY: "0" };
+      // A first process reads a report: its key lookup is prepared on the one server connection, and stays there.
+      const first = await startServer(quiet);
+      try {
+        expect((await fetch(`${first.url}/v1/reports/${reportIds[0]}`, { headers: headers() })).status).toBe(200);
+      } finally {
+        expect(await first.stop()).toBe(0);
+      }
+      expect(await serviceNames()).toEqual(expect.arrayContaining([expect.stringMatching(/^prs_find_api_keys_/)]));
+      const second = await startServer(quiet);
+      try {
+        const address = `${randomUUID()} Retry Road`;
+        const created = await fetch(`${second.url}/v1/reports`, { method: "POST", headers: headers(), body: JSON.stringify({ address, price: 123_000 }) });
+        expect(created.status).toBe(201);
+        const rows = await withDirect((c) => c.query("SELECT count(*)::int AS n FROM reports WHERE address = $1", [address]));
+        expect(rows.rows[0].n).toBe(1);
+        expect(fallbacks(second.output())).toEqual([expect.objectContaining({ code: "42P05", statement: expect.stringMatching(/^prs_find_api_keys_/) })]);
+      } finally {
+        expect(await second.stop()).toBe(0);
+      }
+    }, 120_000);
+
+    it("?pgbouncer=true in DATABASE_URL: the service names no statement", async () => {
+      const server = await startServer({ ...env, DATABASE_URL: `${single.url(name)}?pgbouncer=true`, WEBHOOK_CONCURRENCY: "0" });
+      try {
+        for (const path of [`/v1/reports/${reportIds[1]}`, "/v1/reports?limit=5", `/v1/showings?report_id=${reportIds[1]}`]) {
+          expect((await fetch(`${server.url}${path}`, { headers: headers() })).status).toBe(200);
+        }
+        expect(await serviceNames()).toEqual([]);
+        expect(fallbacks(server.output())).toEqual([]);
+      } finally {
+        expect(await server.stop()).toBe(0);
+      }
+    }, 120_000);
+  });
 
   describe("a statement past its time budget (DB_TIMEOUT_MS)", () => {
     let server: ServerProcess;
@@ -145,10 +250,18 @@ const CONNECTIONS = 10;
   });
 });
 
+/** The service's log lines saying it switched to unnamed statements. */
+function fallbacks(output: string): Array<{ code?: string; statement?: string }> {
+  return output
+    .split("\n")
+    .filter((line) => line.startsWith("{") && line.includes("statements are unnamed from now on"))
+    .map((line) => JSON.parse(line) as { code?: string; statement?: string });
+}
+
 (direct ? describe : describe.skip)("DATABASE_PREPARED_STATEMENTS (a direct connection)", () => {
   const statement = { name: "prs_test_prepared", text: "SELECT $1::int AS n" };
-  const preparedNames = async (preparedStatements: boolean) => {
-    const db = openDatabase({ url: direct!, poolSize: 1, preparedStatements });
+  const preparedNames = async (preparedStatements: boolean | undefined, url = direct!) => {
+    const db = openDatabase({ url, poolSize: 1, preparedStatements });
     try {
       expect(await db.query(statement, [7])).toEqual([{ n: 7 }]);
       expect(await db.query(statement, [8])).toEqual([{ n: 8 }]);
@@ -158,11 +271,21 @@ const CONNECTIONS = 10;
     }
   };
 
-  it("is off by default: statements are unnamed, nothing stays on the connection", async () => {
+  it("unset: prepares each named statement once on the connection", async () => {
+    expect(await preparedNames(undefined)).toEqual([preparedName(statement)]);
+  });
+
+  it("true: the same", async () => {
+    expect(await preparedNames(true)).toEqual([preparedName(statement)]);
+  });
+
+  it("false: statements are unnamed, nothing stays on the connection", async () => {
     expect(await preparedNames(false)).toEqual([]);
   });
 
-  it("when on, prepares each named statement once on the connection", async () => {
-    expect(await preparedNames(true)).toEqual([statement.name]);
+  it("unset, with ?pgbouncer=true in the URL: unnamed from the start (and the parameter never reaches pg)", async () => {
+    const url = new URL(direct!);
+    url.searchParams.set("pgbouncer", "true");
+    expect(await preparedNames(undefined, url.toString())).toEqual([]);
   });
 });
