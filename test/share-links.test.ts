@@ -328,6 +328,9 @@ describe("the PDF", () => {
     expect(res.status).toBe(200);
     expect(res.type).toBe("application/pdf");
     expect(res.headers["x-robots-tag"]).toContain("noindex");
+    // Named after the address, on the share link and for a key alike.
+    expect(res.headers["content-disposition"]).toBe('inline; filename="1-subject-st.pdf"');
+    expect((await pdf(`/v1/reports/${reportId}/pdf`, team.auth)).res.headers["content-disposition"]).toBe('inline; filename="1-subject-st.pdf"');
     for (const s of ["1 Subject St", "Executive summary", "Priced in line with recent sales.", "Market valuation", "$640,000", "Low $600,000", "High $650,000", "Comparable properties", "Sale price", "12 Elm St", "3 Oak Ave", "5 Pine Rd", "$325.00", "Jordan Agent", "Confidence: ", "Similar"]) {
       expect(text).toContain(s);
     }

@@ -3,7 +3,7 @@
 // src/share/router.ts.
 import type { Request } from "express";
 import { pathNaming } from "../schema/errors";
-import { loadReport, reportView } from "../share/view";
+import { loadReport, pdfFileName, reportView } from "../share/view";
 import { reportPdf } from "../share/pdf";
 import { operation, runRoot } from "./graphql";
 import { bodyObject, pageVariables } from "./input";
@@ -99,7 +99,7 @@ export const shareLinkRoutes: RestRoute[] = [
     run: async (req, res) => {
       // The report as its page shows it; collections the key may not read are left out like the detail's.
       const view = reportView(await loadReport(String(req.params.reportId), res.locals.context));
-      res.type("application/pdf").setHeader("Content-Disposition", `inline; filename="report-${req.params.reportId}.pdf"`);
+      res.type("application/pdf").setHeader("Content-Disposition", `inline; filename="${pdfFileName(view)}"`);
       res.send(await reportPdf(view));
     },
   },

@@ -15,7 +15,7 @@ import { RestError } from "../rest/graphql";
 import { activeShareLink, type ActiveShareLink } from "../schema/resources/share-link/token";
 import { messagePage, reportPage, type Page } from "./page";
 import { reportPdf } from "./pdf";
-import { loadReport, reportView } from "./view";
+import { loadReport, pdfFileName, reportView } from "./view";
 
 /** What a link may read: its report and the report's collections, nothing of the team's keys, webhooks or team. */
 const LINK_PERMISSIONS = { reports: ["read"], comparables: ["read"], showings: ["read"], social_media: ["read"], ai_insights: ["read"] } as const;
@@ -75,7 +75,7 @@ export function sharePagesRouter(limiter: RateLimiter): Router {
     if (!link || !view) return sendPage(res, 404, NOT_FOUND);
     await countView(limiter, link, address);
     if (match![2]) {
-      res.type("application/pdf").setHeader("Content-Disposition", `inline; filename="report.pdf"`);
+      res.type("application/pdf").setHeader("Content-Disposition", `inline; filename="${pdfFileName(view)}"`);
       return void res.send(await reportPdf(view));
     }
     sendPage(res, 200, reportPage({ ...view, pdfHref: `${match![1]}.pdf` }));

@@ -298,3 +298,19 @@ export function reportView(r: ReportData): ReportView {
     ...(neighborhood.length ? { neighborhood } : {}),
   };
 }
+
+/**
+ * The PDF's file name, from the address ("12 Garden Lane, Unit 4" → "12-garden-lane-unit-4.pdf"): a client saving
+ * several reports can tell them apart. ASCII letters and digits only, so the header needs no escaping.
+ */
+export function pdfFileName(v: ReportView): string {
+  const slug = v.title
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 80)
+    .replace(/-+$/, "");
+  return `${slug || "report"}.pdf`;
+}

@@ -1,7 +1,7 @@
 // The view of a shared report (src/share/view.ts): the one function the public page and the PDFs are made from.
 import { contrast, parseHex, WHITE } from "../../src/share/contrast";
 import { escapeHtml, reportPage } from "../../src/share/page";
-import { reportView, themeOf, themeTextContrast, type ReportData } from "../../src/share/view";
+import { pdfFileName, reportView, themeOf, themeTextContrast, type ReportData } from "../../src/share/view";
 
 const SWITCHES = ["showComps", "showShowings", "showSocial", "showAgentInsights", "showNeighborhood"] as const;
 const SECTION = { showComps: "valuation", showShowings: "activity", showSocial: "social", showAgentInsights: "insights", showNeighborhood: "neighborhood" } as const;
@@ -99,5 +99,13 @@ describe("the facts a client reads", () => {
     expect(factsOf({ lotSize: 1, propertyType: "SFR" })).toMatchObject({ "Lot size": "1 acre", "Property type": "Single-family home" });
     expect(factsOf({ propertyType: "condo" })).toMatchObject({ "Property type": "Condominium" });
     expect(factsOf({ propertyType: "tiny_house" })).toMatchObject({ "Property type": "Tiny house" });
+  });
+});
+
+describe("the PDF's file name", () => {
+  it("is the address in ASCII letters and digits, else report.pdf", () => {
+    expect(pdfFileName(reportView(report({ address: "12 Garden Lane, Unit 4" })))).toBe("12-garden-lane-unit-4.pdf");
+    expect(pdfFileName(reportView(report({ address: "Église Saint-Jean 7" })))).toBe("eglise-saint-jean-7.pdf");
+    expect(pdfFileName(reportView(report({ address: "東京 \u202e" })))).toBe("report.pdf");
   });
 });
