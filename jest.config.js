@@ -35,6 +35,8 @@ const SYSTEM = [
   "races",
   "webhooks-fairness",
   "fuzz/fuzz",
+  // A primary and a streaming replica of its own (initdb, pg_basebackup): read-your-writes across two processes.
+  "read-replicas",
 ].map((name) => `<rootDir>/test/${name}.test.ts`);
 
 const project = {

@@ -48,6 +48,14 @@ const envSchema = z.object({
   // Time budget of one database statement (lock waits included): past it the client cancels the statement and the
   // request answers 504. PGlite cannot cancel a running statement (see db/open.ts).
   DB_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  // Streaming replicas of the PostgreSQL primary, comma-separated postgresql:// URLs: a team's reads go to one that has
+  // replayed the team's last write and lags less than DATABASE_REPLICA_MAX_LAG_MS (README "Read replicas").
+  DATABASE_REPLICA_URLS: z
+    .string()
+    .transform((v) => v.split(",").map((u) => u.trim()).filter(Boolean))
+    .pipe(z.array(z.string().url({ error: "each must be a postgresql:// URL" })))
+    .default([]),
+  DATABASE_REPLICA_MAX_LAG_MS: z.coerce.number().int().positive().default(1000),
   // Graceful stop: how long requests in flight may take to finish after SIGTERM/SIGINT.
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   // Express "trust proxy" (behind a load balancer): true, a hop count, or addresses/subnets such as "loopback".
@@ -109,6 +117,8 @@ function combined(c: Config): string[] {
     problems.push("AI_API_KEY: required when AI_PROVIDER=openai calls the OpenAI API (set AI_BASE_URL for a local server without a key)");
   if (c.WEB_CONCURRENCY > 1 && (!c.DATABASE_URL || !c.REDIS_URL))
     problems.push("WEB_CONCURRENCY: several processes need DATABASE_URL (PostgreSQL; the embedded database serves one process) and REDIS_URL (one rate-limit budget for all of them)");
+  if (c.DATABASE_REPLICA_URLS.length && !c.DATABASE_URL)
+    problems.push("DATABASE_REPLICA_URLS: replicas need DATABASE_URL (the PostgreSQL primary they stream from)");
   if (c.DATABASE_REPLICA_URLS.length && !c.DATABASE_URL)
     problems.push("DATABASE_REPLICA_URLS: replicas need DATABASE_URL (the PostgreSQL primary they stream from)");
   return problems;

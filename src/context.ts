@@ -1,5 +1,6 @@
 // The per-request context shared by REST and GraphQL. The auth middleware fills `viewer` and `rateLimit`.
 import type { KeyRow } from "./auth/key-lookup";
+import type { ReadTarget } from "./db/replicas";
 import type { Permissions } from "./auth/permissions";
 import type { RateLimiter } from "./auth/rate-limit";
 
@@ -40,6 +41,11 @@ export interface Context {
   dataVersion?: { value?: string };
   /** Present when the key was admitted without being read for this request (see KeyCheck). */
   keyCheck?: KeyCheck;
+  /**
+   * Where the reads of the query being executed go (src/db/replicas.ts): chosen once per request by the executor when
+   * read replicas are configured; absent otherwise (the primary).
+   */
+  read?: ReadTarget;
 }
 
 /** A refusal of the auth step: 401 for a key that is not valid, 429 past a budget. */

@@ -10,6 +10,7 @@ import { bootstrapFirstTeam } from "./bootstrap";
 import { claimEmbeddedDatabase, embeddedDatabaseInUse } from "./cli/embedded-lock";
 import { config } from "./config";
 import { database } from "./db";
+import { closeReplicas } from "./db/replicas";
 import { createAppServer } from "./http/server";
 import { logger } from "./logger";
 import { serveMetrics } from "./observability/metrics";
@@ -98,6 +99,7 @@ export async function startService(): Promise<void> {
     await rateLimiter.close();
     await closeResponseCache();
     await closeLiveBus();
+    await closeReplicas();
     await database.close().catch((err) => logger.error({ err }, "could not close the database"));
     embeddedLock.release();
     await stopTracing(); // the spans still buffered

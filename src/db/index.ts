@@ -24,14 +24,16 @@ function open(): Database {
  * Stands in for the object `target()` returns, which it creates on the first property read (`own` properties
  * excepted). Methods are bound to the real object: Prisma's client keeps state a proxy as `this` would not reach.
  */
-function lazy<T extends object>(target: () => T, own: Partial<T> = {}): T {
-  const bound = new Map<PropertyKey, unknown>();
+function lazy<T extends object>(target: () => T, own: Partial<T> = {}, route?: (property: PropertyKey) => T | undefined): T {
+  const boundBy = new WeakMap<object, Map<PropertyKey, unknown>>();
   return new Proxy(own as T, {
     get(_, property) {
       if (Object.hasOwn(own, property)) return own[property as keyof T];
-      const real = target();
+      const real = route?.(property) ?? target();
       const value = Reflect.get(real, property, real) as unknown;
       if (typeof value !== "function") return value;
+      let bound = boundBy.get(real);
+      if (!bound) boundBy.set(real, (bound = new Map()));
       let method = bound.get(property);
       if (!method) bound.set(property, (method = value.bind(real)));
       return method;
@@ -45,4 +47,14 @@ function lazy<T extends object>(target: () => T, own: Partial<T> = {}): T {
 const close = async (): Promise<void> => void (await opened?.close());
 
 export const database: Database = lazy(open, { close });
-export const prisma: PrismaClient = lazy(() => open().prisma);
+let readClient: (() => PrismaClient | undefined) | undefined;
+/**
+ * Lets src/db/replicas.ts send the model reads (`prisma.report.findMany`…) of a request it chose a replica for to
+ * that replica's client. Transactions and raw statements (`$…`) always run on the primary.
+ */
+export function routeModelReads(client: () => PrismaClient | undefined): void {
+  readClient = client;
+}
+const modelRead = (property: PropertyKey) => (readClient && typeof property === "string" && !property.startsWith("$") ? readClient() : undefined);
+
+export const prisma: PrismaClient = lazy(() => open().prisma, {}, modelRead);

@@ -4,6 +4,7 @@ import { Router } from "express";
 import type { RateLimiter } from "../auth/rate-limit";
 import { database } from "../db";
 import type { Statement } from "../db/open";
+import { replicaStates } from "../db/replicas";
 
 /** A check that has not answered by then counts as unreachable (a cut network may never answer at all). */
 const CHECK_TIMEOUT_MS = 3_000;
@@ -27,7 +28,10 @@ export function healthRouter(rateLimiter: RateLimiter): Router {
     ]);
     const ready = db === "ok" && redis !== "unreachable";
     res.setHeader("Cache-Control", "no-store");
-    res.status(ready ? 200 : 503).json({ status: ready ? "ready" : "unavailable", checks: { database: db, redis } });
+    // Read replicas (when configured) are listed but decide nothing: the primary answers every read they cannot.
+    const replicas = replicaStates().map((r) => ({ name: r.name, status: r.status, lag_ms: r.lagMs }));
+    const checks = { database: db, redis, ...(replicas.length ? { replicas } : {}) };
+    res.status(ready ? 200 : 503).json({ status: ready ? "ready" : "unavailable", checks });
   });
   return router;
 }

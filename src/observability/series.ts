@@ -5,6 +5,7 @@ import type { Request, RequestHandler } from "express";
 import { createHistogram, usePrometheus } from "@graphql-yoga/plugin-prometheus";
 import { Counter, Gauge, Histogram } from "prom-client";
 import { database } from "../db";
+import { hasReplicas, readsServed, replicaStates } from "../db/replicas";
 import { registry } from "./metrics";
 
 const requestDuration = new Histogram({
@@ -71,6 +72,32 @@ new Gauge({
   collect() {
     const pool = database.pool?.();
     if (pool) this.set(pool.waiting);
+  },
+});
+
+// Read replicas (none unless DATABASE_REPLICA_URLS is set): each one's replication lag, and where reads were served.
+new Gauge({
+  name: "prs_db_replica_lag_seconds",
+  help: "Replication lag of each read replica as this process last polled it (absent while the replica is down)",
+  labelNames: ["replica"] as const,
+  registers: [registry],
+  aggregator: "max",
+  collect() {
+    this.reset();
+    for (const r of replicaStates()) if (r.status !== "down" && r.lagMs !== null) this.set({ replica: r.name }, r.lagMs / 1000);
+  },
+});
+new Counter({
+  name: "prs_db_reads_total",
+  help: "Queries a read replica could answer, by where they were served: a replica, or the primary (none was ok or had replayed the team's last write, or it failed)",
+  labelNames: ["target"] as const,
+  registers: [registry],
+  aggregator: "sum",
+  collect() {
+    if (!hasReplicas()) return;
+    this.reset();
+    this.inc({ target: "primary" }, readsServed.primary);
+    this.inc({ target: "replica" }, readsServed.replica);
   },
 });
 

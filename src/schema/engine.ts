@@ -17,6 +17,8 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
 import { LRUCache } from "lru-cache";
 import { confirmKeyRow } from "../auth/key-check";
 import type { Context } from "../context";
+import { chooseRead, hasReplicas, readingFrom } from "../db/replicas";
+import { CACHEABLE_ROOTS, rootFields } from "../http/http-cache";
 import { logger } from "../logger";
 import { unauthenticated } from "./errors";
 import { schema } from "./index";
@@ -30,6 +32,13 @@ interface Compiled {
   sql: SqlJsonEntry | null;
   /** The operation's variables that have a default: name and the default as a client would send it. */
   defaults: Array<[name: string, value: unknown]>;
+  /** A query whose roots read only rows the team-version triggers watch: a read replica may answer it. */
+  replicaSafe: boolean;
+}
+
+function replicaSafe(document: DocumentNode, operationName: string | undefined): boolean {
+  const operation = getOperationAST(document, operationName);
+  return operation?.operation === "query" && rootFields(document, operation.selectionSet).every((name) => CACHEABLE_ROOTS.has(name));
 }
 
 function defaultsOf(document: DocumentNode, operationName: string | undefined): Compiled["defaults"] {
@@ -72,7 +81,7 @@ function compiled(document: DocumentNode, operationName: string | null | undefin
     // About 3 % of a report detail's CPU (BENCHMARKS.md, scenario 1).
     const result = compileQuery(schema, document, operationName ?? undefined, { disableLeafSerialization: true });
     const query = isCompiledQuery(result) ? result : { errors: result.errors };
-    entry = { query, sql: "query" in query ? sqlJsonOf(document, operationName ?? undefined) : null, defaults: defaultsOf(document, operationName ?? undefined) };
+    entry = { query, sql: "query" in query ? sqlJsonOf(document, operationName ?? undefined) : null, defaults: defaultsOf(document, operationName ?? undefined), replicaSafe: replicaSafe(document, operationName ?? undefined) };
     byText.set(key, entry);
   }
   if (!forDocument) byDocument.set(document, (forDocument = new Map()));
@@ -89,6 +98,20 @@ export async function execute(args: ExecutionArgs, options?: SqlJsonOptions): Pr
   const entry = compiled(args.document, args.operationName);
   if (!("query" in entry.query)) return { errors: entry.query.errors };
   const variables = withDefaults(args.variableValues ?? {}, entry.defaults);
+  // With read replicas, a query they may answer reads from one that has replayed the team's last write, chosen once
+  // here for both engines (src/db/replicas.ts); everything else reads from, and writes to, the primary.
+  const context = args.contextValue as Context | undefined;
+  if (entry.replicaSafe && context?.viewer && !context.read && hasReplicas()) {
+    const check = context.keyCheck;
+    const read = await chooseRead(context.viewer.teamId, check && check.held === undefined ? () => confirmKeyRow(check) : undefined);
+    context.read = read;
+    return readingFrom(read, () => executeCompiled(entry, args, variables, options)).finally(() => (context.read = undefined));
+  }
+  return executeCompiled(entry, args, variables, options);
+}
+
+async function executeCompiled(entry: Compiled, args: ExecutionArgs, variables: Record<string, unknown>, options?: SqlJsonOptions): Promise<ExecutionResult> {
+  if (!("query" in entry.query)) return { errors: entry.query.errors };
   // A request admitted with the key row its process read last (context.ts, KeyCheck): the row is confirmed before
   // anything touches data, by the one statement or else by reading the key; one that did not hold answers nothing
   // (ARCHITECTURE.md "The key check": the auth layer then decides).

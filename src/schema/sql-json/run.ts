@@ -130,7 +130,8 @@ async function answer(entry: SqlJsonEntry, args: ExecutionArgs, options: SqlJson
     const values = statement.params.map((value) => value(request));
     if (keyCheck) values.push(...keyRowParams(keyCheck.keyHash, keyCheck.row));
     if (version) values.push(viewer.teamId);
-    [row] = await database.query<Record<string, string | boolean | null>>(statement, values);
+    // On the replica the executor chose for the request, if any (src/db/replicas.ts).
+    [row] = await (context.read?.database ?? database).query<Record<string, string | boolean | null>>(statement, values);
   } catch (err) {
     // Unreachable or past its time budget: the answer the resolvers would give (503/504) — each nullable root null
     // with its error, the whole data null when a root may not be.
