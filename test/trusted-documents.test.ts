@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import request from "supertest";
 import { prisma } from "../src/db";
 import { listDocuments, registerDocuments } from "../src/cli/commands";
-import { addKey, createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { addKey, createTeam, errorOf, startTestApp, type TestApp, type TestTeam } from "./support/app";
 
 let t: TestApp;
 let team: TestTeam;
@@ -108,6 +108,40 @@ describe("registering a manifest", () => {
     expect(res.body).toEqual({ data: { registerGraphQLDocuments: { registered: 1, unchanged: 0 } } });
     const entry = await prisma.auditLogEntry.findFirst({ where: { teamId: team.teamId, action: "graphql_documents.registered" }, orderBy: { createdAt: "desc" } });
     expect(entry?.changes).toEqual({ registered: { before: null, after: 1 }, unchanged: { before: null, after: 0 } });
+  });
+
+  it("takes at most 500 documents a registration: 413 naming the cap, nothing checked or stored", async () => {
+    const other = await createTeam({ permissions: "reports:read,api_keys:*" });
+    const many = (n: number, from = 0) =>
+      Object.fromEntries(Array.from({ length: n }, (_, i) => `query Capped${from + i} { reports(limit: 1) { total } }`).map((text) => [sha(text), text]));
+    const res = await register(many(501), other.auth);
+    expect(errorOf(res)).toEqual({ status: 413, message: "Too many documents: a registration takes at most 500 documents, this manifest holds 501; send it in parts" });
+    const graphql = await gql(other.auth, { query: `mutation($m: JSON!) { registerGraphQLDocuments(manifest: $m) { registered } }`, variables: { m: many(501) } });
+    expect(graphql.body.errors[0]).toMatchObject({ message: expect.stringMatching(/^Too many documents: .* at most 500 documents/), extensions: { code: "PAYLOAD_TOO_LARGE" } });
+    expect(await prisma.graphqlDocument.count({ where: { teamId: other.teamId } })).toBe(0);
+    const full = await register(many(500), other.auth);
+    expect(full.status).toBe(201);
+    expect(full.body).toEqual({ data: { registered: 500, unchanged: 0 } });
+  });
+
+  it("holds at most 5,000 documents a team, counting those it holds: 400 naming the cap, nothing stored", async () => {
+    const other = await createTeam({ permissions: "reports:read,api_keys:*" });
+    const text = (i: number) => `query Held${i} { reports(limit: 1) { total } }`;
+    await prisma.graphqlDocument.createMany({ data: Array.from({ length: 4_990 }, (_, i) => ({ teamId: other.teamId, hash: sha(text(i)), text: text(i) })) });
+    // Ten documents it holds and eleven new ones: 5,001.
+    const manifestOf = (from: number, to: number) => Object.fromEntries(Array.from({ length: to - from }, (_, i) => [sha(text(from + i)), text(from + i)]));
+    const over = await register(manifestOf(4_980, 5_001), other.auth);
+    expect(errorOf(over)).toEqual({
+      status: 400,
+      message: "Document limit reached: a team holds at most 5,000 registered documents; it holds 4,990 and this manifest adds 11",
+    });
+    const graphql = await gql(other.auth, { query: `mutation($m: JSON!) { registerGraphQLDocuments(manifest: $m) { registered } }`, variables: { m: manifestOf(4_990, 5_001) } });
+    expect(graphql.body.errors[0]).toMatchObject({ message: expect.stringMatching(/^Document limit reached/), extensions: { code: "BAD_USER_INPUT" } });
+    expect(await prisma.graphqlDocument.count({ where: { teamId: other.teamId } })).toBe(4_990);
+    // Up to the cap, and documents it holds already, are taken.
+    expect((await register(manifestOf(4_980, 5_000), other.auth)).body).toEqual({ data: { registered: 10, unchanged: 10 } });
+    expect((await register(manifestOf(0, 1), other.auth)).body).toEqual({ data: { registered: 0, unchanged: 1 } });
+    expect(await prisma.graphqlDocument.count({ where: { teamId: other.teamId } })).toBe(5_000);
   });
 
   it("registers and lists through the CLI's commands", async () => {

@@ -6,7 +6,7 @@ import { actionsOf, type Permissions, type Resource } from "../auth/permissions"
 import { readFile } from "node:fs/promises";
 import { recordAudit } from "../audit/log";
 import { prisma } from "../db";
-import { checkManifest, storeDocuments } from "../graphql-documents/documents";
+import { checkManifest, DocumentLimitReached, storeDocuments } from "../graphql-documents/documents";
 import { schema } from "../schema";
 import { CommandError } from "./usage";
 
@@ -128,15 +128,19 @@ export async function registerDocuments(teamId: string, file: string): Promise<s
   } catch (err) {
     throw new CommandError(`Cannot read the manifest ${file}: ${(err as Error).message}`);
   }
-  const entries = checkManifest(schema, manifest);
-  if (typeof entries === "string") throw new CommandError(entries);
-  const { registered, unchanged } = await prisma.$transaction(async (tx) => {
-    const counts = await storeDocuments(tx, teamId, entries);
-    if (counts.registered) {
-      await recordAudit(tx, "cli", { teamId, action: "graphql_documents.registered", target: { type: "graphql_documents", id: teamId }, after: counts });
-    }
-    return counts;
-  });
+  const entries = await checkManifest(schema, manifest);
+  if (!Array.isArray(entries)) throw new CommandError(entries.message);
+  const { registered, unchanged } = await prisma
+    .$transaction(async (tx) => {
+      const counts = await storeDocuments(tx, teamId, entries);
+      if (counts.registered) {
+        await recordAudit(tx, "cli", { teamId, action: "graphql_documents.registered", target: { type: "graphql_documents", id: teamId }, after: counts });
+      }
+      return counts;
+    })
+    .catch((err: unknown) => {
+      throw err instanceof DocumentLimitReached ? new CommandError(err.message) : err;
+    });
   return [`Registered ${registered} document${registered === 1 ? "" : "s"} (${unchanged} already registered) for team ${teamId}.`];
 }
 

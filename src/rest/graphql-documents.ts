@@ -34,7 +34,7 @@ export const graphqlDocumentRoutes: RestRoute[] = [
     tag: "GraphQL",
     summary: (needs) => `Register trusted GraphQL documents from a code generator's manifest (needs ${needs})`,
     description:
-      'Each document is checked against the schema and the GraphQL limits; a hash that does not match its text, or a refused document, fails the whole manifest (400 naming it). Clients then send documentId "sha256:<hash>" to /graphql.',
+      'Each document is checked against the schema and the GraphQL limits; a hash that does not match its text, or a refused document, fails the whole manifest (400 naming it). At most 500 documents a registration (more: 413) and 5,000 a team, counting those it holds (more: 400, nothing stored). Clients then send documentId "sha256:<hash>" to /graphql.',
     operations: [REGISTER],
     body: manifest,
     status: 201,

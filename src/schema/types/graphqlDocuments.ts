@@ -3,9 +3,9 @@
 import { recordAudit } from "../../audit/log";
 import { prisma } from "../../db";
 import { withEvents } from "../../webhooks/outbox";
-import { checkManifest, storeDocuments } from "../../graphql-documents/documents";
+import { checkManifest, DocumentLimitReached, MAX_DOCUMENTS_PER_REQUEST, MAX_DOCUMENTS_PER_TEAM, storeDocuments } from "../../graphql-documents/documents";
 import { builder } from "../builder";
-import { badInput } from "../errors";
+import { ApiError, badInput } from "../errors";
 import { pageArgs } from "../page";
 import { teamIdOf } from "../scope";
 
@@ -70,20 +70,24 @@ builder.mutationField("registerGraphQLDocuments", (t) =>
   t.field({
     type: RegistrationRef,
     description:
-      'Registers a manifest { "<sha256 hex of the text>": "<document>" } (what a GraphQL code generator writes; a key may also be the document id, "sha256:<hex>") as the team\'s trusted documents. Each document is checked against the schema and the query limits first; a hash that does not match its text, or a refused document, fails the whole manifest (400 naming it). Needs api_keys:create.',
+      `Registers a manifest { "<sha256 hex of the text>": "<document>" } (what a GraphQL code generator writes; a key may also be the document id, "sha256:<hex>") as the team's trusted documents. Each document is checked against the schema and the query limits first; a hash that does not match its text, or a refused document, fails the whole manifest (400 naming it). At most ${MAX_DOCUMENTS_PER_REQUEST} documents a registration (more: 413) and ${MAX_DOCUMENTS_PER_TEAM} a team, counting those it holds (more: 400, nothing stored). Needs api_keys:create.`,
     authScopes: { permission: "api_keys:create" },
     args: { manifest: t.arg({ type: "JSON", required: true, description: "The manifest: document hash → document text" }) },
     resolve: async (_root, { manifest }, ctx, info) => {
       const teamId = teamIdOf(ctx);
-      const entries = checkManifest(info.schema, manifest);
-      if (typeof entries === "string") throw badInput(entries);
-      return withEvents(async (tx) => {
-        const counts = await storeDocuments(tx, teamId, entries);
-        if (counts.registered) {
-          await recordAudit(tx, ctx, { teamId, action: "graphql_documents.registered", target: { type: "graphql_documents", id: teamId }, after: counts });
-        }
-        return counts;
-      });
+      const entries = await checkManifest(info.schema, manifest);
+      if (!Array.isArray(entries)) throw new ApiError(() => entries.message, entries.status, entries.status === 413 ? "PAYLOAD_TOO_LARGE" : "BAD_USER_INPUT");
+      try {
+        return await withEvents(async (tx) => {
+          const counts = await storeDocuments(tx, teamId, entries);
+          if (counts.registered) {
+            await recordAudit(tx, ctx, { teamId, action: "graphql_documents.registered", target: { type: "graphql_documents", id: teamId }, after: counts });
+          }
+          return counts;
+        });
+      } catch (err) {
+        throw err instanceof DocumentLimitReached ? badInput(err.message) : err;
+      }
     },
   }),
 );
