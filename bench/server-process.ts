@@ -36,9 +36,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       WEBHOOK_ALLOW_PRIVATE_URLS: "true",
       SQL_STATEMENT_EVENTS: String(options.statementEvents),
       BENCH_TEAM_ID: options.benchTeamId,
-      // The bench connects to PostgreSQL directly, where README "Behind a connection pooler" recommends named
-      // prepared statements (the service's default is off, for poolers): on unless DATABASE_PREPARED_STATEMENTS=false.
-      DATABASE_PREPARED_STATEMENTS: process.env.DATABASE_PREPARED_STATEMENTS ?? "true",
+      // The bench connects to PostgreSQL directly, where the service names its statements by itself; set
+      // DATABASE_PREPARED_STATEMENTS=false to measure unnamed ones (as behind a transaction pooler).
+      ...(process.env.DATABASE_PREPARED_STATEMENTS ? { DATABASE_PREPARED_STATEMENTS: process.env.DATABASE_PREPARED_STATEMENTS } : {}),
       ...options.env,
     },
   });
