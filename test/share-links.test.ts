@@ -294,6 +294,26 @@ describe("the public page", () => {
     expect(html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &quot;quoted&quot;");
   });
 
+  it("isolates text with right-to-left overrides and zero-width characters: on the page in its element, in the PDF left out", async () => {
+    // U+202E (RIGHT-TO-LEFT OVERRIDE) would display "Jordan tnegA" reversed, and everything after it on its line too.
+    const [name, address] = ["Jordan \u202EtnegA", "1 Subject\u200B St\u202E"];
+    const reportId = await fullReport(api, { custom_agent_name: name, address, description: "A bright\u2067 home." });
+    expect((await api.get(`/v1/reports/${reportId}`)).body.data.custom_agent_name).toBe(name); // stored as written
+    const { token } = await share(reportId);
+    const html = (await page(token)).text;
+    // Each piece of user text is an isolate (dir="auto"): its controls end with its element, the text around is left alone.
+    expect(html).toContain(`Prepared by <strong dir="auto">${name}</strong> · <a href="mailto:jordan@example.com" dir="auto">`);
+    expect(html).toContain(`<h1 dir="auto">${address}</h1>`);
+    expect(html).toContain(`<title>\u2068${address}\u2069: property report</title>`);
+    expect(html).toContain('<p dir="auto">A bright\u2067 home.</p>');
+    // The PDF, read back as a viewer extracts it: the text as written, in its order, without a stray "?" for a control.
+    const { text } = await pdf(`/r/${token}.pdf`);
+    expect(text).toContain("Prepared by Jordan tnegA");
+    expect(text).toContain("1 Subject St");
+    expect(text).toContain("A bright home.");
+    expect(text).not.toMatch(/[?\u200b\u202a-\u202e\u2066-\u2069]/u);
+  });
+
   it("counts a visitor once per link and hour into views_count", async () => {
     const reportId = await fullReport();
     const [a, b] = [await share(reportId), await share(reportId)];

@@ -32,7 +32,7 @@ const COLOURS = { navy: ["#0B2545", "#8DA9C4"], lemon: ["#FFEB3B", "#FFF59D"] } 
   let browser: Browser;
 
   /** A report with something in every section, in the given colours and switches; the path of its page. */
-  async function sharedReport(colours: readonly [string, string], switches: Record<string, boolean> = {}): Promise<string> {
+  async function sharedReport(colours: readonly [string, string], switches: Record<string, boolean> = {}, fields: Record<string, string> = {}): Promise<string> {
     const id = (
       await api.post("/v1/reports", {
         address: "12 Garden Lane",
@@ -50,6 +50,7 @@ const COLOURS = { navy: ["#0B2545", "#8DA9C4"], lemon: ["#FFEB3B", "#FFF59D"] } 
         custom_agent_email: "jordan@example.com",
         primary_color: colours[0],
         secondary_color: colours[1],
+        ...fields,
       })
     ).body.data.id;
     await api.patch(`/v1/reports/${id}`, { executive_summary: "Priced in line with three recent sales nearby.\n\nShowings have been steady.", ...switches });
@@ -118,6 +119,23 @@ const COLOURS = { navy: ["#0B2545", "#8DA9C4"], lemon: ["#FFEB3B", "#FFF59D"] } 
     const { page, problems } = await open(context, pagePath);
     for (const other of Object.values(SWITCHES)) expect({ other, count: await page.locator(`#${other}`).count() }).toEqual({ other, count: other === section ? 0 : 1 });
     await page.screenshot({ path: path.join(SCREENSHOTS, `share-${section}-off.png`), fullPage: true });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("lays out an agent name holding a right-to-left override within itself: the line around it reads in order", async () => {
+    // U+202E reverses what follows it; unisolated, it would also reverse " · jordan@example.com" and put it first.
+    const pagePath = await sharedReport(COLOURS.navy, {}, { custom_agent_name: "Jordan \u202EtnegA", address: "\u202E12 Garden Lane" });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const { page, problems } = await open(context, pagePath);
+    const box = async (selector: string) => (await page.locator(selector).boundingBox())!;
+    const [line, name, email] = [await box("footer p:first-child"), await box("footer strong"), await box("footer a[href^='mailto:']")];
+    // Left to right: "Prepared by", the name, then the e-mail, all on one line.
+    expect(name.x).toBeGreaterThan(line.x + 20);
+    expect(email.x).toBeGreaterThanOrEqual(name.x + name.width);
+    expect(email.y).toBe(name.y);
+    expect(await page.locator("footer strong").evaluate((e) => getComputedStyle(e).unicodeBidi)).toBe("isolate");
+    await page.screenshot({ path: path.join(SCREENSHOTS, "share-right-to-left-override.png"), fullPage: true });
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -1,6 +1,8 @@
 // The public page of a share link (docs/api.md "Wave 3 contracts", "Share links"): HTML made on the server from the
 // report's view (./view.ts), with no script at all, one inline stylesheet allowed by its hash, nothing loaded from
-// anywhere. Every value from the report is HTML-escaped where it is written.
+// anywhere. Every value from the report is HTML-escaped where it is written, and every element holding text a user
+// wrote has dir="auto": it is a bidirectional isolate, so right-to-left text and bidi controls in it (an agent name
+// holding U+202E) lay out within that element and never reorder the text around it ("Prepared by", the e-mail).
 import { createHash } from "node:crypto";
 import type { Fact, NoteView, ReportView, Theme, ValuationView } from "./view";
 
@@ -61,9 +63,11 @@ a{color:${t.accent}}
 }`;
 }
 
-const facts = (list: Fact[]) => html`<dl class="facts">${list.map((f) => html`<div><dt>${f.label}</dt><dd>${f.value}</dd></div>`)}</dl>`;
-const paragraphs = (text: string) => text.split(/\n{2,}/).map((p) => html`<p>${p}</p>`);
-const notes = (list: NoteView[]) => list.map((n) => html`<article>${n.title ? html`<h3>${n.title}</h3>` : ""}${paragraphs(n.body)}</article>`);
+const facts = (list: Fact[]) => html`<dl class="facts">${list.map((f) => html`<div><dt>${f.label}</dt><dd dir="auto">${f.value}</dd></div>`)}</dl>`;
+const paragraphs = (text: string) => text.split(/\n{2,}/).map((p) => html`<p dir="auto">${p}</p>`);
+const notes = (list: NoteView[]) => list.map((n) => html`<article>${n.title ? html`<h3 dir="auto">${n.title}</h3>` : ""}${paragraphs(n.body)}</article>`);
+/** Text where no element can isolate it (the document's title): between U+2068 FIRST STRONG and U+2069 POP ISOLATE. */
+const isolated = (text: string) => `\u2068${text}\u2069`;
 
 /** The value range as a bar: the range over the track, a mark at the estimate. Drawn with SVG attributes (no style). */
 function rangeBar(v: ValuationView): Html {
@@ -82,14 +86,14 @@ ${v.estimate ? html`<p class="estimate">Estimated value <strong>${v.estimate}</s
 ${rangeBar(v)}${v.confidence ? html`<p>Confidence: <strong>${v.confidence}</strong></p>` : ""}${v.basis ? html`<p class="muted">${v.basis}</p>` : ""}
 ${v.comparables.length
     ? html`<h3 id="s-comparables">Comparable properties</h3><div class="scroll" role="region" aria-labelledby="s-comparables" tabindex="0"><table id="comparables"><thead><tr>${head.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${v.comparables.map(
-        (c) => html`<tr><td class="address">${c.address}</td><td>${c.price}</td><td>${c.adjustments}</td><td>${c.adjustedPrice}</td><td>${c.sqft}</td><td>${c.pricePerSqft}</td><td>${c.bedsBaths}</td><td>${c.distance}</td><td>${c.saleDate}</td><td>${c.similarity}</td></tr>`,
+        (c) => html`<tr><td class="address" dir="auto">${c.address}</td><td>${c.price}</td><td>${c.adjustments}</td><td>${c.adjustedPrice}</td><td>${c.sqft}</td><td>${c.pricePerSqft}</td><td>${c.bedsBaths}</td><td>${c.distance}</td><td>${c.saleDate}</td><td>${c.similarity}</td></tr>`,
       )}</tbody></table></div>`
     : ""}</section>`;
 }
 
 function body(v: ReportView & { pdfHref?: string }): Html {
   const a = v.activity;
-  return html`<header class="cover"><p class="kicker">Property report</p><h1>${v.title}</h1>${v.place ? html`<p class="place">${v.place}</p>` : ""}</header>
+  return html`<header class="cover"><p class="kicker">Property report</p><h1 dir="auto">${v.title}</h1>${v.place ? html`<p class="place" dir="auto">${v.place}</p>` : ""}</header>
 <main>
 <section aria-labelledby="s-property" id="property"><h2 id="s-property">The property</h2>${facts(v.facts)}${v.description ? paragraphs(v.description) : ""}</section>
 ${v.summary ? html`<section aria-labelledby="s-summary" id="summary"><h2 id="s-summary">Executive summary</h2>${paragraphs(v.summary)}</section>` : ""}
@@ -101,11 +105,11 @@ ${a
         { label: "Visitors", value: String(a.attendees) },
       ])}${a.dates.length ? html`<ul class="dates">${a.dates.map((d) => html`<li>${d.date}: ${d.kind}</li>`)}</ul>` : ""}</section>`
     : ""}
-${v.social ? html`<section aria-labelledby="s-social" id="social"><h2 id="s-social">Social media reach</h2>${facts(v.social.totals)}<ul>${v.social.platforms.map((p) => html`<li><strong>${p.platform}</strong>: ${p.figures}</li>`)}</ul></section>` : ""}
+${v.social ? html`<section aria-labelledby="s-social" id="social"><h2 id="s-social">Social media reach</h2>${facts(v.social.totals)}<ul>${v.social.platforms.map((p) => html`<li><strong dir="auto">${p.platform}</strong>: ${p.figures}</li>`)}</ul></section>` : ""}
 ${v.insights ? html`<section aria-labelledby="s-insights" id="insights"><h2 id="s-insights">Agent insights</h2>${notes(v.insights)}</section>` : ""}
 ${v.neighborhood ? html`<section aria-labelledby="s-neighborhood" id="neighborhood"><h2 id="s-neighborhood">The neighborhood</h2>${notes(v.neighborhood)}</section>` : ""}
 </main>
-<footer><p>Prepared by <strong>${v.agent.name}</strong>${v.agent.email ? html` · <a href="mailto:${v.agent.email}">${v.agent.email}</a>` : ""}</p>${v.pdfHref ? html`<p class="muted"><a href="${v.pdfHref}">This report as a PDF</a></p>` : ""}</footer>`;
+<footer><p>Prepared by <strong dir="auto">${v.agent.name}</strong>${v.agent.email ? html` · <a href="mailto:${v.agent.email}" dir="auto">${v.agent.email}</a>` : ""}</p>${v.pdfHref ? html`<p class="muted"><a href="${v.pdfHref}">This report as a PDF</a></p>` : ""}</footer>`;
 }
 
 export interface Page {
@@ -127,7 +131,7 @@ function document(title: string, css: string, content: Html): Page {
 }
 
 /** The report's page. `pdfHref`: where its PDF is (relative). */
-export const reportPage = (v: ReportView & { pdfHref?: string }): Page => document(`${v.title}: property report`, stylesheet(v.theme), body(v));
+export const reportPage = (v: ReportView & { pdfHref?: string }): Page => document(`${isolated(v.title)}: property report`, stylesheet(v.theme), body(v));
 
 const PLAIN: Theme = { primary: "#1f3a5f", onPrimary: "#ffffff", secondary: "#e2e8f0", onSecondary: "#000000", accent: "#1f3a5f", bar: "#1f3a5f" };
 

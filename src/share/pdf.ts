@@ -1,7 +1,10 @@
 // The report's PDF (docs/api.md "Wave 3 contracts", "Share links"): the same view as the public page (./view.ts),
 // drawn in-process with pdfkit (pure JavaScript: no browser, no network). Text is real text (selectable, searchable),
 // the comparables are a table and the valuation range is drawn as a bar. The standard Helvetica fonts carry the
-// Windows-1252 characters; others are written as "?" rather than as a wrong glyph.
+// Windows-1252 characters; others are written as "?" rather than as a wrong glyph. Bidi controls and zero-width
+// characters are left out: pdfkit draws text in the order it is stored (it runs no bidi algorithm) and Helvetica has
+// no glyph for them, so each could only print as a stray "?" inside a name; without them the PDF reads, and is
+// extracted, as the text was written. The page keeps them, isolated (./page.ts).
 import type PDFKitDocument from "pdfkit";
 import type { Fact, NoteView, ReportView, ValuationView } from "./view";
 
@@ -12,8 +15,10 @@ const LINE = "#d1d5db";
 
 /** What Helvetica's encoding can show: Windows-1252 (Latin-1 and a few more); anything else becomes "?". */
 const WIN_ANSI_EXTRA = "€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ";
+/** Bidi embeddings, overrides, isolates and marks (U+061C, U+200E-F, U+202A-E, U+2066-9); zero-width characters. */
+const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/gu;
 const printable = (text: string): string =>
-  text.replace(/[^\n\t\x20-\x7e\xa0-\xff]/gu, (c) => (WIN_ANSI_EXTRA.includes(c) ? c : "?"));
+  text.replace(INVISIBLE, "").replace(/[^\n\t\x20-\x7e\xa0-\xff]/gu, (c) => (WIN_ANSI_EXTRA.includes(c) ? c : "?"));
 
 const width = (doc: Doc) => doc.page.width - 2 * MARGIN;
 
