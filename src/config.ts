@@ -99,6 +99,9 @@ const envSchema = z.object({
   // Emit an event per SQL statement (tests and benchmarks count them); off in normal operation.
   SQL_STATEMENT_EVENTS: z.stringbool().default(false),
   // Prometheus metrics at /metrics (src/observability/metrics.ts), off unless one of these says where: a port of
+  // Largest answer of one request, GraphQL or REST, in bytes (docs/api.md "GraphQL limits"): a request whose estimate
+  // passes it is refused before it runs, an answer growing past it while built is stopped (REST 413).
+  MAX_RESPONSE_BYTES: z.coerce.number().int().min(1024).default(8 * 1024 * 1024),
   // their own (on METRICS_HOST, loopback by default), or the main port for requests bearing METRICS_TOKEN.
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   METRICS_HOST: z.string().default("127.0.0.1"),

@@ -11,6 +11,7 @@ import { schema } from "../schema";
 import { execute } from "../schema/engine";
 import { rawDataOf, rawField } from "../schema/sql-json/raw";
 import { ApiError, pathNaming, type NameOf } from "../schema/errors";
+import { isResponseTooLarge } from "../schema/limits";
 import { fieldTables, restNames } from "../schema/fields";
 import { nonArrayForList } from "./lists";
 
@@ -135,6 +136,8 @@ export async function runJson<Value>(
 function toRestError(error: GraphQLError, op: Operation, nameOf: NameOf, context: Context): RestError | Error {
   // Database unreachable (503 + Retry-After) or past its time budget (504): the error handler answers those.
   if (isDatabaseUnavailable(error.originalError) || isStatementTimeout(error.originalError)) return error.originalError!;
+  // An answer larger than MAX_RESPONSE_BYTES (docs/api.md "GraphQL limits"): 413 with the limit's message.
+  if (isResponseTooLarge(error)) return new RestError(413, error.message);
   // The schema's own errors, and variable values it refused (the engine names their field: input-errors.ts).
   const api = error instanceof ApiError ? error : error.originalError instanceof ApiError ? error.originalError : undefined;
   if (api) return new RestError(api.status, api.render(nameOf));

@@ -23,7 +23,8 @@ import { logger } from "../logger";
 import { unauthenticated } from "./errors";
 import { schema } from "./index";
 import { variableError } from "./input-errors";
-import { builtPastLimit } from "./limits";
+import { answerTooLarge, builtPastLimit, countAnswer, textPastLimit } from "./limits";
+import { rawDataOf } from "./sql-json/raw";
 import { runSqlJson, sqlJsonEntry, type SqlJsonEntry, type SqlJsonOptions } from "./sql-json/run";
 
 interface Compiled {
@@ -118,11 +119,16 @@ async function executeCompiled(entry: Compiled, args: ExecutionArgs, variables: 
   const keyCheck = (args.contextValue as Context | undefined)?.keyCheck;
   if (entry.sql && keyCheck?.held !== false) {
     const answer = await runSqlJson(entry.sql, variables === args.variableValues ? args : { ...args, variableValues: variables }, options);
+    // PostgreSQL's text is measured before it is sent (the estimate kept it from being much larger: limits.ts).
+    const raw = answer && rawDataOf(answer);
+    if (raw && textPastLimit(raw.fields.map(([, text]) => text))) return { errors: [answerTooLarge(args.contextValue)] };
     if (answer) return answer;
   }
   if (keyCheck && !(keyCheck.held ?? (await confirmKeyRow(keyCheck)))) return { errors: [unauthenticated()] };
+  // The text the resolvers return is counted against MAX_RESPONSE_BYTES as they return it (limits.ts).
+  countAnswer(args.contextValue);
   const result = await entry.query.query(args.rootValue, args.contextValue, variables);
-  // An answer that grew past what one request may build is dropped whole: one error instead (limits.ts).
+  // An answer that grew past what one request may build (items, or bytes) is dropped whole: one error instead.
   const tooBig = builtPastLimit(args.contextValue, result);
   if (tooBig) return { errors: [tooBig] };
   // Variable values refused before execution: say which field and why, in our words (input-errors.ts).

@@ -10,12 +10,14 @@
 // (BUILT_ITEMS_LIMIT, counted as resolvers return lists) nor run a read that could build more than MAX_READ_ROWS rows
 // (src/db/load-strategy.ts): it stops there and answers QUERY_TOO_COMPLEX.
 import { maxAliasesRule } from "@escape.tech/graphql-armor-max-aliases";
+import { getMappedArgumentValues } from "@pothos/core";
 import { complexityFromQuery } from "@pothos/plugin-complexity";
 import type { Plugin } from "graphql-yoga";
 import {
   defaultFieldResolver,
   getNamedType,
   getOperationAST,
+  getVariableValues,
   GraphQLError,
   isListType,
   isNonNullType,
@@ -29,12 +31,20 @@ import {
   validate,
   type DocumentNode,
   type ExecutionResult,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLField,
+  type GraphQLNamedType,
+  type GraphQLOutputType,
   type GraphQLSchema,
   type OperationDefinitionNode,
+  type SelectionSetNode,
   type ValidationContext,
 } from "graphql";
+import { config } from "../config";
 import { MAX_READ_ROWS, TooManyRows } from "../db/load-strategy";
 import { graphqlNesting, jsonDepth } from "../http/nesting";
+import { fieldTableOf } from "./fields";
 import { variableError } from "./input-errors";
 
 export const LIMITS = { depth: 12, aliases: 30, objects: 50_000 } as const;
@@ -110,22 +120,33 @@ const runningDocument = (document: DocumentNode, operation: OperationDefinitionN
  * nullable variable) is estimated as if the variable were left out (its default, or the list's maximum) — never run
  * unestimated: that would let the rest of the document through unchecked.
  */
-function estimate(schema: GraphQLSchema, document: DocumentNode, context: unknown, variables: Record<string, unknown>): { depth: number; complexity: number } | GraphQLError {
+function estimate(schema: GraphQLSchema, document: DocumentNode, context: unknown, variables: Record<string, unknown>): Estimate | GraphQLError {
+  const withVariables = (values: Record<string, unknown>): Estimate => ({
+    ...complexityFromQuery(document, { schema, ctx: context as object, variables: values }),
+    bytes: bytesFromQuery(schema, document, context as object, values),
+  });
   try {
-    return complexityFromQuery(document, { schema, ctx: context as object, variables });
+    return withVariables(variables);
   } catch (err) {
     const refused = variableError(schema, document, variables);
     if (refused) return refused;
     const withoutNulls = Object.fromEntries(Object.entries(variables).filter(([, value]) => value !== null));
     try {
-      return complexityFromQuery(document, { schema, ctx: context as object, variables: withoutNulls });
+      return withVariables(withoutNulls);
     } catch {
       return err instanceof GraphQLError ? err : new GraphQLError("Invalid variables", { extensions: { code: "BAD_USER_INPUT" } });
     }
   }
 }
 
-/** The refusal of the operation that runs, or undefined when it is within the depth and object limits. */
+interface Estimate {
+  depth: number;
+  complexity: number;
+  /** The answer's largest size in bytes (bytesFromQuery). */
+  bytes: number;
+}
+
+/** The refusal of the operation that runs, or undefined when it is within the depth, object and size limits. */
 function estimateRefusal(schema: GraphQLSchema, document: DocumentNode, context: unknown, variables: Record<string, unknown>): GraphQLError | undefined {
   const found = estimate(schema, document, context, variables);
   if (found instanceof GraphQLError) return found;
@@ -133,18 +154,190 @@ function estimateRefusal(schema: GraphQLSchema, document: DocumentNode, context:
   return message === undefined ? undefined : tooComplex(message, validationStatus(context));
 }
 
-/** The message of the depth or object limit an estimate passes, or undefined. */
-const limitPassed = (found: { depth: number; complexity: number }): string | undefined =>
+/** The message of the depth, object or size limit an estimate passes, or undefined. */
+const limitPassed = (found: Estimate): string | undefined =>
   found.depth > LIMITS.depth
     ? `Query too complex: depth ${found.depth}, the limit is ${LIMITS.depth}`
     : found.complexity > LIMITS.objects
       ? `Query too complex: it can return ${found.complexity} objects, the limit is ${LIMITS.objects}`
-      : undefined;
+      : found.bytes > config.MAX_RESPONSE_BYTES
+        ? tooLargeMessage(`it can return ${formatBytes(found.bytes)}`)
+        : undefined;
+
+// ---- The size of an answer (docs/api.md "GraphQL limits"): estimated before it runs, counted while it is built ----
+
+/**
+ * What the byte estimate prices each value at, in bytes of the answer's JSON. A string field is priced by the
+ * longest value its field table's rule accepts (description: 20,000 characters), one byte a character: text is
+ * mostly ASCII, and the count while the answer is built (countText, and the one-statement path's text) holds the
+ * limit whatever the characters are, so the estimate refuses what must be too large without refusing every detail.
+ */
+export const BYTE_PRICES = {
+  /** Quotes, colon and comma around each response key (plus the key's own length). */
+  key: 4,
+  /** An object's braces; a list item's comma. */
+  object: 2,
+  /** A number, boolean, enum value, id or date (an ISO 8601 date is 26 bytes with its quotes). */
+  scalar: 40,
+  /** A string field whose table gives it no bound (the default text rule's 1,000 characters). */
+  text: 1000,
+  /** A JSON field (an audit entry's changes, a webhook event's payload): the longest text bound. */
+  json: 20_000,
+  /** Items priced for a list of scalars (event types, warnings). */
+  scalarList: 10,
+} as const;
+
+const MIB = 1024 * 1024;
+
+/** A byte count as the messages and docs say it: "8 MiB", "187.3 MiB", "64 KiB", "900 bytes". */
+export function formatBytes(bytes: number): string {
+  if (bytes >= MIB) return `${Number.isInteger(bytes / MIB) ? bytes / MIB : (bytes / MIB).toFixed(1)} MiB`;
+  if (bytes >= 1024) return `${Number.isInteger(bytes / 1024) ? bytes / 1024 : (bytes / 1024).toFixed(1)} KiB`;
+  return `${bytes} bytes`;
+}
+
+const TOO_LARGE = "Response too large: ";
+
+/** The refusal's message: REST answers it with 413, GraphQL as QUERY_TOO_COMPLEX. */
+const tooLargeMessage = (what: string) =>
+  `${TOO_LARGE}${what} (at most ${formatBytes(config.MAX_RESPONSE_BYTES)}; select fewer fields or smaller pages)`;
+
+/** Whether an error is the size limit's refusal (src/rest/graphql.ts answers it with 413). */
+export const isResponseTooLarge = (error: GraphQLError): boolean =>
+  error.extensions?.code === QUERY_TOO_COMPLEX && error.message.startsWith(TOO_LARGE);
+
+/** The refusal of an answer that grew past MAX_RESPONSE_BYTES while it was built (either read engine). */
+export const answerTooLarge = (context?: unknown): GraphQLError =>
+  tooComplex(tooLargeMessage(`the answer grew past the limit while it was built`), context === undefined ? undefined : validationStatus(context));
+
+/** The longest string a zod rule accepts (through pipes and wrappers), or undefined. */
+function maxLengthOf(rule: unknown): number | undefined {
+  const schema = rule as { maxLength?: number | null; in?: unknown; out?: unknown; _zod?: { def?: { innerType?: unknown } } };
+  if (typeof schema?.maxLength === "number") return schema.maxLength;
+  if (schema?.in !== undefined || schema?.out !== undefined) {
+    const bounds = [maxLengthOf(schema.in), maxLengthOf(schema.out)].filter((b): b is number => b !== undefined);
+    return bounds.length ? Math.min(...bounds) : undefined;
+  }
+  return schema?._zod?.def?.innerType ? maxLengthOf(schema._zod.def.innerType) : undefined;
+}
+
+const leafPrices = new WeakMap<GraphQLField<unknown, unknown>, number>();
+
+/** The bytes of one value of a leaf field (a list of scalars: BYTE_PRICES.scalarList of them). */
+function leafBytes(parent: GraphQLNamedType, field: GraphQLField<unknown, unknown>): number {
+  const known = leafPrices.get(field);
+  if (known !== undefined) return known;
+  const named = getNamedType(field.type).name;
+  const bound = named === "String" ? (maxLengthOf(fieldTableOf(parent.name)?.[field.name]?.rule) ?? BYTE_PRICES.text) : undefined;
+  const one = bound !== undefined ? bound + 2 : named === "JSON" ? BYTE_PRICES.json : BYTE_PRICES.scalar;
+  const price = isListType(isNonNullType(field.type) ? field.type.ofType : field.type) ? 2 + BYTE_PRICES.scalarList * (one + 1) : one;
+  leafPrices.set(field, price);
+  return price;
+}
+
+interface ByteWalk {
+  ctx: object;
+  info: { schema: GraphQLSchema; fragments: Record<string, FragmentDefinitionNode>; variableValues: Record<string, unknown> };
+  /** Bytes of a (merged) selection set on a type, by the ids of the sets it merges: fragments are priced once. */
+  memo: Map<string, number>;
+  ids: WeakMap<SelectionSetNode, number>;
+}
+
+interface FieldGroup {
+  parent: GraphQLNamedType;
+  responseKey: string;
+  nodes: FieldNode[];
+}
+
+type ComplexityOption = number | { field?: number; multiplier?: number } | ((...args: unknown[]) => ComplexityOption) | undefined;
+
+/** A list field's multiplier, as the object estimate (@pothos/plugin-complexity, builder.ts) takes it. */
+function multiplierOf(walk: ByteWalk, field: GraphQLField<unknown, unknown>, node: FieldNode): number {
+  let option = field.extensions?.complexity as ComplexityOption;
+  if (typeof option === "function") option = option(getMappedArgumentValues(field, node, walk.ctx, walk.info), walk.ctx, field);
+  if (typeof option === "object" && option.multiplier !== undefined) return Math.max(option.multiplier, 0);
+  return isListType(isNonNullType(field.type) ? field.type.ofType : field.type) ? 10 : 1;
+}
+
+/** The fields of selection sets by response key and parent type, fragments flattened (GraphQL merges them so). */
+function collectFields(walk: ByteWalk, sets: readonly SelectionSetNode[], type: GraphQLNamedType, into = new Map<string, FieldGroup>()) {
+  for (const set of sets) {
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) {
+        const responseKey = (selection.alias ?? selection.name).value;
+        const group = into.get(`${type.name}.${responseKey}`);
+        if (group) group.nodes.push(selection);
+        else into.set(`${type.name}.${responseKey}`, { parent: type, responseKey, nodes: [selection] });
+        continue;
+      }
+      const fragment = selection.kind === Kind.FRAGMENT_SPREAD ? walk.info.fragments[selection.name.value] : selection;
+      if (!fragment) continue;
+      const on = fragment.typeCondition ? walk.info.schema.getType(fragment.typeCondition.name.value) : type;
+      collectFields(walk, [fragment.selectionSet], on ?? type, into);
+    }
+  }
+  return into;
+}
+
+let setIds = 0;
+const idOf = (walk: ByteWalk, set: SelectionSetNode) => {
+  let id = walk.ids.get(set);
+  if (id === undefined) walk.ids.set(set, (id = ++setIds));
+  return id;
+};
+
+/** The largest size of an object answering these (merged) selection sets on `type`. */
+function selectionBytes(walk: ByteWalk, sets: readonly SelectionSetNode[], type: GraphQLNamedType): number {
+  const memoKey = `${type.name}:${sets.map((set) => idOf(walk, set)).join(",")}`;
+  const known = walk.memo.get(memoKey);
+  if (known !== undefined) return known;
+  let bytes = BYTE_PRICES.object;
+  for (const { parent, responseKey, nodes } of collectFields(walk, sets, type).values()) {
+    const node = nodes[0];
+    bytes += BYTE_PRICES.key + responseKey.length;
+    const field = isObjectType(parent) ? parent.getFields()[node.name.value] : undefined;
+    if (!field) {
+      bytes += BYTE_PRICES.scalar; // __typename
+      continue;
+    }
+    const children = nodes.flatMap((n) => (n.selectionSet ? [n.selectionSet] : []));
+    if (!children.length) {
+      bytes += leafBytes(parent, field);
+      continue;
+    }
+    const multiplier = multiplierOf(walk, field, node);
+    const item = selectionBytes(walk, children, getNamedType(field.type)) + 1;
+    bytes += isListType(isNonNullType(field.type) ? field.type.ofType : field.type) ? BYTE_PRICES.object + multiplier * item : multiplier * item;
+  }
+  walk.memo.set(memoKey, bytes);
+  return bytes;
+}
+
+/**
+ * The largest size in bytes of the answer of a document's (first) operation: every value priced by BYTE_PRICES, each
+ * list multiplied by the same limits as the object estimate. Throws on variables that do not coerce.
+ */
+export function bytesFromQuery(schema: GraphQLSchema, document: DocumentNode, ctx: object, variables: Record<string, unknown>): number {
+  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const root = operation && schema.getRootType(operation.operation);
+  if (!operation || !root) return 0;
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
+  if (coerced.errors) throw coerced.errors[0];
+  const fragments = Object.fromEntries(
+    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
+  );
+  const walk: ByteWalk = { ctx, info: { schema, fragments, variableValues: coerced.coerced }, memo: new Map(), ids: new WeakMap() };
+  // The answer's envelope: {"data":…}.
+  return 10 + selectionBytes(walk, [operation.selectionSet], root);
+}
 
 /** GraphQL Armor's alias rule at LIMITS.aliases, its refusal in our words. */
 const aliasLimitRule = () =>
   maxAliasesRule({
     n: LIMITS.aliases,
+    // Every alias counts, `__typename`'s too (GraphQL Armor lets those through by default: thousands of them each
+    // add their key and value to the answer).
+    allowList: [],
     propagateOnRejection: false,
     onReject: [
       (ctx: ValidationContext | null, error: GraphQLError) => {
@@ -194,19 +387,49 @@ function refuseOverLimits(
   if (refusal) stop({ errors: [refusal] });
 }
 
-// The second line of defence: list items built per request, counted as the resolvers return them.
-const built = new WeakMap<object, { items: number }>();
+// The second line of defence: list items built per request, counted as the resolvers return them, and the bytes of
+// the text they return (strings, JSON) while an execution counts them (countAnswer: the engine's, per operation).
+const built = new WeakMap<object, { items: number; bytes?: number }>();
+
+/** Starts counting the bytes of text the resolvers return for one execution with this context (engine.ts). */
+export function countAnswer(context: unknown): void {
+  if (typeof context !== "object" || context === null) return;
+  const count = built.get(context);
+  if (count) count.bytes = 0;
+  else built.set(context, { items: 0, bytes: 0 });
+}
+
+/** Whether an answer's text (the one-statement path's JSON) is larger than MAX_RESPONSE_BYTES. */
+export function textPastLimit(texts: readonly string[]): boolean {
+  const limit = config.MAX_RESPONSE_BYTES;
+  let length = 0;
+  for (const text of texts) length += text.length;
+  // A UTF-16 unit is 1 to 3 bytes of UTF-8: only a text between the two bounds needs counting.
+  if (length > limit) return true;
+  if (length * 3 <= limit) return false;
+  return texts.reduce((sum, text) => sum + Buffer.byteLength(text), 0) > limit;
+}
 
 /**
- * The refusal of an execution that built more list items than BUILT_ITEMS_LIMIT, or one of whose reads was refused
- * for the rows it could build (TooManyRows, src/db/load-strategy.ts); undefined otherwise.
+ * The refusal of an execution that built more list items than BUILT_ITEMS_LIMIT or more text than
+ * MAX_RESPONSE_BYTES, or one of whose reads was refused for the rows it could build (TooManyRows,
+ * src/db/load-strategy.ts); undefined otherwise.
  */
 export function builtPastLimit(context: unknown, result: ExecutionResult): GraphQLError | undefined {
   const count = typeof context === "object" && context !== null ? built.get(context) : undefined;
   const rows = result.errors?.find((e) => e.originalError instanceof TooManyRows)?.originalError as TooManyRows | undefined;
   if (rows) return tooComplex(`Query too complex: one of its reads could build ${rows.rows} rows, the limit is ${MAX_READ_ROWS}`, validationStatus(context));
+  if ((count?.bytes ?? 0) > config.MAX_RESPONSE_BYTES) return answerTooLarge(context);
   if ((count?.items ?? 0) <= BUILT_ITEMS_LIMIT) return undefined;
   return tooComplex(`Query too complex: its answer passed ${BUILT_ITEMS_LIMIT} objects, the limit of one request`, validationStatus(context));
+}
+
+/** Throws when the execution with this context already passed a limit: nothing more is loaded or built. */
+function refuseWhenPast(context: unknown): void {
+  const current = built.get(context as object);
+  if (!current) return;
+  if (current.items > BUILT_ITEMS_LIMIT) throw tooComplex(`Query too complex: its answer passed ${BUILT_ITEMS_LIMIT} objects`);
+  if ((current.bytes ?? 0) > config.MAX_RESPONSE_BYTES) throw answerTooLarge();
 }
 
 function countItems(context: unknown, value: unknown): unknown {
@@ -218,25 +441,38 @@ function countItems(context: unknown, value: unknown): unknown {
   return value;
 }
 
+function countText(context: unknown, value: unknown): unknown {
+  const count = typeof context === "object" && context !== null ? built.get(context) : undefined;
+  if (count?.bytes === undefined || value === null || value === undefined) return value;
+  count.bytes += typeof value === "string" ? Buffer.byteLength(value) : (JSON.stringify(value)?.length ?? 0);
+  if (count.bytes > config.MAX_RESPONSE_BYTES) throw answerTooLarge();
+  return value;
+}
+
 const isObjectList = (type: Parameters<typeof getNamedType>[0]) =>
   isListType(isNonNullType(type) ? type.ofType : type) && isObjectType(getNamedType(type));
 
+/** Fields whose values are text: strings and JSON (alone or in lists); other scalars are short. */
+const isText = (type: GraphQLOutputType) => ["String", "JSON"].includes(getNamedType(type).name);
+
 /**
  * Makes every resolver of a list of objects count the items it returns against the request's BUILT_ITEMS_LIMIT, and
- * fail (nothing more is loaded) past it; the engine then answers the one QUERY_TOO_COMPLEX error (builtPastLimit).
- * Lists of scalars are left alone: only objects multiply what is below them.
+ * every resolver of text the bytes it returns against MAX_RESPONSE_BYTES (while the engine counts them), and fail
+ * (nothing more is loaded) past either; the engine then answers the one QUERY_TOO_COMPLEX error (builtPastLimit).
+ * Lists of scalars are not counted as items: only objects multiply what is below them.
  */
 export function countBuiltItems(schema: GraphQLSchema): GraphQLSchema {
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith("__")) continue;
     for (const field of Object.values(type.getFields())) {
-      if (!isObjectList(field.type)) continue;
+      const counted = isObjectList(field.type) ? countItems : isText(field.type) ? countText : undefined;
+      if (!counted) continue;
+      const count: (context: unknown, value: unknown) => unknown = counted;
       const resolve = field.resolve ?? defaultFieldResolver;
       field.resolve = (source, args, context, info) => {
-        const current = built.get(context as object);
-        if (current && current.items > BUILT_ITEMS_LIMIT) throw tooComplex(`Query too complex: its answer passed ${BUILT_ITEMS_LIMIT} objects`);
+        refuseWhenPast(context);
         const value = resolve(source, args, context, info);
-        return value instanceof Promise ? value.then((v) => countItems(context, v)) : countItems(context, value);
+        return value instanceof Promise ? value.then((v) => count(context, v)) : count(context, value);
       };
     }
   }
@@ -273,7 +509,7 @@ function registrationEstimate(schema: GraphQLSchema, document: DocumentNode, ope
     variables[definition.variable.name.value] = placeholder;
   }
   try {
-    return complexityFromQuery(document, { schema, ctx: {}, variables });
+    return { ...complexityFromQuery(document, { schema, ctx: {}, variables }), bytes: bytesFromQuery(schema, document, {}, variables) };
   } catch {
     return undefined;
   }
