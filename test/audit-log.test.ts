@@ -5,6 +5,10 @@
 // Endpoint URLs on this machine are accepted (set before src modules load).
 process.env.WEBHOOK_ALLOW_PRIVATE_URLS = "true";
 
+import { randomUUID } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import request from "supertest";
 import { pruneAuditLog } from "../src/audit/retention";
 import { hashApiKey } from "../src/auth/keys";
@@ -12,7 +16,8 @@ import { parsePermissions, TEAM_FULL_ACCESS } from "../src/auth/permissions";
 import { revokeKey, rollKey } from "../src/cli/commands";
 import { parseInvocation } from "../src/cli/args";
 import { HELP } from "../src/cli/usage";
-import { prisma } from "../src/db";
+import { database, prisma } from "../src/db";
+import { readMigrations } from "../src/db/migrate";
 import { addKey, createTeam, errorOf, startTestApp, type TestApp, type TestTeam } from "./support/app";
 import { restClient } from "./support/openapi";
 
@@ -144,6 +149,55 @@ it("records webhook endpoint and share link changes, never a secret or token", a
 
   const text = JSON.stringify([...hookEntries, ...linkEntries]);
   for (const secret of [hook.secret, rotated.body.data.secret, link.body.data.token, link.body.data.url]) expect(text).not.toContain(secret);
+});
+
+it("records an endpoint URL with its user info and query values redacted, and a change of its token as a change", async () => {
+  const api = restClient(t.app, admin.auth);
+  const created = await api.post("/v1/webhooks", { url: "http://127.0.0.1:9/a", events: ["report.created"] });
+  const hook = created.body.data;
+  const secretUrl = "http://user:pass@127.0.0.1:9/b?token=SECRET&v=2#frag";
+  expect((await api.patch(`/v1/webhooks/${hook.id}`, { url: secretUrl })).status).toBe(200);
+  expect((await api.patch(`/v1/webhooks/${hook.id}`, { url: "http://user:pass@127.0.0.1:9/b?token=OTHER&v=2#frag" })).status).toBe(200);
+  expect((await api.delete(`/v1/webhooks/${hook.id}`)).status).toBe(200);
+  const [deleted, tokenChanged, updated] = (await log(`?target_id=${hook.id}`)).data;
+  const redacted = "http://***@127.0.0.1:9/b?token=***&v=***#***";
+  expect(updated.changes).toEqual({ url: { before: "http://127.0.0.1:9/a", after: redacted } });
+  expect(tokenChanged.changes).toEqual({ url: { before: redacted, after: redacted } });
+  expect(deleted.changes.url).toEqual({ before: redacted, after: null });
+  const graphql = await gql(admin.auth, `{ auditLog(targetId: "${hook.id}", first: 10) { edges { node { changes } } } }`);
+  const text = JSON.stringify([deleted, tokenChanged, updated, graphql.body]);
+  for (const secret of ["pass", "SECRET", "OTHER", "frag"]) expect(text).not.toContain(secret);
+});
+
+it("redacts URLs stored before (migration redact_stored_urls) and leaves the log append-only", async () => {
+  const migration = (await readMigrations()).find((m) => m.name.endsWith("_redact_stored_urls"))!;
+  const hookId = randomUUID();
+  const stored = { url: { before: "https://hooks.example.com/x", after: "https://user:pass@hooks.example.com/b?token=SECRET" }, enabled: { before: true, after: false } };
+  await prisma.$executeRaw`
+    INSERT INTO audit_log (id, team_id, action, actor_type, target_type, target_id, changes)
+    VALUES (${randomUUID()}::uuid, ${admin.teamId}::uuid, 'webhook.updated', 'cli', 'webhook', ${hookId}, ${JSON.stringify(stored)}::jsonb)`;
+  const endpoint = await prisma.webhookEndpoint.create({ data: { teamId: admin.teamId, url: "https://hooks.example.com/b", events: ["*"], secret: "whsec_x" } });
+  const event = await prisma.webhookEvent.create({ data: { id: `evt_${randomUUID().slice(0, 24)}`, teamId: admin.teamId, type: "report.created", data: {} } });
+  const refused = "Request cannot be constructed from a URL that includes credentials: https://user:pass@hooks.example.com/b?token=SECRET";
+  const delivery = await prisma.webhookDelivery.create({ data: { teamId: admin.teamId, eventId: event.id, endpointId: endpoint.id, status: "failed", error: refused } });
+
+  // The migration's own SQL, applied again under another name (it was applied to this database at start).
+  const dir = mkdtempSync(path.join(os.tmpdir(), "prs-redact-"));
+  const name = `99990101000000_redact_again_${randomUUID().slice(0, 8)}`;
+  mkdirSync(path.join(dir, name));
+  writeFileSync(path.join(dir, name, "migration.sql"), migration.sql);
+  try {
+    expect(await database.migrate(dir)).toEqual([name]);
+  } finally {
+    await prisma.$executeRaw`DELETE FROM "_prisma_migrations" WHERE migration_name = ${name}`;
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const [entry] = (await log(`?target_id=${hookId}`)).data;
+  expect(entry.changes).toEqual({ url: { before: "https://hooks.example.com/x", after: "https://***@hooks.example.com/b?token=***" }, enabled: { before: true, after: false } });
+  expect((await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } })).error).toBe(
+    "Request cannot be constructed from a URL that includes credentials: https://***@hooks.example.com/b?token=***",
+  );
+  await expect(prisma.$executeRaw`UPDATE audit_log SET action = action WHERE target_id = ${hookId}`).rejects.toThrow(/append-only/);
 });
 
 it("records nothing for a change that rolls back, and the change does not happen without its entry", async () => {

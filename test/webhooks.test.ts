@@ -212,6 +212,27 @@ describe("webhooks", () => {
     await gone.close();
   });
 
+  it("records a failed attempt's error with the URL it quotes redacted: no user info or query value in the log", async () => {
+    const r = await receiver();
+    const url = r.url.replace("http://", "http://user:pass@") + "?token=SECRET";
+    const { id } = await endpoint(url, ["report.deleted"]);
+    expect((await api().post(`/v1/webhooks/${id}/test`)).status).toBe(202);
+    let log = await settledLog(id);
+    for (let i = 0; i < 100 && !log.data.some((d) => d.status === "failed"); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      log = await settledLog(id);
+    }
+    const errors = log.data.map((d) => (d as unknown as { error: string }).error);
+    expect(errors.length).toBeGreaterThan(0);
+    const redacted = `${r.url.replace("http://", "http://***@")}?token=***`;
+    for (const error of errors) expect(error).toBe(`Request cannot be constructed from a URL that includes credentials: ${redacted}`);
+    const events = (await api().get("/v1/events")).body;
+    expect(JSON.stringify([log, events])).not.toMatch(/pass|SECRET/);
+    expect(r.received).toHaveLength(0);
+    await api().delete(`/v1/webhooks/${id}`);
+    await r.close();
+  });
+
   it("signs with the old and the new secret for a day after a rotation; test events reach only that endpoint", async () => {
     const r = await receiver();
     const { id, secret: old } = await endpoint(r.url, ["report.deleted"]);

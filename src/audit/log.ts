@@ -3,11 +3,12 @@
 // cannot lose its entry. An entry says who (the key's id, name and prefix, or the CLI), what (action and target),
 // from where (client address, request id) and the before/after of the changed fields. Only fields on the allow-list
 // of the target's type are ever written: a secret, token or key hash cannot reach the log however a caller builds its
-// records. Entries are never changed or deleted, except by the retention job (./retention.ts; the table's trigger
-// refuses anything else).
+// records, and a URL is written with its user info and query values redacted (./redact.ts). Entries are never
+// changed or deleted, except by the retention job (./retention.ts; the table's trigger refuses anything else).
 import { randomUUID } from "node:crypto";
 import type { Context } from "../context";
 import type { Prisma } from "../generated/prisma/client";
+import { redactUrl } from "./redact";
 import { pruneAuditLogNowAndThen } from "./retention";
 
 type Tx = Prisma.TransactionClient;
@@ -56,16 +57,23 @@ export interface AuditEntry {
   after?: FieldValues | null;
 }
 
-const jsonValue = (value: unknown): unknown => (value instanceof Date ? value.toISOString() : (value ?? null));
+/** Fields holding a URL: recorded with user info and query values redacted (./redact.ts). */
+const URL_FIELDS: ReadonlySet<string> = new Set(["url"]);
 
-/** The allow-listed fields whose value differs between `before` and `after`, each as { before, after }. */
+const jsonValue = (value: unknown): unknown => (value instanceof Date ? value.toISOString() : (value ?? null));
+const recorded = (field: string, value: unknown): unknown => (URL_FIELDS.has(field) && typeof value === "string" ? redactUrl(value) : value);
+
+/**
+ * The allow-listed fields whose value differs between `before` and `after`, each as { before, after }. A URL is
+ * compared as it is and recorded redacted: a changed token shows as a change of `url`, never as the token.
+ */
 export function changesOf(type: AuditTargetType, before: FieldValues | null | undefined, after: FieldValues | null | undefined): Changes {
   const changes: Changes = {};
   for (const field of RECORDED_FIELDS[type]) {
     if (!(before && field in before) && !(after && field in after)) continue;
     const was = jsonValue(before?.[field]);
     const is = jsonValue(after?.[field]);
-    if (JSON.stringify(was) !== JSON.stringify(is)) changes[field] = { before: was, after: is };
+    if (JSON.stringify(was) !== JSON.stringify(is)) changes[field] = { before: recorded(field, was), after: recorded(field, is) };
   }
   return changes;
 }

@@ -6,6 +6,7 @@
 // process keeps answering them, deliveries go out at a slow pace, and at full pace once it is quiet.
 import { Webhook } from "standardwebhooks";
 import type { Agent } from "undici";
+import { redactUrlsIn } from "../audit/redact";
 import { config } from "../config";
 import { database, prisma } from "../db";
 import { quietForMs } from "../http/activity";
@@ -51,10 +52,14 @@ export function signedRequest(d: Pick<Claimed, "eventId" | "type" | "data" | "cr
   return { body, headers };
 }
 
+/**
+ * Why an attempt failed, as the delivery records it: a URL the message quotes (fetch refuses one with credentials,
+ * naming it) is redacted first (src/audit/redact.ts).
+ */
 const describe = (err: unknown): string => {
   if (err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError")) return `No answer within ${config.WEBHOOK_TIMEOUT_MS} ms`;
   const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
-  return cause instanceof Error ? cause.message.slice(0, 500) : String(cause).slice(0, 500);
+  return redactUrlsIn(cause instanceof Error ? cause.message : String(cause)).slice(0, 500);
 };
 
 /** Sends one attempt and says how it went: 2xx succeeded; anything else, a timeout or a connection error failed. */
