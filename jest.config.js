@@ -28,6 +28,8 @@ const SYSTEM = [
   "traces",
   "migrations",
   "graphql-memory",
+  // Three requests for hundreds of MiB of long text at once, /health and another team timed beside them.
+  "response-size-load",
   // Every field path of the one-statement read against the resolvers, generated from the schema: ~30 s.
   "sql-json-differential",
   // Stress and timing: every write route raced against its report's delete, 6 trials each (~15 s); hanging webhook
