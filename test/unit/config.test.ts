@@ -28,6 +28,8 @@ describe("loadConfig", () => {
       AUDIT_RETENTION_DAYS: 365,
       USAGE_FLUSH_MS: 2000,
       DATABASE_POOL_SIZE: 10,
+      DATABASE_REPLICA_URLS: [],
+      DATABASE_REPLICA_MAX_LAG_MS: 1000,
       DB_TIMEOUT_MS: 10000,
       SHUTDOWN_TIMEOUT_MS: 10000,
       TRUST_PROXY: false,
@@ -124,6 +126,15 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ DATABASE_URL: shared.DATABASE_URL, WEB_CONCURRENCY: "2" })).toThrow(/REDIS_URL/);
     expect(() => loadConfig({ WEB_CONCURRENCY: "two" })).toThrow(/WEB_CONCURRENCY: must be a whole number of processes or "auto"/);
     expect(() => loadConfig({ WEB_CONCURRENCY: "0" })).toThrow(/WEB_CONCURRENCY/);
+  });
+
+  it("reads read replicas as a list of URLs, only beside a primary", () => {
+    const primary = { DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/prs" };
+    const replicas = "postgresql://postgres@10.0.0.2:5432/prs, postgresql://postgres@10.0.0.3:5432/prs,";
+    expect(loadConfig({ ...primary, DATABASE_REPLICA_URLS: replicas }).DATABASE_REPLICA_URLS).toEqual(["postgresql://postgres@10.0.0.2:5432/prs", "postgresql://postgres@10.0.0.3:5432/prs"]);
+    expect(() => loadConfig({ ...primary, DATABASE_REPLICA_URLS: "replica-1" })).toThrow(/DATABASE_REPLICA_URLS\.0: each must be a postgresql:\/\/ URL/);
+    expect(() => loadConfig({ DATABASE_REPLICA_URLS: "postgresql://postgres@10.0.0.2:5432/prs" })).toThrow(/DATABASE_REPLICA_URLS: replicas need DATABASE_URL/);
+    expect(() => loadConfig({ ...primary, DATABASE_REPLICA_MAX_LAG_MS: "0" })).toThrow(/DATABASE_REPLICA_MAX_LAG_MS/);
   });
 
   it("refuses a flag that is not a boolean word", () => {
