@@ -41,11 +41,14 @@ builder.mutationFields((t) => ({
       const teamId = teamIdOf(ctx);
       const team = await prisma.team.findUniqueOrThrow({ where: { id: teamId }, select: { name: true, adminName: true } });
       const id = randomUUID();
+      // The display switches refuse null (their rule); the type allows it, so a left-out switch keeps its default.
+      const { showComps, showNeighborhood, showSocial, showShowings, showAgentInsights, ...fields } = input;
       return withEvents(async (tx) => {
         const report = await tx.report.create({
           ...query,
           data: {
-            ...input,
+            ...fields,
+            ...withoutNulls({ showComps, showNeighborhood, showSocial, showShowings, showAgentInsights }),
             id,
             listingAgent: input.listingAgent ?? team.adminName,
             createdBy: input.createdBy ?? team.name,
