@@ -2,8 +2,9 @@
 // off): the server, PostgreSQL's processes, Redis and the load generator, read from /proc around each round. Where a
 // throughput ratio says "slower", this says who spends the time. PostgreSQL + Redis, on a database of its own:
 //   DATABASE_URL=postgresql://postgres@127.0.0.1/prs_bench REDIS_URL=redis://127.0.0.1:6379 npx tsx bench/cpu-per-request.ts
-// ROUNDS (default 6) rounds of 3 s per side after a warm-up; SIDE=on|off for one side only; PROF=<dir> writes a V8
-// CPU profile of the server (summarise it with bench/profile-summary.ts).
+// ROUNDS (default 6) rounds of 3 s per side after a warm-up; SIDE=on|off for one side only; BACKENDS=1 counts only
+// the bench database's PostgreSQL connections; PROF=<dir> writes a V8 CPU profile of the server (summarise it with
+// bench/profile-summary.ts).
 import { execSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { benchDatabases } from "./databases";
@@ -32,6 +33,7 @@ const ownCpu = () => {
 async function main(): Promise<void> {
   if (!process.env.DATABASE_URL || !process.env.REDIS_URL) throw new Error("set DATABASE_URL (PostgreSQL) and REDIS_URL");
   const dbs = await benchDatabases(process.env.DATABASE_URL);
+  const dbName = new URL(process.env.DATABASE_URL).pathname.slice(1);
   const conn = await dbs.main.connect();
   const seed = await seedDatabase(conn, 1000);
   await conn.close();
@@ -44,7 +46,9 @@ async function main(): Promise<void> {
     for (let round = -1; round < Number(process.env.ROUNDS ?? 6); round++) {
       for (const [name, port] of sides) {
         const nextId = cycle(reportIds);
-        const postgres = pidsOf("postgres:");
+        // PostgreSQL's processes, or with BACKENDS=1 only the bench database's connections (a machine shared with
+        // other work: its other databases' backends are not this bench's cost).
+        const postgres = pidsOf(process.env.BACKENDS ? `^postgres: .* ${dbName} ` : "postgres:");
         const redis = pidsOf("redis-server");
         const before = { server: cpuOf(server.pid), postgres: cpuOfAll(postgres), redis: cpuOfAll(redis), load: ownCpu() };
         const m = await measure({ port, headers: bearer(key), next: () => ({ path: `/v1/reports/${nextId()}` }) }, 10, 3);

@@ -34,6 +34,9 @@ const envSchema = z.object({
   MAX_KEYS_PER_TEAM: z.coerce.number().int().positive().default(100),
   // Webhook endpoints a team may hold; creating one more answers 400 "Webhook limit reached".
   MAX_WEBHOOKS_PER_TEAM: z.coerce.number().int().positive().default(20),
+  // Live streams (GraphQL subscriptions) one process holds open, whatever their transport; one more answers 429
+  // (src/live/streams.ts; a key holds at most 20 and a team 100 across processes).
+  MAX_STREAMS_PER_PROCESS: z.coerce.number().int().positive().default(1000),
   // Days an audit-log entry is kept (src/audit/retention.ts deletes older ones in bulk).
   AUDIT_RETENTION_DAYS: z.coerce.number().int().positive().max(36_500).default(365),
   // Server processes on this machine (src/cluster.ts): 1 serves in this process; more fork that many workers behind
