@@ -87,7 +87,8 @@ export function preparedStatements(mode: PreparedStatementsMode, send: Send) {
         if (named) {
           named = false;
           const { code, message } = err as { code?: string; message?: string };
-          logger.warn({ code, statement: name, error: message }, "database refused a prepared statement (a transaction pooler?): statements are unnamed from now on");
+          const why = "database refused a prepared statement (a transaction pooler?): statements are unnamed from now on";
+          logger.warn({ code, statement: name, error: message }, why);
         }
         return send(undefined, statement, params);
       }
