@@ -7,6 +7,7 @@ import fc from "fast-check";
 import {
   buildClientSchema,
   getIntrospectionQuery,
+  parse,
   getNamedType,
   isEnumType,
   isInputObjectType,
@@ -21,6 +22,9 @@ import {
   type GraphQLSchema,
   type IntrospectionQuery,
 } from "graphql";
+import { config } from "../../src/config";
+import { schema as servedSchema } from "../../src/schema";
+import { bytesFromQuery } from "../../src/schema/limits";
 import { hostileBodyArb, isIdName, RAW_BODIES, validArb, type Schema } from "./arbitraries";
 import type { Prepared, World } from "./harness";
 import { readBack, type Operation } from "./rest";
@@ -137,6 +141,7 @@ export type GqlCase =
   | { kind: "operation"; op: "query" | "mutation" | "subscription"; field: string; variables: Obj; inline: boolean; depth: number; rnd: number; auth: boolean; stream: StreamAsk }
   | { kind: "deep"; depth: number }
   | { kind: "aliases"; count: number; limit: number; nested: boolean }
+  | { kind: "longText"; field: "description" | "executiveSummary"; copies: number; levels: number; limit: number; fragment: boolean; every: boolean }
   | { kind: "document"; query: string }
   | { kind: "named"; depth: number; shape: "deep second" | "deep first" | "unknown name" | "no name" | "via fragment" }
   | { kind: "nested"; form: number; levels: number; method: "POST" | "GET" }
@@ -214,6 +219,18 @@ const TRANSPORTS: Array<Extract<GqlCase, { kind: "transport" }>> = [
 ];
 
 /** Any GraphQL request. */
+// Long text repeated (docs/api.md "GraphQL limits", size): a report's 20,000-character field under 1 to 40 aliases,
+// directly or through a fragment, at the bottom or at every level of report → showings → report back-references.
+const longTextArb = fc.record({
+  kind: fc.constant("longText" as const),
+  field: fc.constantFrom("description" as const, "executiveSummary" as const),
+  copies: fc.oneof(fc.integer({ min: 1, max: 30 }), fc.integer({ min: 31, max: 40 })),
+  levels: fc.integer({ min: 0, max: 4 }),
+  limit: fc.oneof(fc.integer({ min: 1, max: 10 }), fc.integer({ min: 90, max: 100 })),
+  fragment: fc.boolean(),
+  every: fc.boolean(),
+});
+
 export function gqlCaseArb(world: World, model: GqlModel): fc.Arbitrary<GqlCase> {
   const d = world.oracle.deref;
   const opArbs = model.fields.map(({ kind, field }) => {
@@ -250,6 +267,7 @@ export function gqlCaseArb(world: World, model: GqlModel): fc.Arbitrary<GqlCase>
     { weight: 30, arbitrary: fc.oneof(...opArbs) },
     { weight: model.cycle ? 3 : 0, arbitrary: fc.integer({ min: 2, max: 30 }).map((depth) => ({ kind: "deep" as const, depth })) },
     { weight: 3, arbitrary: fc.record({ kind: fc.constant("aliases" as const), count: fc.integer({ min: 2, max: 60 }), limit: fc.integer({ min: 1, max: 100 }), nested: fc.boolean() }) },
+    { weight: 3, arbitrary: longTextArb },
     { weight: 3, arbitrary: fc.constantFrom(...MALFORMED_DOCUMENTS).map((query) => ({ kind: "document" as const, query })) },
     { weight: 3, arbitrary: fc.constantFrom(...TRANSPORTS) },
     {
@@ -304,6 +322,8 @@ interface Built {
   field?: string;
   /** The answer must be a 400 with a GraphQL error saying why (refused before parsing or before anything runs). */
   refused?: RegExp;
+  /** The answer's body may not be longer (MAX_RESPONSE_BYTES). */
+  maxBytes?: number;
 }
 
 function build(world: World, model: GqlModel, c: GqlCase, chainId?: string): Built {
@@ -379,6 +399,23 @@ function build(world: World, model: GqlModel, c: GqlCase, chainId?: string): Bui
       const query = `{ ${Array.from({ length: c.count }, (_, i) => `a${i}: reports(limit: ${c.limit}) { ${inner} }`).join(" ")} }`;
       return { prepared: post({ query }, "graphql many aliases", [], false) };
     }
+    case "longText": {
+      // Its text alone, at 20,000 bytes a value, bounds the answer from below: past MAX_RESPONSE_BYTES it must be
+      // refused before it runs (by the size, or by the object or alias limit first); any answer stays within it.
+      const text = Array.from({ length: c.copies }, (_, i) => `t${i}: ${c.field}`).join(" ");
+      const here = c.fragment ? "...Text" : text;
+      let inner = here;
+      for (let i = 0; i < c.levels; i++) inner = `${c.every ? `${here} ` : ""}showings(limit: ${c.limit}) { id report { ${inner} } }`;
+      const fragment = c.fragment ? ` fragment Text on Report { ${text} }` : "";
+      const query = `query LongText($id: ID!) { report(id: $id) { id ${inner} } }${fragment}`;
+      let values = 1;
+      for (let i = 1, n = 1; i <= c.levels; i++) values = c.every ? values + (n *= c.limit) : (n *= c.limit);
+      const prepared = post({ query, variables: { id: chainId ?? "00000000-0000-4000-8000-000000000000" } }, "graphql long text", [], false);
+      prepared.sent.headers.Accept = "application/graphql-response+json";
+      const maxBytes = config.MAX_RESPONSE_BYTES;
+      const refused = c.copies * values * 20_000 > maxBytes ? /^Response too large: it can return|aliases, the limit is 30|objects, the limit is/ : undefined;
+      return { prepared, refused, maxBytes };
+    }
     case "named": {
       // Several operations, one named to run: the limits are those of the operation that runs.
       const [down, up] = model.cycle!.hops;
@@ -445,9 +482,10 @@ const INTERNAL = /\n\s+at |prisma|SQLSTATE|invalid input syntax|Unexpected error
 
 /** Checks of a GraphQL answer; `ok` when the operation (or the named field) succeeded. */
 function judge(built: Built, answer: { status: number; isJson: boolean; json: unknown; text: string; headers?: Record<string, unknown> }): { ok: boolean; problems: string[] } {
-  const { prepared, field, refused } = built;
+  const { prepared, field, refused, maxBytes } = built;
   const problems: string[] = [];
   if (answer.status >= 500) problems.push(`5xx: status ${answer.status}`);
+  if (maxBytes !== undefined && Buffer.byteLength(answer.text) > maxBytes) problems.push(`answer of ${Buffer.byteLength(answer.text)} bytes, past ${maxBytes}`);
   // A subscription that opened: a 200 event stream (its first bytes read, then closed by the client).
   if (String(answer.headers?.["content-type"] ?? "").startsWith("text/event-stream")) {
     if (answer.status !== 200) problems.push(`event stream with status ${answer.status}`);
@@ -498,9 +536,20 @@ export async function ensureChain(world: World, chain: { reportId?: string }): P
   return chain.reportId;
 }
 
+/** Gives the chain's report 20,000-character texts of two-byte characters (once per report): what long-text cases read. */
+async function ensureLongText(world: World, reportId: string, chain: { reportId?: string; longText?: string }): Promise<void> {
+  if (chain.longText === reportId) return;
+  const auth = { Authorization: `Bearer ${world.own.key}`, "Content-Type": "application/json" };
+  const body = JSON.stringify({ description: "\u00e9".repeat(20_000), executive_summary: "\u00e9".repeat(20_000) });
+  const r = await world.client.send({ method: "PATCH", path: `/v1/reports/${reportId}`, headers: auth, body });
+  if (r.status === 200) chain.longText = reportId;
+  await world.refresh();
+}
+
 /** Sends one GraphQL case and checks its answer; after a successful mutation, reads everything back. */
-export async function runGql(world: World, model: GqlModel, c: GqlCase, readers: Operation[], chain: { reportId?: string }): Promise<void> {
-  const chainId = c.kind === "deep" || c.kind === "named" ? await ensureChain(world, chain) : undefined;
+export async function runGql(world: World, model: GqlModel, c: GqlCase, readers: Operation[], chain: { reportId?: string; longText?: string }): Promise<void> {
+  const chainId = c.kind === "deep" || c.kind === "named" || c.kind === "longText" ? await ensureChain(world, chain) : undefined;
+  if (c.kind === "longText" && chainId) await ensureLongText(world, chainId, chain);
   const built = build(world, model, c, chainId);
   const answer = await world.exchange(built.prepared, (a) => judge(built, a));
   if (answer && built.prepared.write && built.field && judge(built, answer).ok) {
@@ -509,16 +558,43 @@ export async function runGql(world: World, model: GqlModel, c: GqlCase, readers:
   }
 }
 
-/** Every list query of the schema with every scalar and one level of nesting: stored values must read back. */
+/**
+ * Every list query of the schema with every scalar and nested objects: stored values must read back. Each root is
+ * read as deep and with as large a page as the size bound allows (its estimate prices text by its longest value), in
+ * as few documents as the bound allows.
+ */
 async function readBackGraphql(world: World, model: GqlModel, cause: Prepared): Promise<void> {
   const roots = model.fields.filter((f) => f.kind === "query" && f.field.args.every((a) => !isNonNullType(a.type) || a.defaultValue !== undefined));
-  // A root of scalars or enums (auditActions) takes no selection set.
-  const query = `{ ${roots
-    .map((f) => {
-      const sel = selection(f.field.type, 2, 0x7fffffff);
-      return `${f.field.name}${f.field.args.some((a) => a.name === "limit") ? "(limit: 100)" : ""}${sel ? ` { ${sel} }` : ""}`;
-    })
-    .join(" ")} }`;
+  const documents: string[][] = [[]];
+  let size = 0;
+  for (const f of roots) {
+    const piece = readBackPiece(f.field);
+    if (!piece) continue;
+    if (size + piece.bytes > config.MAX_RESPONSE_BYTES) {
+      documents.push([]);
+      size = 0;
+    }
+    documents.at(-1)!.push(piece.text);
+    size += piece.bytes;
+  }
+  for (const pieces of documents.filter((d) => d.length)) await readBackDocument(world, `{ ${pieces.join(" ")} }`, cause);
+}
+
+/** One root of the read-back: the deepest selection and largest page (100, 10, 1) within the size bound. */
+function readBackPiece(field: GraphQLField<unknown, unknown>): { text: string; bytes: number } | undefined {
+  for (const depth of [2, 1, 0]) {
+    for (const limit of [100, 10, 1]) {
+      const sel = selection(field.type, depth, 0x7fffffff);
+      // A root of scalars or enums (auditActions) takes no selection set.
+      const text = `${field.name}${field.args.some((a) => a.name === "limit") ? `(limit: ${limit})` : ""}${sel ? ` { ${sel} }` : ""}`;
+      const bytes = bytesFromQuery(servedSchema, parse(`{ ${text} }`), {}, {});
+      if (bytes <= config.MAX_RESPONSE_BYTES) return { text, bytes };
+    }
+  }
+  return undefined;
+}
+
+async function readBackDocument(world: World, query: string, cause: Prepared): Promise<void> {
   const prepared: Prepared = {
     label: "read back graphql lists",
     sent: { method: "POST", path: "/graphql", headers: { Authorization: `Bearer ${world.own.key}`, "Content-Type": "application/json" }, body: JSON.stringify({ query }) },
