@@ -40,7 +40,7 @@ const TEAM_EVENTS = `subscription { teamEvents { id type } }`;
     expect(body.errors).toBeUndefined();
     return body.data;
   };
-  const subscribe = async (server: ServerProcess, query: string, variables: Record<string, unknown>, auth = admin) => {
+  const subscribe = async (server: ServerProcess, query: string, variables: Record<string, unknown>, auth: Record<string, string> = admin) => {
     const stream = await openLiveStream(server.url, { query, variables, headers: auth });
     open.push(stream);
     return stream;
@@ -83,6 +83,40 @@ const TEAM_EVENTS = `subscription { teamEvents { id type } }`;
       expect(stream.events.at(-1)!.event).toBe("complete");
     }
   }, 60_000);
+
+  it("a stream resumed with Last-Event-ID on either process sends every later event exactly once, under load (20 trials)", async () => {
+    const reportId = (await gql(a, admin, `mutation { createReport(input: { address: "9 Resume Row", listingAgent: "Ann" }) { id } }`)).createReport.id;
+    const busy = (await gql(b, admin, `mutation { createReport(input: { address: "10 Busy Row", listingAgent: "Ann" }) { id } }`)).createReport.id;
+    const show = (server: ServerProcess, r: string, name: string) =>
+      gql(server, admin, `mutation($r: ID!, $n: String!) { createShowing(input: { reportId: $r, attendeeName: $n }) { id } }`, { r, n: name });
+    // Load: the team's other report is written through both processes all along (its events move both feeds on).
+    let loading = true;
+    const load = (async () => {
+      for (let i = 0; loading; i++) await show(i % 2 ? a : b, busy, `busy ${i}`);
+    })();
+    const missed: string[] = [];
+    try {
+      for (let trial = 0; trial < 20; trial++) {
+        const [first, second] = trial % 2 ? [a, b] : [b, a];
+        const stream = await subscribe(first, REPORT_EVENTS, { id: reportId });
+        await show(second, reportId, `t${trial} seen`);
+        const seen = (await stream.next().catch((e) => { throw new Error(`trial ${trial}, first stream: ${e.message}`); })).data.reportEvents.id as string;
+        stream.close();
+        const names = [1, 2, 3].map((n) => `t${trial} missed ${n}`);
+        for (const name of names) await show(second, reportId, name);
+        const resumed = await subscribe(second, REPORT_EVENTS, { id: reportId }, { ...admin, "Last-Event-ID": seen });
+        await show(first, reportId, `t${trial} live`);
+        const got: string[] = [];
+        for (let i = 0; i < 4; i++) got.push(await resumed.next(5_000).then((e) => e.data.reportEvents.showing.attendeeName, (e) => `(${e.message})`));
+        resumed.close();
+        if (got.join() !== [...names, `t${trial} live`].join()) missed.push(`trial ${trial}: ${got.join(", ")}`);
+      }
+    } finally {
+      loading = false;
+      await load;
+    }
+    expect(missed).toEqual([]);
+  }, 300_000);
 
   it("a process told to stop ends its open streams and exits (the client resumes elsewhere with Last-Event-ID)", async () => {
     const c = await startServer(env);

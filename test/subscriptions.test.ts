@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import request from "supertest";
 import { createClient } from "graphql-sse";
 import { liveStreams, MAX_STREAMS_PER_KEY } from "../src/live/streams";
-import { addKey, createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { addKey, countStatements, createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
 import { openLiveStream, type LiveStream } from "./support/sse";
 
 let t: TestApp;
@@ -248,6 +248,47 @@ it("ends the streams of a key rolled with no overlap (it stops at once), not tho
   expect(JSON.parse(stream.events.at(-2)!.data).errors[0].message).toBe("Invalid API key");
   const successor = await subscribe(TEAM_EVENTS, {}, { Authorization: `Bearer ${rolled.rollApiKey.key}` });
   expect(successor.status).toBe(200);
+});
+
+describe("one answer per event for the streams that ask the same", () => {
+  const SHARED = `subscription($id: ID!) { reportEvents(reportId: $id) { id type report { address showings { attendeeName } } } }`;
+
+  /** Opens `n` streams of SHARED for `reportId`, updates the report once, and reads the event on each stream. */
+  async function oneEvent(reportId: string, keys: Array<Record<string, string>>, address: string) {
+    const streams = await Promise.all(keys.map((key) => subscribe(SHARED, { id: reportId }, key)));
+    expect(streams.map((s) => s.status)).toEqual(keys.map(() => 200));
+    const { statements } = await countStatements(async () => {
+      await gql(team.auth, `mutation($r: ID!, $a: String!) { updateReport(id: $r, input: { address: $a }) { id } }`, { r: reportId, a: address });
+      await Promise.all(streams.map((s) => s.next()));
+    });
+    streams.forEach((s) => s.close());
+    const reads = statements.filter((sql) => /^\s*SELECT/i.test(sql) && /"showings"/.test(sql));
+    return { reads: reads.length, data: streams.map((s) => s.events.at(-1)!.data) };
+  }
+
+  it("builds the event once for ten streams of one selection and permissions, and writes them the same bytes", async () => {
+    const reportId = await newReport(team.auth, "11 Shared Street");
+    await gql(team.auth, `mutation($r: ID!) { createShowing(input: { reportId: $r, attendeeName: "Once" }) { id } }`, { r: reportId });
+    const one = await oneEvent(reportId, [team.auth], "11 Shared Street, A");
+    const ten = await oneEvent(reportId, Array.from({ length: 10 }, () => team.auth), "11 Shared Street, B");
+    // The statements reading the event's report and its showings: as many for ten streams as for one.
+    expect(one.reads).toBeGreaterThan(0);
+    expect(ten.reads).toBe(one.reads);
+    expect(new Set(ten.data).size).toBe(1);
+    expect(JSON.parse(ten.data[0]).data.reportEvents.report).toEqual({ address: "11 Shared Street, B", showings: [{ attendeeName: "Once" }] });
+  });
+
+  it("answers keys with other permissions on their own: a key without showings:read never gets another key's showings", async () => {
+    const reportId = await newReport(team.auth, "12 Apart Street");
+    await gql(team.auth, `mutation($r: ID!) { createShowing(input: { reportId: $r, attendeeName: "Hidden" }) { id } }`, { r: reportId });
+    const reader = await addKey(team.teamId, "reports:read");
+    const { data } = await oneEvent(reportId, [team.auth, reader, team.auth, reader], "12 Apart Street, A");
+    const [full, limited] = [JSON.parse(data[0]), JSON.parse(data[1])];
+    expect(full.data.reportEvents.report.showings).toEqual([{ attendeeName: "Hidden" }]);
+    expect(limited.errors[0].message).toBe("Permission denied: showings:read");
+    expect(JSON.stringify(limited)).not.toContain("Hidden");
+    expect([data[2], data[3]]).toEqual([data[0], data[1]]);
+  });
 });
 
 describe("beside the other rules of /graphql", () => {

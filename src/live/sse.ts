@@ -7,11 +7,9 @@ import type { RequestHandler } from "express";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
 import { notAnswering } from "../http/activity";
 import type { ExecutionResult, GraphQLFormattedError } from "graphql";
-import { LIVE_EVENT_ID } from "../schema/types/liveEvents";
+import { LIVE_EVENT_ID, LIVE_FRAME, liveSubscribe, nextEvent, type LiveResult } from "./render";
 
 const KEEP_ALIVE_MS = 12_000;
-
-type Result = ExecutionResult & { [LIVE_EVENT_ID]?: string };
 
 /** The result without what is for the server only (an error's `http` extension). */
 function withoutInternals(result: ExecutionResult): object {
@@ -44,7 +42,7 @@ const refusal: Processor = (result, fetchAPI) => {
 
 const stream: Processor = (result, fetchAPI) => {
   const encoder = new fetchAPI.TextEncoder();
-  const iterator = (result as AsyncIterable<Result>)[Symbol.asyncIterator]();
+  const iterator = (result as AsyncIterable<LiveResult>)[Symbol.asyncIterator]();
   let keepAlive: NodeJS.Timeout | undefined;
   const body = new fetchAPI.ReadableStream<Uint8Array>({
     start(controller) {
@@ -57,10 +55,8 @@ const stream: Processor = (result, fetchAPI) => {
     async pull(controller) {
       try {
         const { value, done } = await iterator.next();
-        if (value != null) {
-          const id = value[LIVE_EVENT_ID];
-          controller.enqueue(encoder.encode(`${id ? `id: ${id}\n` : ""}event: next\ndata: ${JSON.stringify(withoutInternals(value))}\n\n`));
-        }
+        // An answer without errors comes with its bytes, shared by every stream that sends it (./render.ts).
+        if (value != null) controller.enqueue(!value.errors && value[LIVE_FRAME] ? value[LIVE_FRAME] : nextEvent(value[LIVE_EVENT_ID], JSON.stringify(withoutInternals(value))));
         if (done) {
           controller.enqueue(encoder.encode("event: complete\ndata:\n\n"));
           clearInterval(keepAlive);
@@ -82,24 +78,14 @@ const stream: Processor = (result, fetchAPI) => {
   });
 };
 
-/** Yoga plugin: subscriptions answer as above; each result carries its event's id from the context it was built in. */
+/** Yoga plugin: subscriptions answer as above, each event answered once per selection (./render.ts). */
 export function useLiveStreams(): Plugin {
   const subscriptions = new WeakSet<Request>();
   return {
-    onSubscribe({ args }) {
+    onSubscribe({ args, setSubscribeFn }) {
       const request = (args.contextValue as { request?: Request }).request;
       if (request) subscriptions.add(request);
-      return {
-        onSubscribeResult: () => ({
-          onNext: ({ args: { contextValue }, result, setResult }) => {
-            const holder = contextValue as { [LIVE_EVENT_ID]?: string };
-            const id = holder[LIVE_EVENT_ID];
-            if (!id) return;
-            delete holder[LIVE_EVENT_ID];
-            setResult({ ...result, [LIVE_EVENT_ID]: id } as Result);
-          },
-        }),
-      };
+      setSubscribeFn(liveSubscribe);
     },
     onResultProcess({ request, result, setResultProcessor }) {
       if (subscriptions.has(request)) {

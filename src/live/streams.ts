@@ -8,8 +8,9 @@
 // before its position, so a row read twice is sent once and none is skipped. A missed bus message only delays
 // events until the team's next message (or the next sweep, below): the outbox, not the message, says what to send.
 //
-// Keys: at most MAX_STREAMS_PER_KEY streams per key, counted across processes in Redis when it is configured
-// (entries refreshed while open, so a process that died stops counting after STREAM_LEASE_MS) or here. A key
+// Caps: at most MAX_STREAMS_PER_KEY streams per key and MAX_STREAMS_PER_TEAM per team, counted across processes in
+// Redis when it is configured (entries refreshed while open, so a process that died stops counting after
+// STREAM_LEASE_MS) or here, and config.MAX_STREAMS_PER_PROCESS in this process, whatever the transport. A key
 // revoked or rolled through the API is announced on the bus, and every process closes that key's streams once it
 // reads the key as no longer valid; a sweep every SWEEP_MS re-reads the keys of open streams (a key revoked from the
 // CLI or expired at the end of a roll's overlap) and reads every open team's outbox again.
@@ -22,6 +23,7 @@ import { redisClient } from "../redis";
 import { liveBus } from "./bus";
 
 export const MAX_STREAMS_PER_KEY = 20;
+export const MAX_STREAMS_PER_TEAM = 100;
 const STREAM_LEASE_MS = 60_000;
 const SWEEP_MS = 2_000;
 /** Rows of the outbox read at once. */
@@ -139,66 +141,91 @@ class TeamFeed {
   }
 }
 
-/** Where the open streams of each key are counted. */
+/** Which cap refused a stream. */
+export type StreamCap = "key" | "team" | "process";
+
+/** Where the open streams of each key and each team are counted. */
 interface StreamCounter {
-  take(keyId: string, streamId: string): Promise<boolean>;
-  release(keyId: string, streamId: string): void;
+  /** Takes the stream's places in its key's and its team's counts, or answers which of them is full. */
+  take(stream: Stream): Promise<StreamCap | null>;
+  release(stream: Stream): void;
   refresh(streams: Iterable<Stream>): void;
   close(): Promise<void>;
 }
 
 function memoryCounter(): StreamCounter {
-  const open = new Map<string, Set<string>>();
+  const keys = new Map<string, Set<string>>();
+  const teams = new Map<string, Set<string>>();
+  const drop = (map: Map<string, Set<string>>, id: string, streamId: string) => {
+    const set = map.get(id);
+    if (set?.delete(streamId) && !set.size) map.delete(id);
+  };
   return {
-    take: async (keyId, streamId) => {
-      const set = open.get(keyId) ?? new Set();
-      if (set.size >= MAX_STREAMS_PER_KEY) return false;
-      open.set(keyId, set.add(streamId));
-      return true;
+    take: async ({ keyId, teamId, id }) => {
+      const forKey = keys.get(keyId) ?? new Set();
+      const forTeam = teams.get(teamId) ?? new Set();
+      if (forKey.size >= MAX_STREAMS_PER_KEY) return "key";
+      if (forTeam.size >= MAX_STREAMS_PER_TEAM) return "team";
+      keys.set(keyId, forKey.add(id));
+      teams.set(teamId, forTeam.add(id));
+      return null;
     },
-    release: (keyId, streamId) => {
-      const set = open.get(keyId);
-      if (set?.delete(streamId) && !set.size) open.delete(keyId);
+    release: ({ keyId, teamId, id }) => {
+      drop(keys, keyId, id);
+      drop(teams, teamId, id);
     },
     refresh: () => undefined,
-    close: async () => open.clear(),
+    close: async () => {
+      keys.clear();
+      teams.clear();
+    },
   };
 }
 
-// Takes a place in the key's sorted set of open streams (scored by their last refresh) unless it holds the maximum;
-// entries not refreshed within the lease (a process that died) are dropped first.
+// Takes a place in the key's and in the team's sorted sets of open streams (scored by their last refresh) unless one
+// of them holds its maximum (1: the key's, 2: the team's); entries not refreshed within the lease (a process that
+// died) are dropped first. One script, so two processes taking the last place of a team cannot both get it.
 const TAKE = `
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[2])
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 0 end
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[2])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 1 end
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then return 2 end
 redis.call('ZADD', KEYS[1], ARGV[1], ARGV[3])
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-return 1`;
+redis.call('ZADD', KEYS[2], ARGV[1], ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[6])
+redis.call('PEXPIRE', KEYS[2], ARGV[6])
+return 0`;
 
 function redisCounter(url: string, prefix: string): StreamCounter {
   // Commands wait for the connection (the first ones are sent while it opens), each retried once.
   const client = redisClient(url, { enableAutoPipelining: true, maxRetriesPerRequest: 1 });
   client.on("error", (err) => logger.warn({ err: err.message }, "redis error; new live streams are refused meanwhile"));
-  const keyOf = (keyId: string) => `${prefix}:live:streams:${keyId}`;
+  // The team's id as a hash tag: a key's set and its team's share a slot (a script may only touch one on a cluster).
+  const keyOf = (stream: Stream) => `${prefix}:live:streams:{${stream.teamId}}:key:${stream.keyId}`;
+  const teamOf = (stream: Stream) => `${prefix}:live:streams:{${stream.teamId}}:team`;
   return {
-    take: async (keyId, streamId) => {
+    take: async (stream) => {
       const now = Date.now();
-      const taken = await client.eval(TAKE, 1, keyOf(keyId), now, now - STREAM_LEASE_MS, streamId, MAX_STREAMS_PER_KEY, STREAM_LEASE_MS * 2);
-      return taken === 1;
+      const args = [now, now - STREAM_LEASE_MS, stream.id, MAX_STREAMS_PER_KEY, MAX_STREAMS_PER_TEAM, STREAM_LEASE_MS * 2];
+      const full = await client.eval(TAKE, 2, keyOf(stream), teamOf(stream), ...args);
+      return full === 1 ? "key" : full === 2 ? "team" : null;
     },
-    release: (keyId, streamId) => void client.zrem(keyOf(keyId), streamId).catch(() => undefined),
+    release: (stream) => {
+      void client.zrem(keyOf(stream), stream.id).catch(() => undefined);
+      void client.zrem(teamOf(stream), stream.id).catch(() => undefined);
+    },
     refresh: (streams) => {
       const now = Date.now();
       for (const stream of streams) {
-        void client.zadd(keyOf(stream.keyId), "XX", now, stream.id).catch(() => undefined);
-        void client.pexpire(keyOf(stream.keyId), STREAM_LEASE_MS * 2).catch(() => undefined);
+        for (const set of [keyOf(stream), teamOf(stream)]) {
+          void client.zadd(set, "XX", now, stream.id).catch(() => undefined);
+          void client.pexpire(set, STREAM_LEASE_MS * 2).catch(() => undefined);
+        }
       }
     },
     close: async () => void (await client.quit().catch(() => undefined)),
   };
 }
-
-/** What refuses a new stream: the key's maximum. */
-export class TooManyStreams extends Error {}
 
 export class LiveStreams {
   private readonly feeds = new Map<string, TeamFeed>();
@@ -207,10 +234,24 @@ export class LiveStreams {
   private sweeper: NodeJS.Timeout | null = null;
   private lastRefresh = 0;
   private listening = false;
+  /** Streams of this process holding a place (or taking one): the process's count, for every transport. */
+  private readonly placed = new Set<string>();
 
-  /** Takes one of the key's places (false: it holds the maximum already). */
-  take(keyId: string, streamId: string): Promise<boolean> {
-    return this.counter.take(keyId, streamId);
+  /**
+   * Takes the stream's place under the three caps (this process's first, then its key's and its team's, across
+   * processes with Redis), or answers which one is full. The one place every transport counts its streams.
+   */
+  async take(stream: Stream): Promise<StreamCap | null> {
+    if (this.placed.size >= config.MAX_STREAMS_PER_PROCESS) return "process";
+    this.placed.add(stream.id);
+    try {
+      const full = await this.counter.take(stream);
+      if (full) this.placed.delete(stream.id);
+      return full;
+    } catch (err) {
+      this.placed.delete(stream.id);
+      throw err;
+    }
   }
 
   /** Adds a stream (its place taken) to its team's feed; resolves once the feed knows its position. */
@@ -231,7 +272,7 @@ export class LiveStreams {
     if (feed?.streams.delete(stream) && !feed.streams.size) this.feeds.delete(stream.teamId);
     const forKey = this.byKey.get(stream.keyId);
     if (forKey?.delete(stream) && !forKey.size) this.byKey.delete(stream.keyId);
-    this.counter.release(stream.keyId, stream.id);
+    if (this.placed.delete(stream.id)) this.counter.release(stream);
     if (!this.feeds.size && this.sweeper) {
       clearInterval(this.sweeper);
       this.sweeper = null;

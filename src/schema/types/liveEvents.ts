@@ -8,7 +8,21 @@ import { can, type Permission } from "../../auth/permissions";
 import type { Context, Viewer } from "../../context";
 import { prisma } from "../../db";
 import { logger } from "../../logger";
-import { lastPosition, liveStreams, MAX_STREAMS_PER_KEY, OUTBOX_PAGE, type LiveStreams, newStreamId, positionOf, rowsAfter, type LiveRow, type Stream } from "../../live/streams";
+import { config } from "../../config";
+import {
+  lastPosition,
+  liveStreams,
+  MAX_STREAMS_PER_KEY,
+  MAX_STREAMS_PER_TEAM,
+  OUTBOX_PAGE,
+  type LiveStreams,
+  newStreamId,
+  positionOf,
+  rowsAfter,
+  type LiveRow,
+  type Stream,
+  type StreamCap,
+} from "../../live/streams";
 import { EVENT_TYPES, type EventType } from "../../webhooks/catalog";
 import { builder } from "../builder";
 import { badField, notFound, permissionDenied } from "../errors";
@@ -238,6 +252,16 @@ class LiveStream implements Stream, AsyncIterableIterator<Item> {
   }
 }
 
+/** The 429 of a full cap, naming it (extensions.cap: key, team or process). */
+function tooManyStreams(cap: StreamCap): GraphQLError {
+  const message = {
+    key: `Too many open streams: a key holds at most ${MAX_STREAMS_PER_KEY}; close one first`,
+    team: `Too many open streams: a team holds at most ${MAX_STREAMS_PER_TEAM} across its keys; close one first`,
+    process: `Too many open streams on this server (at most ${config.MAX_STREAMS_PER_PROCESS}); try again in a moment`,
+  }[cap];
+  return new GraphQLError(message, { extensions: { code: "RATE_LIMITED", cap, status: 429, http: { status: 429 } } });
+}
+
 /** Opens a stream for the request's key: its place, its feed, and its start (after Last-Event-ID, or now). */
 async function openStream(ctx: Context, filter: (row: LiveRow) => boolean, endsAfter: (row: LiveRow) => boolean = () => false): Promise<LiveStream> {
   const viewer = viewerOf(ctx);
@@ -251,13 +275,11 @@ async function openStream(ctx: Context, filter: (row: LiveRow) => boolean, endsA
   }
   const live = liveStreams();
   const stream = new LiveStream(live, viewer, filter, endsAfter);
-  const taken = await live.take(viewer.keyId, stream.id).catch((err: unknown) => {
-    logger.warn({ err }, "could not count the key's open live streams");
+  const full = await live.take(stream).catch((err: unknown) => {
+    logger.warn({ err }, "could not count the open live streams");
     throw refused("Live updates are unavailable for a moment (the count of open streams could not be read); try again", 503, "SERVICE_UNAVAILABLE");
   });
-  if (!taken) {
-    throw refused(`Too many open streams: a key holds at most ${MAX_STREAMS_PER_KEY}; close one first`, 429, "RATE_LIMITED");
-  }
+  if (full) throw tooManyStreams(full);
   try {
     await live.open(stream);
     // Without Last-Event-ID: after what is committed now (read once the stream is in its feed, so every later commit
@@ -270,12 +292,9 @@ async function openStream(ctx: Context, filter: (row: LiveRow) => boolean, endsA
   return stream;
 }
 
-/** Each event's id, for the SSE writer (src/live/sse.ts): set as its result is built. */
-export const LIVE_EVENT_ID = Symbol("liveEventId");
-
-function sent(item: Item, ctx: Context): LiveRow {
+/** An event as its subscription's root value; the error that ends a stream is raised where the field resolves. */
+function sent(item: Item): LiveRow {
   if (item instanceof GraphQLError) throw item;
-  (ctx as Context & { [LIVE_EVENT_ID]?: string })[LIVE_EVENT_ID] = item.id;
   return item;
 }
 
@@ -306,7 +325,7 @@ builder.subscriptionFields((t) => ({
         (row) => row.type === "report.deleted",
       );
     },
-    resolve: (item, _args, ctx) => sent(item as Item, ctx),
+    resolve: (item) => sent(item as Item),
   }),
   teamEvents: t.field({
     type: LiveEvent,
@@ -330,6 +349,6 @@ builder.subscriptionFields((t) => ({
       }
       return openStream(ctx, (row) => !wanted || wanted.has(row.type));
     },
-    resolve: (item, _args, ctx) => sent(item as Item, ctx),
+    resolve: (item) => sent(item as Item),
   }),
 }));
