@@ -74,9 +74,10 @@ describe("what one request may build", () => {
   });
 
   // 100 reports × (1 + 4 × 100 + 98) showings: 49,901 objects, the most the estimate lets through (5 × 100 would be
-  // 50,101). The resolvers build it as objects (@include: the one-statement path plans no directive); the
-  // one-statement path as PostgreSQL's JSON text.
-  const SHOWING = "id reportId eventType attendeeName attendeeEmail attendeePhone feedback createdAt updatedAt";
+  // 50,101), each showing with the fields the size bound then allows (estimated 6.9 MiB of MAX_RESPONSE_BYTES' 8; its
+  // text fields, priced at their 1,000-character bounds, would be 1 GiB). The resolvers build it as objects
+  // (@include: the one-statement path plans no directive); the one-statement path as PostgreSQL's JSON text.
+  const SHOWING = "id createdAt";
   const largest = (directive: string) =>
     `{ reports(limit: 100) ${directive} { total items { id address description ${["a", "b", "c", "d"].map((k) => `${k}: showings(limit: 100) { ${SHOWING} }`).join(" ")} e: showings(limit: 98) { ${SHOWING} } } } }`;
 
