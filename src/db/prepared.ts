@@ -75,8 +75,6 @@ type Send = (name: string | undefined, statement: Statement, params: unknown[]) 
 export function preparedStatements(mode: PreparedStatementsMode, send: Send) {
   let named = mode !== false;
   return {
-    /** Whether statements are named now. */
-    named: () => named,
     async run(statement: Statement, params: unknown[]): Promise<unknown[]> {
       const name = named ? preparedName(statement) : undefined;
       if (name === undefined) return send(undefined, statement, params);
