@@ -20,8 +20,9 @@ beforeAll(async () => {
   const made = await request(t.app).post("/v1/reports").set(team.auth).send({ address: "1 Validator Way", price: 500000, sqft: 1500 });
   expect(made.status).toBe(201);
   reportId = made.body.data.id;
-  // Sold 365 days before 2026-12-02: stale (older than 365 days) from the first instant of 2026-12-02 UTC.
-  const comparable = { address: "3 Validator Way", price: 480000, sqft: 1500, status: "sold", sale_date: "2025-12-02T00:00:00Z" };
+  // Sold on 2025-12-01 (at 15:00 UTC): more than 365 calendar days old from the first instant of 2026-12-02 UTC —
+  // not from 15:00 that day: a figure counting days changes when the validators do, at midnight UTC.
+  const comparable = { address: "3 Validator Way", price: 480000, sqft: 1500, status: "sold", sale_date: "2025-12-01T15:00:00Z" };
   expect((await request(t.app).post(`/v1/reports/${reportId}/comparables`).set(team.auth).send(comparable)).status).toBe(201);
   theirReportId = (await request(t.app).post("/v1/reports").set(other.auth).send({ address: "9 Elsewhere Rd" })).body.data.id;
 });
@@ -118,6 +119,8 @@ describe("answers that count days up to today", () => {
     expect(first.body.data.report.valuation.warnings).not.toContain("stale_comparables");
     expect(rest.body.data.warnings).not.toContain("stale_comparables");
     clockAt("2026-12-01T23:59:00Z");
+    // What the 304 vouches for is still what a fresh read answers (counted in whole days, not 24-hour periods).
+    expect((await restGet(REST())).body.data.warnings).not.toContain("stale_comparables");
     expect((await graphqlGet(VALUATION(), first.headers.etag)).status).toBe(304);
     expect((await restGet(REST(), rest.headers.etag)).status).toBe(304);
 

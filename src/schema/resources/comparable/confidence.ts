@@ -2,7 +2,7 @@
 // from how many comparables the valuation uses and how far their adjusted prices per square foot spread, and each
 // comparable's similarity to the subject. Pure arithmetic on the figures and `now`: the same inputs give the same
 // answer. The GraphQL valuation (./valuation.ts), and through it REST, the public page and the PDF, read it here.
-import { DISTANT_AFTER_MILES, pricePerSqft, STALE_AFTER_DAYS, valuate, type ComparableFigures, type SubjectFigures, type Valuation } from "./market-analysis";
+import { DISTANT_AFTER_MILES, pricePerSqft, STALE_AFTER_DAYS, utcDaysBetween, valuate, type ComparableFigures, type SubjectFigures, type Valuation } from "./market-analysis";
 
 /** The subject's figures a similarity compares (the report's; null when unknown). */
 export interface SubjectTraits {
@@ -22,7 +22,6 @@ export interface ComparableTraits {
   saleDate: Date | null;
 }
 
-const DAY_MS = 86_400_000;
 
 /**
  * Rounded to `decimals` places, halves up. The value is first taken to 9 places, so a sum that should be a half
@@ -79,9 +78,9 @@ export const SIMILARITY_FACTORS = [
     name: "recency",
     weight: 0.15,
     zeroAt: STALE_AFTER_DAYS,
-    rule: `whole days from sale_date to now (a future date counts as 0); 0 at ${STALE_AFTER_DAYS} days`,
+    rule: `whole UTC calendar days from sale_date to today (a future date counts as 0); 0 at ${STALE_AFTER_DAYS} days`,
     score: (_s: SubjectTraits, c: ComparableTraits, now: Date) =>
-      c.saleDate ? closeness(Math.max(0, Math.floor((now.getTime() - c.saleDate.getTime()) / DAY_MS)), STALE_AFTER_DAYS) : null,
+      c.saleDate ? closeness(utcDaysBetween(c.saleDate, now), STALE_AFTER_DAYS) : null,
   },
 ] as const;
 

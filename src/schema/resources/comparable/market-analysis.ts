@@ -39,6 +39,12 @@ export const DISTANT_AFTER_MILES = 5;
 
 const DAY_MS = 86_400_000;
 
+/**
+ * Whole UTC calendar days from one instant to a later one (0 when `to` is earlier): a figure that counts days
+ * changes at midnight UTC, the moment its cached answers' validators change too (src/http/http-cache.ts).
+ */
+export const utcDaysBetween = (from: Date, to: Date): number => Math.max(0, Math.floor(to.getTime() / DAY_MS) - Math.floor(from.getTime() / DAY_MS));
+
 export interface Valuation {
   subject: SubjectFigures;
   comparablesTotal: number;
@@ -83,7 +89,7 @@ export function valuate(subject: SubjectFigures, comparables: readonly Comparabl
   const holds: Record<ValuationWarning, boolean> = {
     too_few_comparables: used.length < MIN_COMPARABLES,
     subject_sqft_missing: sqft === null,
-    stale_comparables: used.some((c) => c.status === "sold" && c.saleDate !== null && now.getTime() - c.saleDate.getTime() > STALE_AFTER_DAYS * DAY_MS),
+    stale_comparables: used.some((c) => c.status === "sold" && c.saleDate !== null && utcDaysBetween(c.saleDate, now) > STALE_AFTER_DAYS),
     distant_comparables: used.some((c) => c.distanceMiles !== null && c.distanceMiles > DISTANT_AFTER_MILES),
     list_price_differs: valueRange !== null && subject.price !== null && (subject.price < valueRange.low || subject.price > valueRange.high),
   };
