@@ -30,6 +30,7 @@ import { databaseFailure } from "./errors";
 import { database, routeModelReads } from "./index";
 import { withSafeRelationLoading } from "./load-strategy";
 import type { Statement } from "./open";
+import { preparedStatements, withoutPoolerFlag } from "./prepared";
 
 /** How often each replica's replay position (and the primary's WAL position) is read. */
 const POLL_MS = 150;
@@ -58,6 +59,8 @@ interface Replica {
   /** Team id → the highest data version seen on this replica. */
   versions: LRUCache<string, bigint>;
   loadVersion: DataLoader<string, bigint>;
+  /** The one-statement path's statements, named as on the primary (src/db/prepared.ts). */
+  run(statement: Statement, params: unknown[]): Promise<unknown[]>;
 }
 
 /** Where one request's reads go: a replica while `replica` is set and the request runs, else the primary. */
@@ -119,7 +122,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-function openReplica(url: string): Replica {
+function openReplica(given: string): Replica {
+  const { url, pooler } = withoutPoolerFlag(given);
   const pool = new (pgDriver().Pool)({
     connectionString: url,
     max: config.DATABASE_POOL_SIZE,
@@ -139,6 +143,9 @@ function openReplica(url: string): Replica {
     downUntil: 0,
     versions: new LRUCache({ max: 10_000 }),
     loadVersion: versionLoader(async (teams) => (await pool.query(VERSIONS, [teams])).rows),
+    run: preparedStatements(config.DATABASE_PREPARED_STATEMENTS ?? (pooler ? false : "auto"), async (name, statement, values) =>
+      (await pool.query({ name, text: statement.text, values })).rows,
+    ).run,
   };
   return replica;
 }
@@ -286,7 +293,7 @@ function target(): ReadTarget {
         const replica = read.done ? undefined : read.replica;
         if (!replica) return database.query<Row>(statement, params);
         try {
-          return (await replica.pool.query({ text: statement.text, values: params })).rows as Row[];
+          return (await replica.run(statement, params)) as Row[];
         } catch (err) {
           if (!replicaFault(err)) throw err;
           fellBack(read, replica, err);

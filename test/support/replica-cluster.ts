@@ -80,6 +80,8 @@ export async function startReplicaCluster(): Promise<ReplicaCluster> {
     "full_page_writes = off",
     "max_connections = 60",
     "hot_standby = on",
+    // Statement counts and times per server, for bench/replicas.ts (CREATE EXTENSION pg_stat_statements to read them).
+    "shared_preload_libraries = 'pg_stat_statements'",
   ];
   appendFileSync(path.join(primary, "postgresql.conf"), [...settings, `port = ${primaryPort}`].join("\n") + "\n");
   const stopAll = () => {
