@@ -38,9 +38,10 @@ function rawStream(query: string, variables: object, auth: Record<string, string
       let tail = Buffer.alloc(0);
       res.on("data", (chunk: Buffer) => {
         stream.bytes += chunk.length;
-        const text = tail.length ? Buffer.concat([tail, chunk]) : chunk;
-        for (let at = text.indexOf(marker); at >= 0; at = text.indexOf(marker, at + marker.length)) stream.events++;
-        tail = Buffer.from(text.subarray(Math.max(0, text.length - marker.length + 1)));
+        // A marker split between two chunks is found in the few bytes around the boundary; no chunk is copied.
+        if (tail.length && Buffer.concat([tail, chunk.subarray(0, marker.length - 1)]).includes(marker)) stream.events++;
+        for (let at = chunk.indexOf(marker); at >= 0; at = chunk.indexOf(marker, at + marker.length)) stream.events++;
+        tail = Buffer.from(chunk.subarray(Math.max(0, chunk.length - marker.length + 1)));
       });
       res.on("error", () => undefined);
       resolve(stream);

@@ -42,6 +42,17 @@ const answers = new LRUCache<string, LiveResult, () => Promise<LiveResult>>({
 /** How many answers were built (tests and the bench read it: N streams of one selection build one per event). */
 export const liveRenders = { count: 0 };
 
+let turns: Promise<void> = Promise.resolve();
+
+/**
+ * Resolves in an event-loop turn of its own, after those asked for before: the streams an answer is ready for write
+ * it one per turn, so the requests arriving meanwhile are answered between them instead of after all of them.
+ */
+function turn(): Promise<void> {
+  turns = turns.then(() => new Promise((resolve) => setImmediate(resolve)));
+  return turns;
+}
+
 const texts = new WeakMap<DocumentNode, string>();
 
 /** What makes two subscriptions' answers the same: team, permissions, document, operation, variables. */
@@ -89,7 +100,8 @@ export const liveSubscribe: SubscribeFunction = async (args) => {
   const selection = selectionOf(args as ExecutionArgs);
   return mapAsyncIterator(source, async (item: unknown) => {
     const build = () => answer(args as ExecutionArgs, item);
-    if (!selection || item instanceof GraphQLError) return build();
-    return (await answers.fetch(`${selection}:${(item as LiveRow).id}`, { context: build })) ?? build();
+    const result = !selection || item instanceof GraphQLError ? await build() : ((await answers.fetch(`${selection}:${(item as LiveRow).id}`, { context: build })) ?? (await build()));
+    await turn();
+    return result;
   });
 };

@@ -12,6 +12,7 @@ import { aliasedCaseArb, runAliased } from "./mutations";
 import { makeLinks, pageCaseArb, runPage } from "./pages";
 import { operationsOf, readersOf, restCaseArb, runRest, seedRows, type Operation } from "./rest";
 import { raceCaseArb, racingOps, runRace } from "./races";
+import { runStreams, streamCaseArb, streamWorld } from "./streams";
 
 jest.setTimeout(30 * 60_000);
 
@@ -106,4 +107,9 @@ it("answers a write to a report racing the report's delete with 2xx or 404, neve
   const racing = await racingOps(world, ops);
   expect(racing.length).toBeGreaterThan(0);
   await fuzz("race pairs", raceCaseArb(world, racing), Math.max(20, Math.round(FUZZ_RUNS / 40)), SEED + 3, (c) => runRace(world, c));
+});
+
+it("opens many live streams per team through several keys: 200 or a 429 naming the full cap, every event once, one selection's bytes alike", async () => {
+  const w = await streamWorld(world);
+  await fuzz("live streams", streamCaseArb(), Math.max(6, Math.round(FUZZ_RUNS / 200)), SEED + 5, (c) => runStreams(w, c));
 });
