@@ -2,7 +2,7 @@
 // service's committed schema.graphql, and writes src/gql/ — graphql.ts, the typed documents, which carry only their
 // id (the app sends `documentId`, never query text), and persisted-documents.json, the manifest
 // `{ "sha256:<hex>": "<document>" }` the team registers as trusted documents (POST /v1/graphql/documents or
-// `prs documents register`). Run from the repository's root: npm run example:codegen.
+// `prs documents register`). Run from this folder (its own package.json: `npm ci` once): npm run codegen.
 // The documents live in .graphql files, not in graphql(`…`) calls in the components: the client preset's graphql()
 // looks documents up by their text, which would put every query's text into the bundle.
 // test/example-front-end.test.ts fails when the committed src/gql/ is not what this writes.

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Makes a team ready for the example: registers its documents (src/gql/persisted-documents.json, written by
-// npm run example:codegen) as the team's trusted documents and creates a key limited to them, which is printed alone
+// npm run codegen in this folder) as the team's trusted documents and creates a key limited to them, which is printed alone
 // on standard output. Through the API, so it works while the service runs on either database.
 //   PRS_ADMIN_KEY=<a key holding api_keys:create> node examples/front-end/setup.mjs [service origin, default http://localhost:3000]
 import { readFileSync } from "node:fs";

@@ -12,7 +12,7 @@ const KEY: string = import.meta.env.VITE_PRS_KEY ?? "";
 /** The documentId of a generated document: the code generator put it in the document's __meta__ ("sha256:<hex>"). */
 export function documentIdOf(document: TypedDocumentNode<unknown, never>): string {
   const id = (document as { __meta__?: { hash?: string } }).__meta__?.hash;
-  if (!id) throw new Error("not a persisted document: run npm run example:codegen");
+  if (!id) throw new Error("not a persisted document: run npm run codegen in examples/front-end");
   return id;
 }
 
