@@ -120,7 +120,12 @@ const runningDocument = (document: DocumentNode, operation: OperationDefinitionN
  * nullable variable) is estimated as if the variable were left out (its default, or the list's maximum) — never run
  * unestimated: that would let the rest of the document through unchecked.
  */
-function estimate(schema: GraphQLSchema, document: DocumentNode, context: unknown, variables: Record<string, unknown>): Estimate | GraphQLError {
+function estimate(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  context: unknown,
+  variables: Record<string, unknown>,
+): Estimate | GraphQLError {
   const withVariables = (values: Record<string, unknown>): Estimate => ({
     ...complexityFromQuery(document, { schema, ctx: context as object, variables: values }),
     bytes: bytesFromQuery(schema, document, context as object, values),
@@ -208,11 +213,15 @@ export const isResponseTooLarge = (error: GraphQLError): boolean =>
 
 /** The refusal of an answer that grew past MAX_RESPONSE_BYTES while it was built (either read engine). */
 export const answerTooLarge = (context?: unknown): GraphQLError =>
-  tooComplex(tooLargeMessage(`the answer grew past the limit while it was built`), context === undefined ? undefined : validationStatus(context));
+  tooComplex(
+    tooLargeMessage("the answer grew past the limit while it was built"),
+    context === undefined ? undefined : validationStatus(context),
+  );
 
 /** The longest string a zod rule accepts (through pipes and wrappers), or undefined. */
 function maxLengthOf(rule: unknown): number | undefined {
-  const schema = rule as { maxLength?: number | null; in?: unknown; out?: unknown; _zod?: { def?: { innerType?: unknown } } };
+  type Rule = { maxLength?: number | null; in?: unknown; out?: unknown; _zod?: { def?: { innerType?: unknown } } };
+  const schema = rule as Rule | undefined;
   if (typeof schema?.maxLength === "number") return schema.maxLength;
   if (schema?.in !== undefined || schema?.out !== undefined) {
     const bounds = [maxLengthOf(schema.in), maxLengthOf(schema.out)].filter((b): b is number => b !== undefined);
@@ -221,6 +230,8 @@ function maxLengthOf(rule: unknown): number | undefined {
   return schema?._zod?.def?.innerType ? maxLengthOf(schema._zod.def.innerType) : undefined;
 }
 
+const isListField = (type: GraphQLOutputType) => isListType(isNonNullType(type) ? type.ofType : type);
+
 const leafPrices = new WeakMap<GraphQLField<unknown, unknown>, number>();
 
 /** The bytes of one value of a leaf field (a list of scalars: BYTE_PRICES.scalarList of them). */
@@ -228,16 +239,21 @@ function leafBytes(parent: GraphQLNamedType, field: GraphQLField<unknown, unknow
   const known = leafPrices.get(field);
   if (known !== undefined) return known;
   const named = getNamedType(field.type).name;
-  const bound = named === "String" ? (maxLengthOf(fieldTableOf(parent.name)?.[field.name]?.rule) ?? BYTE_PRICES.text) : undefined;
+  const rule = fieldTableOf(parent.name)?.[field.name]?.rule;
+  const bound = named === "String" ? (maxLengthOf(rule) ?? BYTE_PRICES.text) : undefined;
   const one = bound !== undefined ? bound + 2 : named === "JSON" ? BYTE_PRICES.json : BYTE_PRICES.scalar;
-  const price = isListType(isNonNullType(field.type) ? field.type.ofType : field.type) ? 2 + BYTE_PRICES.scalarList * (one + 1) : one;
+  const price = isListField(field.type) ? 2 + BYTE_PRICES.scalarList * (one + 1) : one;
   leafPrices.set(field, price);
   return price;
 }
 
 interface ByteWalk {
   ctx: object;
-  info: { schema: GraphQLSchema; fragments: Record<string, FragmentDefinitionNode>; variableValues: Record<string, unknown> };
+  info: {
+    schema: GraphQLSchema;
+    fragments: Record<string, FragmentDefinitionNode>;
+    variableValues: Record<string, unknown>;
+  };
   /** Bytes of a (merged) selection set on a type, by the ids of the sets it merges: fragments are priced once. */
   memo: Map<string, number>;
   ids: WeakMap<SelectionSetNode, number>;
@@ -249,18 +265,29 @@ interface FieldGroup {
   nodes: FieldNode[];
 }
 
-type ComplexityOption = number | { field?: number; multiplier?: number } | ((...args: unknown[]) => ComplexityOption) | undefined;
+type ComplexityOption =
+  | number
+  | { field?: number; multiplier?: number }
+  | ((...args: unknown[]) => ComplexityOption)
+  | undefined;
 
 /** A list field's multiplier, as the object estimate (@pothos/plugin-complexity, builder.ts) takes it. */
 function multiplierOf(walk: ByteWalk, field: GraphQLField<unknown, unknown>, node: FieldNode): number {
   let option = field.extensions?.complexity as ComplexityOption;
-  if (typeof option === "function") option = option(getMappedArgumentValues(field, node, walk.ctx, walk.info), walk.ctx, field);
+  if (typeof option === "function") {
+    option = option(getMappedArgumentValues(field, node, walk.ctx, walk.info), walk.ctx, field);
+  }
   if (typeof option === "object" && option.multiplier !== undefined) return Math.max(option.multiplier, 0);
-  return isListType(isNonNullType(field.type) ? field.type.ofType : field.type) ? 10 : 1;
+  return isListField(field.type) ? 10 : 1;
 }
 
 /** The fields of selection sets by response key and parent type, fragments flattened (GraphQL merges them so). */
-function collectFields(walk: ByteWalk, sets: readonly SelectionSetNode[], type: GraphQLNamedType, into = new Map<string, FieldGroup>()) {
+function collectFields(
+  walk: ByteWalk,
+  sets: readonly SelectionSetNode[],
+  type: GraphQLNamedType,
+  into = new Map<string, FieldGroup>(),
+): Map<string, FieldGroup> {
   for (const set of sets) {
     for (const selection of set.selections) {
       if (selection.kind === Kind.FIELD) {
@@ -307,7 +334,7 @@ function selectionBytes(walk: ByteWalk, sets: readonly SelectionSetNode[], type:
     }
     const multiplier = multiplierOf(walk, field, node);
     const item = selectionBytes(walk, children, getNamedType(field.type)) + 1;
-    bytes += isListType(isNonNullType(field.type) ? field.type.ofType : field.type) ? BYTE_PRICES.object + multiplier * item : multiplier * item;
+    bytes += isListField(field.type) ? BYTE_PRICES.object + multiplier * item : multiplier * item;
   }
   walk.memo.set(memoKey, bytes);
   return bytes;
@@ -317,16 +344,24 @@ function selectionBytes(walk: ByteWalk, sets: readonly SelectionSetNode[], type:
  * The largest size in bytes of the answer of a document's (first) operation: every value priced by BYTE_PRICES, each
  * list multiplied by the same limits as the object estimate. Throws on variables that do not coerce.
  */
-export function bytesFromQuery(schema: GraphQLSchema, document: DocumentNode, ctx: object, variables: Record<string, unknown>): number {
+export function bytesFromQuery(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  ctx: object,
+  variables: Record<string, unknown>,
+): number {
   const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
   const root = operation && schema.getRootType(operation.operation);
   if (!operation || !root) return 0;
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
   if (coerced.errors) throw coerced.errors[0];
   const fragments = Object.fromEntries(
-    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
+    document.definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((d) => [d.name.value, d]),
   );
-  const walk: ByteWalk = { ctx, info: { schema, fragments, variableValues: coerced.coerced }, memo: new Map(), ids: new WeakMap() };
+  const info = { schema, fragments, variableValues: coerced.coerced };
+  const walk: ByteWalk = { ctx, info, memo: new Map(), ids: new WeakMap() };
   // The answer's envelope: {"data":…}.
   return 10 + selectionBytes(walk, [operation.selectionSet], root);
 }
@@ -509,7 +544,8 @@ function registrationEstimate(schema: GraphQLSchema, document: DocumentNode, ope
     variables[definition.variable.name.value] = placeholder;
   }
   try {
-    return { ...complexityFromQuery(document, { schema, ctx: {}, variables }), bytes: bytesFromQuery(schema, document, {}, variables) };
+    const found = complexityFromQuery(document, { schema, ctx: {}, variables });
+    return { ...found, bytes: bytesFromQuery(schema, document, {}, variables) };
   } catch {
     return undefined;
   }
