@@ -63,6 +63,7 @@ const ROUTES: Array<[string, string]> = [
   ["get", "/v1/social-posts/{postId}"],
   ["delete", "/v1/social-posts/{postId}"],
   ["get", "/v1/reports/{reportId}/social-engagement"],
+  ["get", "/v1/reports/{reportId}/summary"],
   ["post", "/v1/reports/{reportId}/summary"],
   ["get", "/v1/reports/{reportId}/share-links"],
   ["post", "/v1/reports/{reportId}/share-links"],

@@ -176,9 +176,9 @@ describe("POST /v1/reports/{reportId}/summary", () => {
   });
 
   it("answers 405 for other methods", async () => {
-    const res = await request(t.app).get(`/v1/reports/${reportId}/summary`).set(team.auth);
+    const res = await request(t.app).put(`/v1/reports/${reportId}/summary`).set(team.auth);
     expect(res.status).toBe(405);
-    expect(res.headers.allow).toBe("POST");
+    expect(res.headers.allow).toBe("GET, POST");
   });
 });
 

@@ -58,7 +58,6 @@ async function fullReport(client = api, extra: Record<string, unknown> = {}) {
   });
   expect(res.status).toBe(201);
   const id = res.body.data.id as string;
-  await client.patch(`/v1/reports/${id}`, { executive_summary: "Priced in line with recent sales." });
   for (const [address, price, sqft] of [["12 Elm St", 600000, 2000], ["3 Oak Ave", 640000, 2000], ["5 Pine Rd", 585000, 1800]] as const) {
     expect((await client.post(`/v1/reports/${id}/comparables`, { address, price, sqft, sale_date: "2026-06-01T00:00:00Z" })).status).toBe(201);
   }
@@ -71,6 +70,8 @@ async function fullReport(client = api, extra: Record<string, unknown> = {}) {
   expect((await request(t.app).post(`/v1/reports/${id}/social-posts/import`).set(team.auth).send(posts)).status).toBe(200);
   expect((await client.post(`/v1/reports/${id}/insights`, { title: "Priced to sell", body: "Three pending sales closed above list.", category: "pricing" })).status).toBe(201);
   expect((await client.post(`/v1/reports/${id}/insights`, { title: "Location", body: "Quiet street near the park.", category: "neighborhood" })).status).toBe(201);
+  // Written last, as an agent writes it: from the facts above (the client reads it only while they hold).
+  expect((await client.patch(`/v1/reports/${id}`, { executive_summary: "Priced in line with recent sales." })).status).toBe(200);
   return id;
 }
 
@@ -88,6 +89,57 @@ const pdf = async (path: string, auth: Record<string, string> = {}) => {
   });
   return { res, text: res.status === 200 ? (await pdfText(res.body)).join("\n") : "" };
 };
+
+describe("the executive summary the client reads", () => {
+  const summaryOf = async (reportId: string) => (await api.get(`/v1/reports/${reportId}/summary`)).body.data;
+
+  it("never quotes a hidden section or a changed fact: the page and PDF rewrite it from what the client is shown", async () => {
+    const reportId = await fullReport();
+    const generated = await api.post(`/v1/reports/${reportId}/summary`, { tone: "warm" });
+    expect(generated.status).toBe(200);
+    const written: string = generated.body.data.executive_summary;
+    expect(written).toContain("It is offered at $700,000");
+    expect(written).toMatch(/Nearby comparable homes point to a value of \$640,000/);
+    expect(await summaryOf(reportId)).toEqual({ report_id: reportId, executive_summary: written, summary_stale: false, summary_stale_fields: [] });
+    const { token } = await share(reportId);
+    expect((await page(token)).text).toContain("It is offered at $700,000");
+
+    // The agent lowers the price and hides the comparables, showings and social sections.
+    const hidden = { price: 689000, show_comps_on_report: false, show_showings_on_report: false, show_social_on_report: false };
+    expect((await api.patch(`/v1/reports/${reportId}`, hidden)).status).toBe(200);
+    expect(await summaryOf(reportId)).toEqual({ report_id: reportId, executive_summary: written, summary_stale: true, summary_stale_fields: ["price"] });
+    const html = (await page(token)).text;
+    const { text } = await pdf(`/r/${token}.pdf`);
+    for (const shown of [html, text]) {
+      expect(shown).toContain("Executive summary");
+      expect(shown).toContain("$689,000");
+      for (const gone of ["$700,000", "$640,000", "comparable", "rated", "out of 5", "views", "open house"]) expect({ gone, found: shown.includes(gone) }).toEqual({ gone, found: false });
+    }
+    for (const secret of PRIVATE) expect(html).not.toContain(secret);
+    // GraphQL says the same.
+    const gql = await request(t.app)
+      .post("/graphql")
+      .set(team.auth)
+      .send({ query: `{ report(id: "${reportId}") { executiveSummary summaryStale summaryStaleFields } }` });
+    expect(gql.body.data.report).toEqual({ executiveSummary: written, summaryStale: true, summaryStaleFields: ["price"] });
+  });
+
+  it("keeps the agent's own text while it holds, and says which facts changed once they do", async () => {
+    const reportId = await fullReport();
+    const { token } = await share(reportId);
+    expect((await page(token)).text).toContain("Priced in line with recent sales.");
+    expect((await api.post(`/v1/reports/${reportId}/comparables`, { address: "8 New St", price: 990000, sqft: 2000, sale_date: "2026-06-02T00:00:00Z" })).status).toBe(201);
+    expect((await summaryOf(reportId)).summary_stale_fields).toEqual(["valuation"]);
+    expect((await page(token)).text).not.toContain("Priced in line with recent sales.");
+    // Written again: it holds again. Cleared: nothing to be stale.
+    expect((await api.patch(`/v1/reports/${reportId}`, { executive_summary: "Updated after the new sale." })).status).toBe(200);
+    expect(await summaryOf(reportId)).toMatchObject({ summary_stale: false, summary_stale_fields: [] });
+    expect((await page(token)).text).toContain("Updated after the new sale.");
+    expect((await api.patch(`/v1/reports/${reportId}`, { executive_summary: null })).status).toBe(200);
+    expect(await summaryOf(reportId)).toEqual({ report_id: reportId, executive_summary: null, summary_stale: null, summary_stale_fields: null });
+    expect((await page(token)).text).not.toContain("Executive summary");
+  });
+});
 
 describe("share links over REST", () => {
   it("makes a link with a token and url shown once, lists it without them, and revokes it at once", async () => {

@@ -9,7 +9,7 @@ import { BLACK, contrast, darkenUntil, parseHex, textOn, toHex, WHITE, type Rgb 
 
 const REPORT = operation(`query ReportView($id: ID!) {
   report(id: $id) {
-    id address city state zip price beds baths sqft yearBuilt propertyType lotSize description executiveSummary
+    id address city state zip price beds baths sqft yearBuilt propertyType lotSize description clientSummary
     listingAgent customAgentName customAgentEmail primaryColor secondaryColor
     showComps showShowings showSocial showAgentInsights showNeighborhood
     valuation { estimatedValue valueRange { low high } pricePerSqft { median } comparablesUsed comparablesTotal confidence { level score } }
@@ -44,7 +44,7 @@ export interface ReportData {
   propertyType?: Maybe<string>;
   lotSize?: Maybe<number>;
   description?: Maybe<string>;
-  executiveSummary?: Maybe<string>;
+  clientSummary?: Maybe<string>;
   listingAgent: string;
   customAgentName?: Maybe<string>;
   customAgentEmail?: Maybe<string>;
@@ -288,7 +288,7 @@ export function reportView(r: ReportData): ReportView {
     place: [r.city, [r.state, r.zip].filter(Boolean).join(" ")].filter(Boolean).join(", "),
     facts: factsOf(r),
     description: r.description || null,
-    summary: r.executiveSummary || null,
+    summary: r.clientSummary || null,
     agent: r.customAgentName ? { name: r.customAgentName, email: r.customAgentEmail ?? null } : { name: r.listingAgent, email: r.customAgentEmail ?? null },
     theme: themeOf(r.primaryColor, r.secondaryColor),
     ...(r.showComps ? { valuation: valuationOf(r) } : {}),

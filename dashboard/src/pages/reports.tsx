@@ -28,7 +28,7 @@ const REPORT = graphql(`
   query Report($id: ID!, $comps: Boolean!, $showings: Boolean!, $social: Boolean!, $insights: Boolean!) {
     report(id: $id) {
       id address city state zip price beds baths sqft lotSize yearBuilt propertyType status listingAgent createdAt updatedAt
-      description executiveSummary
+      description executiveSummary summaryStale summaryStaleFields
       valuation @include(if: $comps) {
         comparablesTotal comparablesUsed estimatedValue warnings
         valueRange { low high }
@@ -202,6 +202,12 @@ function WholeReport({ r }: { r: Detail }) {
       <section class="card" aria-labelledby="summary-title">
         <h2 id="summary-title">Executive summary</h2>
         <p class="prose">{r.executiveSummary ?? "No summary yet."}</p>
+        {r.summaryStale ? (
+          <p class="once" role="note">
+            Out of date: written before these changed: {r.summaryStaleFields?.join(", ")}. Your client's page shows a summary of the current facts
+            instead until you write it again.
+          </p>
+        ) : null}
         <h3>Description</h3>
         <p class="prose">{r.description ?? "No description."}</p>
       </section>

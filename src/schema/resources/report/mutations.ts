@@ -7,6 +7,7 @@ import { normalizeAddress, normalizeFullAddress } from "../../address";
 import { builder } from "../../builder";
 import { badFields, isRowGone, notFound } from "../../errors";
 import { inputType, withoutNulls } from "../../fields";
+import { recordSummaryFacts } from "../summary/facts";
 import { isUuid, requirePermission, teamIdOf } from "../../scope";
 import { recordEvent, withEvents } from "../../../webhooks/outbox";
 import { reportRecord } from "../payloads";
@@ -60,6 +61,9 @@ builder.mutationFields((t) => ({
         });
         await recordEvent(tx, teamId, "report.created", await reportRecord(tx, id));
         return report;
+      }).then(async (report) => {
+        if (input.executiveSummary) await recordSummaryFacts(teamId, id, input.executiveSummary);
+        return report;
       });
     },
   }),
@@ -108,7 +112,7 @@ builder.mutationFields((t) => ({
         ...(Object.keys(data).some((field) => field !== "status" && field !== "publishedAt") ? ["report.updated" as const] : []),
       ];
       try {
-        return await withEvents(async (tx) => {
+        const report = await withEvents(async (tx) => {
           const report = await tx.report.update({ ...query, where: { id: String(id), teamId }, data });
           if (events.length) {
             const record = await reportRecord(tx, String(id));
@@ -116,6 +120,8 @@ builder.mutationFields((t) => ({
           }
           return report;
         });
+        if (input.executiveSummary !== undefined) await recordSummaryFacts(teamId, String(id), input.executiveSummary);
+        return report;
       } catch (err) {
         // Deleted by another request since it was read.
         if (isRowGone(err)) throw notFound(REPORT_NOT_FOUND);

@@ -8,6 +8,7 @@ import { collection } from "../collections";
 import { appraise } from "../comparable/confidence";
 import { APPRAISAL_SELECT, ValuationType } from "../comparable/valuation";
 import { engagementOf, EngagementType } from "../social-post/engagement";
+import { summaryStateOf } from "../summary/facts";
 import { reportFields } from "./fields";
 
 builder.prismaObject("Report", {
@@ -33,6 +34,26 @@ builder.prismaObject("Report", {
       authScopes: { permission: "social_media:read" },
       select: { id: true, teamId: true },
       resolve: (report) => engagementOf(report.id, report.teamId),
+    }),
+    summaryStale: t.boolean({
+      nullable: true,
+      description:
+        "True when a fact the saved executive summary was written from has changed since (summaryStaleFields names them); null when there is no summary, or it was saved before its facts were recorded.",
+      select: { id: true, teamId: true },
+      resolve: async (report, _args, ctx) => (await summaryStateOf(ctx, report.teamId, report.id)).stale,
+    }),
+    summaryStaleFields: t.stringList({
+      nullable: true,
+      description: "The facts (REST names: price, valuation, showings, social, insights…) that changed since the saved executive summary was written; null as summaryStale.",
+      select: { id: true, teamId: true },
+      resolve: async (report, _args, ctx) => (await summaryStateOf(ctx, report.teamId, report.id)).staleFields,
+    }),
+    clientSummary: t.string({
+      nullable: true,
+      description:
+        "The executive summary as the report's client reads it (the share page and PDF): the saved one while every fact it was written from holds and no section it drew on is hidden, else one written now from the facts the client is shown; null without a saved summary.",
+      select: { id: true, teamId: true },
+      resolve: async (report, _args, ctx) => (await summaryStateOf(ctx, report.teamId, report.id)).forClient,
     }),
     team: t.relation("team", { nullable: true, description: "The team owning the report. Needs team:read.", authScopes: { permission: "team:read" } }),
   }),

@@ -8,6 +8,7 @@ import { builder } from "../../builder";
 import { ApiError, isRowGone, notFound } from "../../errors";
 import { requirePermission, teamIdOf } from "../../scope";
 import { REPORT_NOT_FOUND } from "../report/lookup";
+import { summaryFactsOf } from "./facts";
 import { summaryInputs } from "./inputs";
 import { summaryProvider } from "./providers";
 import { flaggedPhrases, inputNumbers, screenWarnings, SUMMARY_LENGTHS, withinWords, WORD_LIMITS, wordCount, type SummaryLength } from "./screen";
@@ -88,7 +89,8 @@ builder.mutationFields((t) => ({
         if (config.AI_FAIR_HOUSING === "block" && flagged.length) throw blocked(flagged);
         const summary = { report_id: reportId, executive_summary: text, source: written.source, model: written.model, generated_at: generatedAt.toISOString(), warnings };
         await withEvents(async (tx) => {
-          const { count } = await tx.report.updateMany({ where: { id: reportId, teamId }, data: { executiveSummary: text } });
+          // Recorded with it: the facts it was written from, to tell when it goes stale (facts.ts).
+          const { count } = await tx.report.updateMany({ where: { id: reportId, teamId }, data: { executiveSummary: text, summaryFacts: summaryFactsOf(inputs) } });
           // Deleted while the summary was written.
           if (count === 0) throw notFound(REPORT_NOT_FOUND);
           // The report changed too: a receiver mirroring reports gets it from report.updated like any other change.

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "reports" ADD COLUMN     "summary_facts" JSONB;
