@@ -3,7 +3,7 @@
 // the streams of both; revoking a key through one ends its streams on the other; a process told to stop ends its
 // streams and exits instead of waiting for them. Needs both services.
 import { randomUUID } from "node:crypto";
-import { MAX_STREAMS_PER_KEY } from "../src/live/streams";
+import { MAX_STREAMS_PER_KEY, MAX_STREAMS_PER_TEAM } from "../src/live/streams";
 import { childEnv, cliTeamAndKey, startServer, type ServerProcess } from "./support/server";
 import { openLiveStream, type LiveStream } from "./support/sse";
 
@@ -71,6 +71,25 @@ const TEAM_EVENTS = `subscription { teamEvents { id type } }`;
       expect(refused.body.errors[0].extensions.code).toBe("RATE_LIMITED");
     }
   }, 60_000);
+
+  it(`counts a team's streams on both processes together (at most ${MAX_STREAMS_PER_TEAM} across its keys)`, async () => {
+    // A team of its own: no stream of another test still counts for it.
+    const owner = { Authorization: `Bearer ${(await cliTeamAndKey(env, ["--permissions", "reports:read,api_keys:*"])).key}` };
+    const keys = [];
+    for (let k = 0; k <= MAX_STREAMS_PER_TEAM / MAX_STREAMS_PER_KEY; k++) {
+      const created = await gql(a, owner, `mutation { createApiKey(input: { name: "team cap ${k}", permissions: ["reports:read"] }) { key } }`);
+      keys.push({ Authorization: `Bearer ${created.createApiKey.key}` });
+    }
+    for (let i = 0; i < MAX_STREAMS_PER_TEAM; i++) {
+      const stream = await subscribe(i % 2 ? a : b, TEAM_EVENTS, {}, keys[Math.floor(i / MAX_STREAMS_PER_KEY)]);
+      expect(stream.status).toBe(200);
+    }
+    for (const server of [a, b]) {
+      const refused = await subscribe(server, TEAM_EVENTS, {}, keys.at(-1)!);
+      expect(refused.status).toBe(429);
+      expect(refused.body.errors[0].extensions).toMatchObject({ code: "RATE_LIMITED", cap: "team" });
+    }
+  }, 120_000);
 
   it("revoking a key through A ends its streams on B at once", async () => {
     const { id, auth } = await newKey();

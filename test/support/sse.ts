@@ -105,14 +105,19 @@ export async function openLiveStream(base: string, { query, variables, headers =
       if (ready) return Promise.resolve(JSON.parse(ready.data));
       if (done) return Promise.reject(new Error(`the stream ended: ${JSON.stringify(events.at(-1) ?? null)}`));
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no event within ${timeoutMs} ms`)), timeoutMs);
-        waiting.push({
-          resolve: (event) => {
+        const waiter = {
+          resolve: (event: SseEvent | null) => {
             clearTimeout(timer);
             if (event) resolve(JSON.parse(event.data));
             else reject(new Error(`the stream ended: ${JSON.stringify(events.at(-1) ?? null)}`));
           },
-        });
+        };
+        // A waiter that gave up leaves the queue: the next event goes to the next call, not to nobody.
+        const timer = setTimeout(() => {
+          waiting.splice(waiting.indexOf(waiter), 1);
+          reject(new Error(`no event within ${timeoutMs} ms`));
+        }, timeoutMs);
+        waiting.push(waiter);
       });
     },
   };
