@@ -91,7 +91,7 @@ describe("a POST with an Idempotency-Key", () => {
       const again = await retry(key, { address: "2 Dropped Lane" });
       expect({ status: again.status, replayed: replayed(again) }).toEqual({ status: 201, replayed: "true" });
       const [report] = await prisma.report.findMany({ where: { teamId: team.teamId, address: "2 Dropped Lane" } });
-      expect(again.body).toEqual({ data: expect.objectContaining({ id: report.id, address: "2 Dropped Lane" }), message: "Report created successfully" });
+      expect(again.body).toEqual({ data: expect.objectContaining({ id: report.id, address: "2 Dropped Lane" }), message: "Report created successfully", ignored_fields: [] });
       expect(await reportsAt("2 Dropped Lane")).toBe(1);
     });
 
