@@ -102,13 +102,24 @@ class TeamFeed {
   position: bigint | null = null;
   private reading: Promise<void> | null = null;
   private again = false;
-  readonly ready: Promise<void>;
 
   constructor(readonly teamId: string) {
-    this.ready = database.query<{ seq: string }>(LAST, [teamId]).then((rows) => {
-      this.position = BigInt(rows[0]?.seq ?? "0");
-    });
-    this.ready.catch(() => undefined);
+    this.placed().catch(() => undefined);
+  }
+
+  private placing: Promise<void> | null = null;
+
+  /**
+   * Reads the feed's first position unless it has one (one read at a time). A failed read is tried again by the next
+   * stream that joins or the next read of the outbox, instead of leaving the team's streams here without events.
+   */
+  placed(): Promise<void> {
+    if (this.position !== null) return Promise.resolve();
+    this.placing ??= database
+      .query<{ seq: string }>(LAST, [this.teamId])
+      .then((rows) => void (this.position ??= BigInt(rows[0]?.seq ?? "0")))
+      .finally(() => (this.placing = null));
+    return this.placing;
   }
 
   /** Reads the outbox after the feed's position (again once more if asked meanwhile). */
@@ -129,7 +140,7 @@ class TeamFeed {
   }
 
   private async readAll(): Promise<void> {
-    await this.ready;
+    await this.placed();
     for (;;) {
       const rows = await rowsAfter(this.teamId, this.position!);
       for (const row of rows) {
@@ -263,7 +274,7 @@ export class LiveStreams {
     const forKey = this.byKey.get(stream.keyId) ?? new Set();
     this.byKey.set(stream.keyId, forKey.add(stream));
     this.sweeper ??= setInterval(() => void this.sweep(), SWEEP_MS).unref();
-    await feed.ready;
+    await feed.placed();
   }
 
   /** Removes a stream (ended by either side) and gives its place back. */
