@@ -99,12 +99,12 @@ const envSchema = z.object({
   // it looks for due ones.
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(0).max(100).default(8),
   WEBHOOK_POLL_MS: z.coerce.number().int().min(10).default(1000),
-  // Emit an event per SQL statement (tests and benchmarks count them); off in normal operation.
-  SQL_STATEMENT_EVENTS: z.stringbool().default(false),
-  // Prometheus metrics at /metrics (src/observability/metrics.ts), off unless one of these says where: a port of
   // Largest answer of one request, GraphQL or REST, in bytes (docs/api.md "GraphQL limits"): a request whose estimate
   // passes it is refused before it runs, an answer growing past it while built is stopped (REST 413).
   MAX_RESPONSE_BYTES: z.coerce.number().int().min(1024).default(8 * 1024 * 1024),
+  // Emit an event per SQL statement (tests and benchmarks count them); off in normal operation.
+  SQL_STATEMENT_EVENTS: z.stringbool().default(false),
+  // Prometheus metrics at /metrics (src/observability/metrics.ts), off unless one of these says where: a port of
   // their own (on METRICS_HOST, loopback by default), or the main port for requests bearing METRICS_TOKEN.
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   METRICS_HOST: z.string().default("127.0.0.1"),
@@ -123,8 +123,6 @@ function combined(c: Config): string[] {
     problems.push("AI_API_KEY: required when AI_PROVIDER=openai calls the OpenAI API (set AI_BASE_URL for a local server without a key)");
   if (c.WEB_CONCURRENCY > 1 && (!c.DATABASE_URL || !c.REDIS_URL))
     problems.push("WEB_CONCURRENCY: several processes need DATABASE_URL (PostgreSQL; the embedded database serves one process) and REDIS_URL (one rate-limit budget for all of them)");
-  if (c.DATABASE_REPLICA_URLS.length && !c.DATABASE_URL)
-    problems.push("DATABASE_REPLICA_URLS: replicas need DATABASE_URL (the PostgreSQL primary they stream from)");
   if (c.DATABASE_REPLICA_URLS.length && !c.DATABASE_URL)
     problems.push("DATABASE_REPLICA_URLS: replicas need DATABASE_URL (the PostgreSQL primary they stream from)");
   return problems;
