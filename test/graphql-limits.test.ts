@@ -2,7 +2,6 @@
 // checked before execution; nested collections are capped at 100 items; REST documents stay within the limits.
 import { complexityFromQuery } from "@pothos/plugin-complexity";
 import request from "supertest";
-import { prisma } from "../src/db";
 import { restRouter } from "../src/rest";
 import { parse, validate } from "graphql";
 import { TEAM_FULL_ACCESS } from "../src/auth/permissions";
@@ -11,7 +10,7 @@ import { schema } from "../src/schema";
 import { execute } from "../src/schema/engine";
 import { MAX_READ_ROWS } from "../src/db/load-strategy";
 import { LIMITS } from "../src/schema/limits";
-import { createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { createTeam, seedReport, startTestApp, type TestApp, type TestTeam } from "./support/app";
 
 let t: TestApp;
 let team: TestTeam;
@@ -20,16 +19,8 @@ let reportId: string;
 beforeAll(async () => {
   t = await startTestApp();
   team = await createTeam();
-  const report = await prisma.report.create({
-    data: {
-      teamId: team.teamId,
-      address: "1 Deep St",
-      addressKey: "1 deep st",
-      searchKey: "1 deep st",
-      listingAgent: "A",
-      createdBy: "B",
-      showings: { create: Array.from({ length: 130 }, (_, i) => ({ attendeeName: `Visitor ${i}` })) },
-    },
+  const report = await seedReport(team.teamId, "1 Deep St", {
+    showings: { create: Array.from({ length: 130 }, (_, i) => ({ attendeeName: `Visitor ${i}` })) },
   });
   reportId = report.id;
 });

@@ -4,8 +4,7 @@
 // (test/response-size.test.ts: the rules one by one, and the count that stops an answer while it is built.)
 import { getHeapStatistics } from "node:v8";
 import request from "supertest";
-import { prisma } from "../src/db";
-import { createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { createTeam, seedReport, startTestApp, type TestApp, type TestTeam } from "./support/app";
 
 let t: TestApp;
 let team: TestTeam;
@@ -17,17 +16,9 @@ beforeAll(async () => {
   team = await createTeam();
   other = await createTeam();
   // Within the documented rules: a 20,000-character description and 99 showings.
-  const report = await prisma.report.create({
-    data: {
-      teamId: team.teamId,
-      address: "1 Hostile St",
-      addressKey: "1 hostile st",
-      searchKey: "1 hostile st",
-      listingAgent: "A",
-      createdBy: "B",
-      description: "x".repeat(20_000),
-      showings: { create: Array.from({ length: 99 }, (_, i) => ({ attendeeName: `Visitor ${i}` })) },
-    },
+  const report = await seedReport(team.teamId, "1 Hostile St", {
+    description: "x".repeat(20_000),
+    showings: { create: Array.from({ length: 99 }, (_, i) => ({ attendeeName: `Visitor ${i}` })) },
   });
   reportId = report.id;
   // The app's first requests load and compile what every later one uses: not what is measured here.

@@ -10,7 +10,7 @@ import { config } from "../src/config";
 import { prisma } from "../src/db";
 import { schema } from "../src/schema";
 import { bytesFromQuery, formatBytes } from "../src/schema/limits";
-import { createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { createTeam, seedReport, startTestApp, type TestApp, type TestTeam } from "./support/app";
 
 let t: TestApp;
 let team: TestTeam;
@@ -22,17 +22,9 @@ beforeAll(async () => {
   t = await startTestApp();
   team = await createTeam();
   // Within the documented rules: a 20,000-character description and 99 showings.
-  const report = await prisma.report.create({
-    data: {
-      teamId: team.teamId,
-      address: "1 Long Text St",
-      addressKey: "1 long text st",
-      searchKey: "1 long text st",
-      listingAgent: "A",
-      createdBy: "B",
-      description: DESCRIPTION,
-      showings: { create: Array.from({ length: 99 }, (_, i) => ({ attendeeName: `Visitor ${i}` })) },
-    },
+  const report = await seedReport(team.teamId, "1 Long Text St", {
+    description: DESCRIPTION,
+    showings: { create: Array.from({ length: 99 }, (_, i) => ({ attendeeName: `Visitor ${i}` })) },
   });
   reportId = report.id;
 });

@@ -5,27 +5,22 @@
 const previous = process.env.MAX_STREAMS_PER_PROCESS;
 process.env.MAX_STREAMS_PER_PROCESS = "105";
 
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { MAX_STREAMS_PER_KEY, MAX_STREAMS_PER_TEAM } from "../src/live/streams";
-import { addKey, createTeam, startTestApp, type TestApp } from "./support/app";
+import { addKey, createTeam, listening, startTestApp, type TestApp } from "./support/app";
 import { openLiveStream, type LiveStream } from "./support/sse";
 
 let t: TestApp;
-let server: http.Server;
+let closeServer: () => Promise<void>;
 let base: string;
 const open: LiveStream[] = [];
 
 beforeAll(async () => {
   t = await startTestApp();
-  server = http.createServer(t.app);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ base, close: closeServer } = await listening(t.app));
 });
 afterAll(async () => {
   open.splice(0).forEach((stream) => stream.close());
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await closeServer();
   await t.close();
   if (previous === undefined) delete process.env.MAX_STREAMS_PER_PROCESS;
   else process.env.MAX_STREAMS_PER_PROCESS = previous;

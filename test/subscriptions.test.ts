@@ -4,31 +4,26 @@
 // without gaps or duplicates; a key holds at most 20 streams; a revoked key's streams end. PGlite, or PostgreSQL with
 // Redis (the streams are fed through Redis pub/sub then).
 import { createHash } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import request from "supertest";
 import { createClient } from "graphql-sse";
 import { liveStreams, MAX_STREAMS_PER_KEY } from "../src/live/streams";
-import { addKey, countStatements, createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { addKey, countStatements, createTeam, listening, startTestApp, type TestApp, type TestTeam } from "./support/app";
 import { openLiveStream, type LiveStream } from "./support/sse";
 
 let t: TestApp;
-let server: http.Server;
+let closeServer: () => Promise<void>;
 let base: string;
 let team: TestTeam;
 const open: LiveStream[] = [];
 
 beforeAll(async () => {
   t = await startTestApp();
-  server = http.createServer(t.app);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ base, close: closeServer } = await listening(t.app));
   team = await createTeam({ permissions: "reports:*,showings:*,comparables:*,ai_insights:*,social_media:*,api_keys:*,webhooks:read" });
 });
 afterEach(() => open.splice(0).forEach((stream) => stream.close()));
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await closeServer();
   await t.close();
 });
 

@@ -1,11 +1,14 @@
 // The real stack for tests: the Express app over the test file's database, and helpers to make teams and keys.
 import { randomUUID } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { createApiKey } from "../../src/auth/api-keys";
 import { parsePermissions, TEAM_FULL_ACCESS } from "../../src/auth/permissions";
 import { createRateLimiter, type RateLimiter } from "../../src/auth/rate-limit";
 import { flushUsage } from "../../src/auth/usage";
 import { buildApp } from "../../src/app";
 import { database, prisma } from "../../src/db";
+import type { Prisma } from "../../src/generated/prisma/client";
 import { closeResponseCache } from "../../src/http/http-cache";
 import { closeLiveBus } from "../../src/live/bus";
 import { closeLiveStreams } from "../../src/live/streams";
@@ -81,3 +84,23 @@ export async function countStatements<T>(fn: () => Promise<T>): Promise<{ result
 
 /** A REST error answer as its status and message (the JSON envelope's error.message). */
 export const errorOf = (res: { status: number; body: any }) => ({ status: res.status, message: res.body.error?.message as string | undefined });
+
+/**
+ * A report stored straight in the database, for shapes the API would take many requests to build (99 showings, a
+ * 20,000-character description): `address` and whatever else `data` gives.
+ */
+export function seedReport(teamId: string, address: string, data: Partial<Prisma.ReportUncheckedCreateInput> = {}) {
+  const key = address.toLowerCase();
+  return prisma.report.create({ data: { teamId, address, addressKey: key, searchKey: key, listingAgent: "A", createdBy: "B", ...data } });
+}
+
+/** The app on a loopback port, for clients that need a real socket (server-sent events, browsers); close() ends it. */
+export async function listening(app: TestApp["app"]): Promise<{ server: http.Server; base: string; close(): Promise<void> }> {
+  const server = http.createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const close = async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  };
+  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close };
+}
