@@ -1,4 +1,4 @@
-// Live updates (issue 34 point 3, BENCHMARKS "Live updates"): GraphQL subscriptions over server-sent events on
+// Live updates (BENCHMARKS "Live updates"): GraphQL subscriptions over server-sent events on
 // PostgreSQL + Redis, with real service processes (the compiled start command, as in production).
 //
 //   DATABASE_URL=… REDIS_URL=… npx tsx bench/live.ts

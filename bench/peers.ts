@@ -1,4 +1,4 @@
-// The other servers of scenarios 8 and 9 (issue 18), each its own process on an ephemeral loopback port, both on
+// The other servers of scenarios 8 and 9, each its own process on an ephemeral loopback port, both on
 // PostgreSQL only (they read the bench database with pg):
 //   PostGraphile 5 – bench/peers/postgraphile: its own package.json, installed there on first use (npm ci), never
 //                    in the service's dependencies (it needs Node >= 22; on Node 20 it runs with the

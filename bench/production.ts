@@ -6,7 +6,7 @@
 //   npx tsx bench/production.ts topology    1 vs 2 processes (WEB_CONCURRENCY) behind PgBouncer in transaction
 //                                           mode: req/s and CPU per request of the nested page and the REST detail,
 //                                           then p50/p99 of both at one fixed offered load
-//   npx tsx bench/production.ts cache       HTTP caching (issue 34): the nested page by documentId over GET, answered
+//   npx tsx bench/production.ts cache       HTTP caching: the nested page by documentId over GET, answered
 //                                           from the response cache, revalidated (304) and missing the cache, vs the
 //                                           same page by POST and PostGraphile 5's (bench/peers.ts) on one database
 //
@@ -230,7 +230,7 @@ async function topology(): Promise<void> {
 }
 
 /**
- * HTTP caching (issue 34): the nested page (50 reports × 4 collections × 10) five ways, loaded in rotating order in
+ * HTTP caching: the nested page (50 reports × 4 collections × 10) five ways, loaded in rotating order in
  * each round (compareMany): by documentId over GET answered from the response cache, the same revalidated (304),
  * the same when its answer is not in the cache (a miss: each request's URL differs by a parameter no one reads, so
  * each is its own cache key — the work of the first request after a write, without the write), today's POST with

@@ -1,4 +1,4 @@
-// The one-statement reference of scenarios 8 and 9 (issue 18): a node:http + pg server that answers the nested
+// The one-statement reference of scenarios 8 and 9: a node:http + pg server that answers the nested
 // GraphQL page and GET /v1/reports/{id} with a body PostgreSQL builds as JSON text in ONE prepared statement, which
 // is passed through untouched. It is what "no framework at all" costs, not a design to copy: no auth, no GraphQL
 // parsing (any POST /graphql is the nested page for `variables.limit`), the team fixed at start (BENCH_TEAM_ID).

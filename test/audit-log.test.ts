@@ -1,4 +1,4 @@
-// The audit log (docs/api.md "Wave 3 contracts", Audit log): every audited change appears once, with the key that
+// The audit log (docs/api.md "Audit log"): every audited change appears once, with the key that
 // made it (or the CLI), the client address and request id and the changed fields' before/after, never a secret; a
 // change that rolls back records nothing; nothing can change or delete an entry but the retention job; GET
 // /v1/audit-log and GraphQL's auditLog read it with filters, under audit_log:read.

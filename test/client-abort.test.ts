@@ -1,4 +1,4 @@
-// A client that goes away in the middle of its request body (issue 30, finding 11): it is the client's doing, logged
+// A client that goes away in the middle of its request body: it is the client's doing, logged
 // as such at info level, never as a database failure (no 503, no alert), and the server goes on answering.
 import type { IncomingMessage } from "node:http";
 import net from "node:net";

@@ -1,4 +1,4 @@
-// The dashboard as a new team admin uses it in the first hour (issue 33): the traps a person hits, by mouse and by
+// The dashboard as a new team admin uses it in the first hour: the traps a person hits, by mouse and by
 // keyboard, in headless Chromium against the real server — the key form's defaults and limits, the skip link and
 // unknown routes, the paged and filtered delivery log, focus and the revoke dialog, errors (network, 429, a page the
 // key may not read), the reports page in the URL. Each page and state is checked by axe (no violation at all, in the

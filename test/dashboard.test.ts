@@ -1,4 +1,4 @@
-// The team dashboard (issue 19) in headless Chromium against the real server: sign-in with an admin key, keys
+// The team dashboard in headless Chromium against the real server: sign-in with an admin key, keys
 // (create, use, revoke), usage, webhooks (an endpoint at a local receiver, a test event, its delivery, redelivery)
 // and reports, with an axe check of every page at desktop and phone width. One browser launch for the file.
 // Screenshots go to artifacts/screenshots/dashboard-*.png (README "Dashboard"). Needs Debian's chromium (or

@@ -1,4 +1,4 @@
-// The example front-end (examples/front-end, issue 34 point 5) built with Vite and run in headless Chromium against
+// The example front-end (examples/front-end) built with Vite and run in headless Chromium against
 // the service: its documents are registered as the team's trusted documents, its key is limited to them, and the
 // page lists the reports (a page at a time) and opens one with its showings and comparables, which update live when a
 // showing is added through REST (reportEvents over server-sent events), sending only document ids. The app is

@@ -1,4 +1,4 @@
-// GraphQL limits (docs/api.md "GraphQL limits", issue 12 finding 1): depth, aliases and the estimated result size are
+// GraphQL limits (docs/api.md "GraphQL limits"): depth, aliases and the estimated result size are
 // checked before execution; nested collections are capped at 100 items; REST documents stay within the limits.
 import { complexityFromQuery } from "@pothos/plugin-complexity";
 import request from "supertest";

@@ -1,4 +1,4 @@
-// The second line of defence behind the GraphQL limits (issue 30 finding 2), heavy enough for the system tier: one
+// The second line of defence behind the GraphQL limits, heavy enough for the system tier: one
 // request cannot build more than BUILT_ITEMS_LIMIT list items whatever gets past the limits (it stops there and
 // answers QUERY_TOO_COMPLEX), and three concurrent requests at the largest size the limits allow leave the process
 // far from its heap limit while /health keeps answering. (test/graphql-limits.test.ts: a single read past the row

@@ -1,4 +1,4 @@
-// Issue 12, findings 3, 4 and 5: each input that answered 500 (or was stored leniently) now answers a 400 naming the
+// Each input that answered 500 (or was stored leniently) now answers a 400 naming the
 // field, in both interfaces, and what is stored can always be read back; racing writes answer 404, never 500.
 import request from "supertest";
 import { createTeam, errorOf, startTestApp, type TestApp, type TestTeam } from "./support/app";

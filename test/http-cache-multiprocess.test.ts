@@ -1,4 +1,4 @@
-// HTTP caching across processes (issue 34 point 2): two real server processes on one PostgreSQL and one Redis share
+// HTTP caching across processes: two real server processes on one PostgreSQL and one Redis share
 // the response cache and the team versions, so a change committed through either one is seen on the next request to
 // the other — never a 304 or a cached answer from before it — and an answer cached by one is served by the other.
 // Trusted documents registered through one (or the CLI) run on the other. Needs both services.

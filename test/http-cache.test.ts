@@ -1,4 +1,4 @@
-// HTTP caching (issue 34 point 2): GraphQL GETs (by text or documentId) and REST reads answer an ETag with
+// HTTP caching: GraphQL GETs (by text or documentId) and REST reads answer an ETag with
 // Cache-Control: private, no-cache; If-None-Match answers 304 without building the body while nothing the answer
 // depends on changed — the team's data (a change commits a new team version), the key, its permissions, the request.
 // A GraphQL GET answer is served from the response cache the next time, never after a change.

@@ -1,4 +1,4 @@
-// What browser apps and support need from every response (issue 17): CORS (preflights without a key or a limit),
+// What browser apps and support need from every response: CORS (preflights without a key or a limit),
 // X-Request-Id, and the index at /.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";

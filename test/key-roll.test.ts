@@ -1,4 +1,4 @@
-// Rolling a key (docs/api.md "Wave 3 contracts", Key roll): a new key with the old one's name, permissions, tier and
+// Rolling a key (docs/api.md "Key roll"): a new key with the old one's name, permissions, tier and
 // expiry, shown once; the old key works until the overlap ends, then answers 401 at that instant (compared with the
 // clock at each request, also for a row this process already holds); both spend one hourly budget meanwhile; a key's
 // last use says when, from which address and which route.

@@ -1,4 +1,4 @@
-// RESO Data Dictionary records in and out of REST (docs/api.md "Wave 3 contracts", RESO; src/rest/reso.ts) on the
+// RESO Data Dictionary records in and out of REST (docs/api.md "RESO"; src/rest/reso.ts) on the
 // real stack, each answer checked against the OpenAPI document: the report as a RESO Property record, reports and
 // comparables created from one with the names not mapped reported, 400s naming the RESO field, and the round trip
 // report → RESO → report on generated reports.

@@ -1,4 +1,4 @@
-// Database faults (issue 12, finding 7, and the statement time budget), against real server processes on
+// Database faults (and the statement time budget), against real server processes on
 // PostgreSQL: an outage made with a TCP proxy in front of PostgreSQL that the test cuts and restores, and a
 // statement held past DB_TIMEOUT_MS by a row lock the test takes. PostgreSQL only: the embedded database lives in
 // the server's own process and cannot become unreachable.

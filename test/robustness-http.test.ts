@@ -1,4 +1,4 @@
-// Hostile HTTP (issue 12, findings 3 and 6): malformed paths, oversized bodies and heads get the JSON envelope;
+// Hostile HTTP: malformed paths, oversized bodies and heads get the JSON envelope;
 // readiness and liveness; security headers of the API and of the two HTML pages.
 import http from "node:http";
 import type { AddressInfo } from "node:net";

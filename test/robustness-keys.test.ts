@@ -1,4 +1,4 @@
-// Random well-formed keys (issue 12, finding 2): an unknown key must cost nothing that stays — no memory in the
+// Random well-formed keys: an unknown key must cost nothing that stays — no memory in the
 // process, no counter in Redis. Unknown keys are counted per client address only.
 import { randomBytes, randomUUID } from "node:crypto";
 import http from "node:http";

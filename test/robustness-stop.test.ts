@@ -1,4 +1,4 @@
-// Stopping the server (issue 12, finding 8): SIGTERM takes no new request but lets the one in flight finish, then
+// Stopping the server: SIGTERM takes no new request but lets the one in flight finish, then
 // exits 0; kill -9 under write load loses no acknowledged write. Real server processes on the suite's database.
 import net from "node:net";
 import { childEnv, cliTeamAndKey, startServer, tempDir } from "./support/server";

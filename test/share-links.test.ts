@@ -1,4 +1,4 @@
-// Share links, their public page and the report's PDF (docs/api.md "Wave 3 contracts", "Share links") on the real
+// Share links, their public page and the report's PDF (docs/api.md "Share links") on the real
 // stack: REST answers checked against the OpenAPI document, the page's HTML and the PDF's text read back (pdfjs).
 process.env.RATE_LIMIT_ANONYMOUS = "400"; // the page's budget per client address; the last test spends it
 import { createServer } from "node:http";

@@ -1,4 +1,4 @@
-// A share link's public page (docs/api.md "Wave 3 contracts", "Share links") in headless Chromium: a screenshot with
+// A share link's public page (docs/api.md "Share links") in headless Chromium: a screenshot with
 // each display switch off and on, in two pairs of colours, at desktop and phone width; axe finds nothing; the page
 // reads the same with JavaScript disabled, loads nothing from elsewhere and breaks no rule of its content security
 // policy. Screenshots go to artifacts/screenshots/share-*.png. Needs Debian's chromium (or CHROMIUM_PATH) like

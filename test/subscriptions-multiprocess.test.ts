@@ -1,4 +1,4 @@
-// Live updates across processes (issue 34 point 3, docs/api.md "Live updates"): two real server processes on one
+// Live updates across processes (docs/api.md "Live updates"): two real server processes on one
 // PostgreSQL and one Redis. A change committed through one reaches a subscriber of the other; the per-key cap counts
 // the streams of both; revoking a key through one ends its streams on the other; a process told to stop ends its
 // streams and exits instead of waiting for them. Needs both services.

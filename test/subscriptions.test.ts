@@ -1,4 +1,4 @@
-// Live updates (issue 34 point 3, docs/api.md "Live updates"): GraphQL subscriptions over server-sent events at
+// Live updates (docs/api.md "Live updates"): GraphQL subscriptions over server-sent events at
 // /graphql, on a real HTTP listener. reportEvents and teamEvents send each committed change with its object as its
 // query answers it; the key's permissions are checked when subscribing and for every event; Last-Event-ID resumes
 // without gaps or duplicates; a key holds at most 20 streams; a revoked key's streams end. PGlite, or PostgreSQL with

@@ -171,7 +171,7 @@ describe("AI_PROVIDER=openai", () => {
     }
   });
 
-  // Issue 30, finding 8: each disguise renders like a listed phrase and went through with no warning.
+  // Each disguise renders like a listed phrase and went through with no warning.
   const DISGUISED: Array<[string, string]> = [
     ["family\u2011friendly", "family-friendly"], // non-breaking hyphen
     ["family\u2013friendly", "family-friendly"], // en dash

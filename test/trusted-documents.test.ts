@@ -1,4 +1,4 @@
-// Trusted documents (docs/api.md "Wave 3 contracts", Trusted documents; issue 34 point 1): a team registers a code
+// Trusted documents (docs/api.md "Trusted documents"): a team registers a code
 // generator's manifest through REST, GraphQL or the CLI's commands; clients run a document by documentId over GET or
 // POST; a key created trustedDocumentsOnly runs nothing else.
 import { createHash } from "node:crypto";

@@ -1,4 +1,4 @@
-// The usage export (docs/api.md "Wave 3 contracts", Usage export): GET /v1/usage per key and hour or day, as JSON or
+// The usage export (docs/api.md "Usage export"): GET /v1/usage per key and hour or day, as JSON or
 // CSV, whose numbers are what the rate limiter and the monthly counter counted (a mutation request of two root
 // fields counts 2 in all three).
 import request from "supertest";

@@ -32,7 +32,7 @@ it("judges addresses by their range, IPv4-mapped IPv6 as IPv4", () => {
   ]);
 });
 
-// Issue 30, finding 11: IPv6 forms that carry a private IPv4 address passed as public.
+// IPv6 forms that carry a private IPv4 address passed as public.
 const CARRYING: Array<[string, string]> = [
   ["::ffff:127.0.0.1", "the IPv4-mapped form of 127.0.0.1, a loopback address"],
   ["::ffff:a00:1", "the IPv4-mapped form of 10.0.0.1, a private address"],

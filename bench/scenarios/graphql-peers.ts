@@ -1,4 +1,4 @@
-// Scenarios 8 and 9 (issue 18): the service against PostGraphile 5 serving the same PostgreSQL database, and against
+// Scenarios 8 and 9: the service against PostGraphile 5 serving the same PostgreSQL database, and against
 // a hand-written server whose body PostgreSQL builds in one statement (bench/reference.ts). The three sides are
 // loaded in rotating order in each round (compareMany); the ratios are the service's req/s over each other side's,
 // median of per-round ratios. On PGlite neither other side can run: the service's own figures are reported and the

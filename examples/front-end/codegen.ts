@@ -21,7 +21,7 @@ const config: CodegenConfig = {
       preset: "client",
       presetConfig: {
         fragmentMasking: false,
-        // "sha256:" + the SHA-256 of the text in hex: the service's document ids (docs/api.md "Wave 3 contracts").
+        // "sha256:" + the SHA-256 of the text in hex: the service's document ids (docs/api.md "Sharing, records and operations").
         persistedDocuments: { hashAlgorithm: "sha256", mode: "replaceDocumentWithHash" },
       },
       config: {

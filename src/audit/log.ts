@@ -1,4 +1,4 @@
-// The audit log (docs/api.md "Wave 3 contracts", Audit log): every change to a team's access and configuration is
+// The audit log (docs/api.md "Audit log"): every change to a team's access and configuration is
 // recorded by the transaction that makes the change — a change that rolls back records nothing, one that commits
 // cannot lose its entry. An entry says who (the key's id, name and prefix, or the CLI), what (action and target),
 // from where (client address, request id) and the before/after of the changed fields. Only fields on the allow-list
@@ -13,7 +13,7 @@ import { pruneAuditLogNowAndThen } from "./retention";
 
 type Tx = Prisma.TransactionClient;
 
-/** The actions of docs/api.md "Wave 3 contracts" (a webhook endpoint disabled is webhook.updated with enabled false). */
+/** The actions of docs/api.md "Sharing, records and operations" (a webhook endpoint disabled is webhook.updated with enabled false). */
 export const AUDIT_ACTIONS = [
   "api_key.created",
   "api_key.rolled",

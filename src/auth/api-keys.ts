@@ -16,7 +16,7 @@ export interface NewKeyOptions {
   expiresAt?: Date | null;
   permissions?: Permissions;
   tier?: string;
-  /** Runs registered GraphQL documents only (docs/api.md "Wave 3 contracts", Trusted documents). */
+  /** Runs registered GraphQL documents only (docs/api.md "Trusted documents"). */
   trustedDocumentsOnly?: boolean;
 }
 
@@ -98,7 +98,7 @@ export const keyFields = (row: ApiKey): Record<string, unknown> => ({
   revoked_at: row.revokedAt,
 });
 
-/** How long a rolled key keeps working beside its replacement (docs/api.md "Wave 3 contracts", Key roll). */
+/** How long a rolled key keeps working beside its replacement (docs/api.md "Key roll"). */
 export const ROLL_OVERLAPS = { NONE: 0, HOUR: 3_600_000, DAY: 86_400_000, WEEK: 7 * 86_400_000 } as const;
 export type RollOverlap = keyof typeof ROLL_OVERLAPS;
 

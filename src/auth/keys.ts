@@ -18,6 +18,6 @@ export const keyDisplayPrefix = (key: string): string => key.slice(0, 16);
 
 /**
  * The rate limiter's name for a key's hourly budget: its own id, or for a key made by a roll its predecessor's
- * budget, so the old and the new key spend one budget during the overlap (docs/api.md "Wave 3 contracts", Key roll).
+ * budget, so the old and the new key spend one budget during the overlap (docs/api.md "Key roll").
  */
 export const rateKey = (key: { id: string; budget_key_id: string | null }): string => `key:${key.budget_key_id ?? key.id}`;

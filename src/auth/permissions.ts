@@ -2,7 +2,7 @@
 export const RESOURCES = ["reports", "comparables", "showings", "social_media", "ai_insights", "team", "webhooks", "api_keys", "audit_log"] as const;
 /** The actions of every resource. */
 export const ACTIONS = ["read", "create", "update", "delete", "publish"] as const;
-/** Actions only some resources have: reports:share makes share links (docs/api.md "Wave 3 contracts"). */
+/** Actions only some resources have: reports:share makes share links (docs/api.md "Sharing, records and operations"). */
 const EXTRA_ACTIONS = { reports: ["share"] } as const satisfies Partial<Record<Resource, readonly string[]>>;
 
 export type Resource = (typeof RESOURCES)[number];
@@ -13,7 +13,7 @@ export type Permissions = Partial<Record<Resource, Action[]>>;
 /** Every action of `resource`, in a fixed order (what `resource:*` grants). */
 export const actionsOf = (resource: Resource): Action[] =>
   ONLY_ACTIONS[resource] ? [...ONLY_ACTIONS[resource]] : [...ACTIONS, ...((EXTRA_ACTIONS as Partial<Record<Resource, readonly Action[]>>)[resource] ?? [])];
-/** Resources with fewer actions than the others: the audit log is only ever read (docs/api.md "Wave 3 contracts"). */
+/** Resources with fewer actions than the others: the audit log is only ever read (docs/api.md "Sharing, records and operations"). */
 const ONLY_ACTIONS: Partial<Record<Resource, readonly Action[]>> = { audit_log: ["read"] };
 
 const grantAll = (resources: readonly Resource[]): Permissions =>

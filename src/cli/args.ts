@@ -71,7 +71,7 @@ function tier(values: Values, help: string): string | undefined {
   return value;
 }
 
-/** --overlap of `key roll`: the GraphQL overlaps (docs/api.md "Wave 3 contracts", Key roll) in hours or days. */
+/** --overlap of `key roll`: the GraphQL overlaps (docs/api.md "Key roll") in hours or days. */
 const OVERLAPS: Record<string, RollOverlap> = { "0": "NONE", "0h": "NONE", none: "NONE", "1h": "HOUR", "24h": "DAY", "1d": "DAY", "7d": "WEEK", "168h": "WEEK" };
 
 function overlap(values: Values, help: string): RollOverlap {

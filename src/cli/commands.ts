@@ -103,7 +103,7 @@ export async function revokeKey(ref: string): Promise<string[]> {
   return [`Revoked ${key.label}.`];
 }
 
-/** Replaces a key (docs/api.md "Wave 3 contracts", Key roll); prints the new key once, on the last line. */
+/** Replaces a key (docs/api.md "Key roll"); prints the new key once, on the last line. */
 export async function rollKey(ref: string, overlap: RollOverlap): Promise<string[]> {
   const key = await findOneKey(ref, "roll");
   const rolled = await rollApiKey({ teamId: key.teamId, id: key.id, overlap }, "cli").catch((err: unknown) => {
@@ -119,7 +119,7 @@ export async function rollKey(ref: string, overlap: RollOverlap): Promise<string
   ];
 }
 
-/** Registers a manifest file's documents as the team's trusted documents (docs/api.md "Wave 3 contracts"). */
+/** Registers a manifest file's documents as the team's trusted documents (docs/api.md "Sharing, records and operations"). */
 export async function registerDocuments(teamId: string, file: string): Promise<string[]> {
   await requireTeam(teamId);
   let manifest: unknown;

@@ -1,13 +1,13 @@
 // Prisma's relation joins (the `relationJoins` preview feature) build the JSON of every child row, with all of its
 // own nested joins, before the LIMIT of a nested list applies: a list inside a list inside a list costs the product
 // of the children's counts, not of the limits (report → showings → report → showings on a report with 130 showings
-// did not finish at depth 3; issue 12). A query that nests a list below a list therefore loads its relations with
+// did not finish at depth 3). A query that nests a list below a list therefore loads its relations with
 // one statement per level ("query" strategy: the children of all parents by IN, linear in the rows), whoever makes
 // it — our resolvers or Pothos' fallback lookups; the common shapes (a page of reports with its collections, a
 // report detail) keep their single joined statement.
 // And a read whose nesting of lists could build more than MAX_READ_ROWS rows is refused before it runs (TooManyRows):
 // Prisma builds the whole nested result in memory before any resolver sees it, so this bound — not a count of what
-// the resolvers return — is what keeps one read from filling the heap (issue 30: a million rows, 1.5 GB, from one
+// the resolvers return — is what keeps one read from filling the heap (measured: a million rows, 1.5 GB, from one
 // query whose limits were skipped). The GraphQL limits keep every query they let through far below it.
 import type { PrismaClient } from "../generated/prisma/client";
 

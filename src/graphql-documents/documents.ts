@@ -1,4 +1,4 @@
-// Trusted documents (docs/api.md "Wave 3 contracts", Trusted documents): a team registers the GraphQL documents its
+// Trusted documents (docs/api.md "Trusted documents"): a team registers the GraphQL documents its
 // apps send — the manifest a GraphQL code generator writes, { "<sha256 hex of the text>": "query …" } (the key may
 // also be the document id, "sha256:<hex>") — and clients
 // run them by `documentId: "sha256:<hex>"`. Registration only adds (the id is the hash of the text, so an id never
@@ -13,7 +13,7 @@ import { documentRefusal } from "../schema/limits";
 export const sha256Hex = (text: string): string => createHash("sha256").update(text).digest("hex");
 
 // A manifest's key: the hash in hex, or the document id itself ("sha256:<hex>"), which is what GraphQL Code
-// Generator's client preset writes since version 5 (docs/api.md "Wave 3 contracts", Trusted documents).
+// Generator's client preset writes since version 5 (docs/api.md "Trusted documents").
 const HASH = /^(?:sha256:)?([0-9a-f]{64})$/i;
 const DOCUMENT_ID = /^sha256:([0-9a-f]{64})$/i;
 

@@ -1,4 +1,4 @@
-// Running trusted documents (docs/api.md "Wave 3 contracts", Trusted documents) through graphql-yoga's
+// Running trusted documents (docs/api.md "Trusted documents") through graphql-yoga's
 // persisted-operations plugin: a request may send `documentId: "sha256:<hex>"` (a GET parameter or a POST body field,
 // the GraphQL-over-HTTP persisted-documents form) with `variables` and `operationName` instead of `query`; the text is
 // the team's registered document (./documents.ts). A key created with trustedDocumentsOnly runs nothing else.

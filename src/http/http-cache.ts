@@ -1,4 +1,4 @@
-// HTTP caching of reads (issue 34, point 2): a GET answer of /graphql (by documentId or by text) and of REST's reads
+// HTTP caching of reads: a GET answer of /graphql (by documentId or by text) and of REST's reads
 // carries an ETag and `Cache-Control: private, no-cache` (the answer depends on the key: never a shared cache), and
 // a request whose If-None-Match holds that ETag is answered 304 without building the body. GraphQL GET answers are
 // also kept in a response cache shared by every process (Redis when REDIS_URL is set, else this process's LRU).
@@ -248,7 +248,7 @@ function memoryCache(): ResponseCache {
 /**
  * Redis holds an answer as its content type, a newline, and the body's bytes: no JSON around it, whose parse and
  * stringify of the escaped body cost a hit ~1 ms of CPU and a miss more (bench/production.ts cache, BENCHMARKS.md
- * "HTTP caching (issue 34)"). A value without the newline (none is written) reads as a miss.
+ * "HTTP caching"). A value without the newline (none is written) reads as a miss.
  */
 function redisCache(url: string): ResponseCache {
   const client = redisClient(url, { enableAutoPipelining: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });

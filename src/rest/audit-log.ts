@@ -1,4 +1,4 @@
-// GET /v1/audit-log (docs/api.md "Wave 3 contracts", Audit log): the GraphQL auditLog connection under REST names,
+// GET /v1/audit-log (docs/api.md "Audit log"): the GraphQL auditLog connection under REST names,
 // limit/offset mapped to first/after (a cursor is a position in the list). There is no other route: the log is
 // read-only over every interface.
 import type { Request } from "express";

@@ -52,7 +52,7 @@ const reportId = (req: Request) => ({ reportId: req.params.reportId });
 
 const CREATED = "Comparable created successfully";
 
-/** The create route also takes a RESO Property record (docs/api.md "Wave 3 contracts", RESO; ./reso.ts). */
+/** The create route also takes a RESO Property record (docs/api.md "RESO"; ./reso.ts). */
 const withReso = (route: RestRoute): RestRoute =>
   route.operationId !== "createComparable"
     ? route

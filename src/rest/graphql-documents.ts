@@ -1,4 +1,4 @@
-// /v1/graphql/documents (docs/api.md "Wave 3 contracts", Trusted documents): register a code generator's manifest of
+// /v1/graphql/documents (docs/api.md "Trusted documents"): register a code generator's manifest of
 // GraphQL documents as the team's trusted documents, and list them. The GraphQL registerGraphQLDocuments and
 // graphqlDocuments run underneath.
 import { z } from "zod";

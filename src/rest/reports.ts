@@ -87,7 +87,7 @@ export const reportRoutes: RestRoute[] = [
     answer: { body: s.createdOf(s.report) },
     responseDescription: "The created report",
     run: async (req, res) => {
-      // docs/api.md "Wave 3 contracts" (RESO): a RESO record in, the report out with the names it did not map
+      // docs/api.md "RESO": a RESO record in, the report out with the names it did not map
       if (bodyFormat(req, reportFields) === "reso") return resoCreated(await createReportFromReso(req, res.locals.context), CREATED);
       const { createReport } = await runWithBody<{ createReport: ReportBody }>(CREATE, req, res.locals.context, { table: reportFields, mode: "create" });
       // Names a new report does not take are ignored, as the contract says, and named so that nothing is lost unseen.
@@ -123,7 +123,7 @@ export const reportRoutes: RestRoute[] = [
     errors: [400],
     checksKey: true,
     run: async (req, res) => {
-      const reso = formatOf(req) === "reso"; // docs/api.md "Wave 3 contracts" (RESO)
+      const reso = formatOf(req) === "reso"; // docs/api.md "RESO"
       const address = queryText(req, "address");
       if (address !== undefined) {
         const found = await searchByAddress(address, res.locals.context);

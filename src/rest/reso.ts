@@ -1,4 +1,4 @@
-// RESO Data Dictionary 2.0 Property records in and out (docs/api.md "Wave 3 contracts", RESO): one table of RESO
+// RESO Data Dictionary 2.0 Property records in and out (docs/api.md "RESO"): one table of RESO
 // names and the REST fields of a report and of a comparable they stand for. The answer of
 // GET /v1/reports/{reportId}?format=reso, the reading of POST /v1/reports?format=reso and of
 // POST /v1/reports/{reportId}/comparables?format=reso, the OpenAPI schemas and the README's mapping table are all

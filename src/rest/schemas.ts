@@ -39,7 +39,7 @@ export const reportListQuery = z.object({
   address_contains: addressText.optional().meta({ description: "Lists every report whose address contains this (matched as address is), newest first, paged" }),
 });
 export const addressSearchQuery = z.object({ address: addressQuery });
-// docs/api.md "Wave 3 contracts" (RESO): a report read or created, or a comparable created, as a RESO record
+// docs/api.md "RESO": a report read or created, or a comparable created, as a RESO record
 const format = z.enum(FORMATS).optional();
 export const reportGetQuery = z.object({
   address: addressText.optional().meta({ description: "When given, overrides the path: the best match for this address is returned" }),
@@ -199,7 +199,7 @@ export const errorBody = z
 
 export const currentUser = VIEWER.schema.meta({ id: "CurrentUser" });
 
-// ---- Share links (src/rest/share-links.ts; docs/api.md "Wave 3 contracts", "Share links") ----
+// ---- Share links (src/rest/share-links.ts; docs/api.md "Share links") ----
 
 export const createShareLinkBody = inputShape("CreateShareLinkInput", {
   types: { label: z.string().max(200).nullable(), expires_at: dateTime() },
@@ -250,7 +250,7 @@ export const deliveryListQuery = pageQuery.extend({
   event_type: z.string().optional().meta({ description: "Only attempts sending events of this type" }),
 });
 
-// ---- audit log and usage export (docs/api.md "Wave 3 contracts") ----
+// ---- audit log and usage export (docs/api.md "Sharing, records and operations") ----
 
 const instant = (description: string) => z.iso.datetime({ offset: true }).optional().meta({ description });
 export const auditLogQuery = z.object({

@@ -1,4 +1,4 @@
-// Share links and the report's PDF over REST (docs/api.md "Wave 3 contracts", "Share links"): names mapped to
+// Share links and the report's PDF over REST (docs/api.md "Share links"): names mapped to
 // snake_case, every rule behind the schema (src/schema/resources/share-link). The public pages the links open are
 // src/share/router.ts.
 import type { Request } from "express";

@@ -1,4 +1,4 @@
-// GET /v1/usage (docs/api.md "Wave 3 contracts", Usage export): the GraphQL usageExport under REST names, as JSON
+// GET /v1/usage (docs/api.md "Usage export"): the GraphQL usageExport under REST names, as JSON
 // or as CSV with a header row of the same names.
 import type { Request } from "express";
 import { z } from "zod";

@@ -1,4 +1,4 @@
-// WCAG 2.x contrast for the report's own colours (docs/api.md "Wave 3 contracts", "Share links": the page is in the
+// WCAG 2.x contrast for the report's own colours (docs/api.md "Share links": the page is in the
 // report's colours with sufficient contrast whatever colours were chosen). Text on a colour is black or white,
 // whichever contrasts more (one of them always reaches 4.58:1); a colour used as text on white is darkened until it
 // reaches 4.5:1, and as a shape beside white until 3:1 (WCAG 1.4.3 and 1.4.11).

@@ -1,4 +1,4 @@
-// The public page of a share link (docs/api.md "Wave 3 contracts", "Share links"): HTML made on the server from the
+// The public page of a share link (docs/api.md "Share links"): HTML made on the server from the
 // report's view (./view.ts), with no script at all, one inline stylesheet allowed by its hash, nothing loaded from
 // anywhere. Every value from the report is HTML-escaped where it is written, and every element holding text a user
 // wrote has dir="auto": it is a bidirectional isolate, so right-to-left text and bidi controls in it (an agent name

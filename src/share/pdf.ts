@@ -1,4 +1,4 @@
-// The report's PDF (docs/api.md "Wave 3 contracts", "Share links"): the same view as the public page (./view.ts),
+// The report's PDF (docs/api.md "Share links"): the same view as the public page (./view.ts),
 // drawn in-process with pdfkit (pure JavaScript: no browser, no network). Text is real text (selectable, searchable),
 // the comparables are a table and the valuation range is drawn as a bar. The standard Helvetica fonts carry the
 // Windows-1252 characters; others are written as "?" rather than as a wrong glyph. Bidi controls and zero-width

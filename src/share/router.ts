@@ -1,4 +1,4 @@
-// The public pages of share links (docs/api.md "Wave 3 contracts", "Share links"): GET /r/<token> (HTML) and
+// The public pages of share links (docs/api.md "Share links"): GET /r/<token> (HTML) and
 // GET /r/<token>.pdf, answered without a key. The token is checked against the database on every request (no cache:
 // a revoked or expired link answers 404 at once on every process). Each client address may make
 // RATE_LIMIT_ANONYMOUS requests an hour here, like callers without a valid key, so the pages (a PDF costs some

@@ -1,4 +1,4 @@
-// What a report's client may see (docs/api.md "Wave 3 contracts", "Share links"): the one function the public page
+// What a report's client may see (docs/api.md "Share links"): the one function the public page
 // and both PDFs are made from, so each honours the display switches by construction. The document reading the report
 // selects no private field at all (no attendee name, e-mail, phone, feedback or rating, no internal field), and
 // reportView keeps only the sections whose show_*_on_report switch is on.

@@ -1,5 +1,5 @@
 // fast-check arbitraries: valid values built from a JSON Schema (the OpenAPI document's request schemas), and hostile
-// values of every kind issue 12 names (wrong types, NUL, lone surrogates, extreme numbers, impossible dates, long
+// values of every hostile kind (wrong types, NUL, lone surrogates, extreme numbers, impossible dates, long
 // strings, nested structures, prototype-pollution keys).
 import fc from "fast-check";
 import { Obj, Raw, Ref, type Val } from "./values";

@@ -1,4 +1,4 @@
-// Property-based fuzzing of both interfaces (issue 12, "Proof that stays"): requests derived from the OpenAPI document
+// Property-based fuzzing of both interfaces: requests derived from the OpenAPI document
 // and the GraphQL schema the app serves, each answer checked for: no 5xx; the JSON error envelope with the right
 // status on REST, a JSON `data`/`errors` body on GraphQL; success only for requests the oracle cannot prove invalid;
 // nothing stored changed by a refused request; the other team's rows never change or appear; what was stored reads back.

@@ -1,4 +1,4 @@
-// The public pages of share links (GET /r/<token>, /r/<token>.pdf; docs/api.md "Wave 3 contracts", "Share links"),
+// The public pages of share links (GET /r/<token>, /r/<token>.pdf; docs/api.md "Share links"),
 // which no OpenAPI operation describes: random and hostile paths under /r, with each method. Every answer is below
 // 500 and is HTML (or the PDF); only a live link's exact path answers 200, and then with its own report and no other.
 import fc from "fast-check";

@@ -1,4 +1,4 @@
-// PostGraphile 5 as the benchmark peer of scenarios 8 and 9 (issue 18): the Amber preset over the bench database's
+// PostGraphile 5 as the benchmark peer of scenarios 8 and 9: the Amber preset over the bench database's
 // public schema, served by grafserv on a node:http server on an ephemeral loopback port. Started by bench/peers.ts
 // as its own process (`node --import ./polyfill.mjs server.mjs`, DATABASE_URL in the environment); reports its port
 // over IPC. It has no auth: the bench's queries name the team in their condition.

@@ -1,4 +1,4 @@
-// The team's audit log, read-only (docs/api.md "Wave 3 contracts", Audit log): a Relay-style connection, newest
+// The team's audit log, read-only (docs/api.md "Audit log"): a Relay-style connection, newest
 // first, filtered by action, acting key, target and time range. Entries are written by the mutations themselves
 // (src/audit/log.ts); no field of this schema changes or deletes one.
 import { AUDIT_ACTIONS, AUDIT_ACTOR_TYPES, AUDIT_TARGET_TYPES } from "../../audit/log";

@@ -1,4 +1,4 @@
-// Trusted documents (docs/api.md "Wave 3 contracts", Trusted documents): the team's registered GraphQL documents,
+// Trusted documents (docs/api.md "Trusted documents"): the team's registered GraphQL documents,
 // registered from a code generator's manifest and listed. REST's /v1/graphql/documents and `prs documents` run these.
 import { recordAudit } from "../../audit/log";
 import { prisma } from "../../db";

@@ -1,4 +1,4 @@
-// The team's usage per key and period (docs/api.md "Wave 3 contracts", Usage export): the hourly counts the auth
+// The team's usage per key and period (docs/api.md "Usage export"): the hourly counts the auth
 // step makes for every call it lets through (src/auth/usage.ts — the same points the rate limiter and the monthly
 // counter take), summed per UTC hour or day. REST's GET /v1/usage answers it as JSON or CSV.
 import { hourlyCounts } from "../../auth/usage";

@@ -1,4 +1,4 @@
-// Share links (docs/api.md "Wave 3 contracts", "Share links"): a public, read-only page and PDF of one report at
+// Share links (docs/api.md "Share links"): a public, read-only page and PDF of one report at
 // /r/<token>, for the report's client. Making, listing and revoking them needs reports:share. They record no webhook
 // event: like the management of keys and endpoints, they change nothing a subscriber follows (the report is as it
 // was); the audit log records share_link.created and share_link.revoked (src/audit/log.ts), never the token.
@@ -15,7 +15,7 @@ import { hashShareToken, newShareToken, sharePath } from "./token";
 
 export const SHARE_LINK_NOT_FOUND = "Share link not found";
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** A link's life when none is given, and the longest it may have (docs/api.md "Wave 3 contracts"). */
+/** A link's life when none is given, and the longest it may have (docs/api.md "Sharing, records and operations"). */
 export const DEFAULT_SHARE_DAYS = 30;
 export const MAX_SHARE_DAYS = 365;
 

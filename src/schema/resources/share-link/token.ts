@@ -1,4 +1,4 @@
-// Share-link tokens (docs/api.md "Wave 3 contracts", "Share links"): 32 random bytes in base64url (43 characters),
+// Share-link tokens (docs/api.md "Share links"): 32 random bytes in base64url (43 characters),
 // shown once when the link is made; only their SHA-256 is stored, so the table never holds a usable link.
 import { hash, randomBytes } from "node:crypto";
 import { prisma } from "../../../db";
