@@ -94,6 +94,26 @@ it("records each key change once, with the acting key, address, request id and b
   for (const secret of [key, newKey.key, hashApiKey(key), hashApiKey(newKey.key), admin.key, hashApiKey(admin.key)]) expect(text).not.toContain(secret);
 });
 
+it("records a report's creation, each update and publication with what changed, and a saved summary", async () => {
+  const report = await request(t.app).post("/v1/reports").set(admin.auth).send({ address: "14 Audit Lane", price: 500000, show_comps_on_report: false });
+  const id = report.body.data.id as string;
+  const patch = (body: Record<string, unknown>) => request(t.app).patch(`/v1/reports/${id}`).set(admin.auth).send(body);
+  expect((await patch({ price: 489000, show_showings_on_report: false })).status).toBe(200);
+  expect((await patch({ status: "published" })).status).toBe(200);
+  expect((await patch({ description: "Only a long text changed." })).status).toBe(200);
+  const writer = await addKey(admin.teamId, "ai_insights:create,reports:update");
+  expect((await request(t.app).post(`/v1/reports/${id}/summary`).set(writer).send({})).status).toBe(200);
+  const entries = (await log(`?target_id=${id}`)).data.reverse();
+  expect(entries.map((e: { action: string }) => e.action)).toEqual(["report.created", "report.updated", "report.published", "report.updated", "summary.generated"]);
+  const [created, updated, published, described, summary] = entries;
+  expect(created.changes).toMatchObject({ address: { before: null, after: "14 Audit Lane" }, price: { before: null, after: 500000 }, show_comps_on_report: { before: null, after: false } });
+  expect(updated.changes).toEqual({ price: { before: 500000, after: 489000 }, show_showings_on_report: { before: true, after: false } });
+  expect(published.changes).toEqual({ status: { before: "draft", after: "published" } });
+  // Long texts are not copied into the log: the entry says a change was made, not what the text became.
+  expect(described.changes).toEqual({});
+  expect(summary).toMatchObject({ target: { type: "report", id }, changes: {}, actor: { type: "api_key" } });
+});
+
 it("records a report's deletion with what it was, and the CLI as the actor of its key commands", async () => {
   const report = await request(t.app).post("/v1/reports").set(admin.auth).send({ address: "12 Audit Lane", city: "Springfield" });
   expect((await request(t.app).delete(`/v1/reports/${report.body.data.id}`).set(admin.auth)).status).toBe(200);

@@ -54,7 +54,7 @@ export function AuditLogPage(props: PageProps) {
   return (
     <>
       <h1>Audit log</h1>
-      <p>Every change to the team's keys, webhooks, share links and reports: who made it, from where, and what changed. Entries cannot be changed or deleted.</p>
+      <p>Every change to the team's keys, webhooks, share links, trusted documents and reports (created, updated, published, deleted, summary saved): who made it, from where, and what changed. Entries cannot be changed or deleted.</p>
       <form class="row" onSubmit={(e) => e.preventDefault()}>
         <label>
           Action

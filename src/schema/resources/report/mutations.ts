@@ -59,7 +59,9 @@ builder.mutationFields((t) => ({
             teamId,
           },
         });
-        await recordEvent(tx, teamId, "report.created", await reportRecord(tx, id));
+        const record = await reportRecord(tx, id);
+        await recordEvent(tx, teamId, "report.created", record);
+        await recordAudit(tx, ctx, { teamId, action: "report.created", target: { type: "report", id }, before: null, after: record });
         return report;
       }).then(async (report) => {
         if (input.executiveSummary) await recordSummaryFacts(teamId, id, input.executiveSummary);
@@ -113,10 +115,14 @@ builder.mutationFields((t) => ({
       ];
       try {
         const report = await withEvents(async (tx) => {
+          const before = events.length ? await reportRecord(tx, String(id)) : null;
           const report = await tx.report.update({ ...query, where: { id: String(id), teamId }, data });
           if (events.length) {
             const record = await reportRecord(tx, String(id));
             for (const type of events) await recordEvent(tx, teamId, type, record);
+            // One audit entry a change: a change of publication state is named so, with every field it changed.
+            const action = events.find((type) => type !== "report.updated") ?? "report.updated";
+            await recordAudit(tx, ctx, { teamId, action, target: { type: "report", id: String(id) }, before, after: record });
           }
           return report;
         });

@@ -1,6 +1,7 @@
 // generateSummary: an executive summary of a report written by the configured provider from the report's facts,
 // valuation, showings, engagement and insights; screened (fair housing, grounding, length) and saved unless asked not
 // to (docs/api.md "AI-generated summaries").
+import { recordAudit } from "../../../audit/log";
 import { config } from "../../../config";
 import { recordEvent, withEvents } from "../../../webhooks/outbox";
 import { reportRecord } from "../payloads";
@@ -95,6 +96,7 @@ builder.mutationFields((t) => ({
           if (count === 0) throw notFound(REPORT_NOT_FOUND);
           // The report changed too: a receiver mirroring reports gets it from report.updated like any other change.
           await recordEvent(tx, teamId, "summary.generated", summary);
+          await recordAudit(tx, ctx, { teamId, action: "summary.generated", target: { type: "report", id: reportId } });
           await recordEvent(tx, teamId, "report.updated", await reportRecord(tx, reportId));
         }).catch((err: unknown) => {
           throw isRowGone(err) ? notFound(REPORT_NOT_FOUND) : err;
