@@ -128,6 +128,15 @@ it("continues an incoming traceparent through the request, the GraphQL execution
       expect(of.find((s) => s.kind === 2)).toMatchObject({ parentSpanId: t.parentId, name: expect.stringContaining("/v1/reports") });
     }
 
+    // A share link's page: its token is in no span, as in no log line (the route's template stands for it).
+    const link = await fetch(`${server.url}/v1/reports/${id}/share-links`, { method: "POST", headers, body: "{}" });
+    const { token } = ((await link.json()) as { data: { token: string } }).data;
+    const pageTrace = newTrace();
+    expect((await fetch(`${server.url}/r/${token}`, { headers: { traceparent: traceparent(pageTrace) } })).status).toBe(200);
+    const pageSpans = await otlp.trace(pageTrace.traceId, (of) => of.some((s) => s.kind === 2));
+    expect(JSON.stringify(pageSpans)).not.toContain(token);
+    expect(JSON.stringify(pageSpans)).toContain("/r/{token}");
+
     // The event's delivery: a span of its own, and the receiver gets the traceparent of that trace.
     const [delivery] = await hook.count(1, 20_000);
     const sent = /^00-([0-9a-f]{32})-([0-9a-f]{16})-0[01]$/.exec(String(delivery.headers.traceparent));

@@ -8,9 +8,25 @@ import { HttpInstrumentation } from "@opentelemetry/instrumentation-http";
 import { PgInstrumentation } from "@opentelemetry/instrumentation-pg";
 import { UndiciInstrumentation } from "@opentelemetry/instrumentation-undici";
 import { NodeSDK } from "@opentelemetry/sdk-node";
+import type { Span } from "@opentelemetry/api";
+import type { ClientRequest, IncomingMessage, ServerResponse } from "node:http";
+import { withoutToken } from "../http/requests";
 
 /** Probes and scrapes: a span each would outnumber the requests. */
 const UNTRACED = new Set(["/health", "/ready", "/metrics"]);
+
+/**
+ * A public page's URL as the span shows it: its token replaced by {token}, as in the logs (../http/requests.ts) —
+ * a trace store is read by more people than the link was sent to.
+ */
+function withoutTokenIn(span: Span, request: IncomingMessage | ClientRequest | ServerResponse): void {
+  const url = "url" in request && typeof request.url === "string" ? request.url : undefined;
+  if (url === undefined || withoutToken(url) === url) return;
+  const target = withoutToken(url);
+  const host = "headers" in request ? request.headers.host : undefined;
+  span.setAttributes({ "http.target": target, "url.path": target.split("?")[0], ...(host ? { "http.url": `http://${host}${target}`, "url.full": `http://${host}${target}` } : {}) });
+  span.updateName(`${(request as IncomingMessage).method ?? "GET"} ${target.split("?")[0]}`);
+}
 
 export function startTracingSdk(): NodeSDK {
   const env = process.env;
@@ -21,7 +37,7 @@ export function startTracingSdk(): NodeSDK {
   env.OTEL_LOGS_EXPORTER ??= "none";
   const sdk = new NodeSDK({
     instrumentations: [
-      new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => UNTRACED.has((req.url ?? "").split("?")[0]) }),
+      new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => UNTRACED.has((req.url ?? "").split("?")[0]), requestHook: withoutTokenIn }),
       // Route handlers only: each middleware and router a request passes through would be a span (a dozen).
       new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.ROUTER] }),
       new PgInstrumentation({ requireParentSpan: true }),
