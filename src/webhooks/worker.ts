@@ -62,13 +62,31 @@ const describe = (err: unknown): string => {
   return redactUrlsIn(cause instanceof Error ? cause.message : String(cause)).slice(0, 500);
 };
 
+/**
+ * User info in an endpoint's URL (https://user:password@host/…) is sent as HTTP Basic authentication, as curl or a
+ * browser would send it: fetch refuses a URL that carries it, and receivers behind Basic auth are common.
+ */
+const basicAuth = (url: URL): Record<string, string> =>
+  url.username || url.password
+    ? { authorization: `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64")}` }
+    : {};
+const withoutUserInfo = (url: URL): string => Object.assign(new URL(url.href), { username: "", password: "" }).href;
+
 /** Sends one attempt and says how it went: 2xx succeeded; anything else, a timeout or a connection error failed. */
 async function attempt(agent: Agent, d: Claimed): Promise<Outcome> {
   const started = Date.now();
   try {
-    await checkHost(new URL(d.url).hostname);
+    const target = new URL(d.url);
+    await checkHost(target.hostname);
     const { body, headers } = signedRequest(d);
-    const res = await undici().fetch(d.url, { method: "POST", body, headers, dispatcher: agent, redirect: "manual", signal: AbortSignal.timeout(config.WEBHOOK_TIMEOUT_MS) });
+    const res = await undici().fetch(withoutUserInfo(target), {
+      method: "POST",
+      body,
+      headers: { ...headers, ...basicAuth(target) },
+      dispatcher: agent,
+      redirect: "manual",
+      signal: AbortSignal.timeout(config.WEBHOOK_TIMEOUT_MS),
+    });
     await res.body?.cancel().catch(() => undefined); // the answer's body is not kept
     const ok = res.status >= 200 && res.status < 300;
     return { responseStatus: res.status, error: ok ? null : `HTTP ${res.status}`, durationMs: Date.now() - started };

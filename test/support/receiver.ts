@@ -6,6 +6,8 @@ import type { AddressInfo } from "node:net";
 export interface Received {
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** The request's path and query. */
+  url: string;
   json: { id: string; type: string; timestamp: string; data: Record<string, unknown> };
 }
 
@@ -22,7 +24,7 @@ export async function receiver(statuses: number[] = [200]) {
     let body = "";
     req.on("data", (chunk) => (body += chunk));
     req.on("end", () => {
-      received.push({ headers: req.headers, body, json: JSON.parse(body) });
+      received.push({ headers: req.headers, body, url: req.url ?? "", json: JSON.parse(body) });
       const status = statuses[Math.min(received.length - 1, statuses.length - 1)];
       if (status) {
         res.statusCode = status;
