@@ -82,6 +82,24 @@ describe("refused before it runs, by its estimate", () => {
     expect(res.body.data.report.showings[98].report.description).toBe(DESCRIPTION);
   });
 
+  it("prices long text by what the team stored: a page of reports with every collection answers while its texts are short", async () => {
+    // 50 reports × 100 insights × a 20,000-character bound would be 95 MiB; priced by what is stored it is small.
+    const page = `{ reports(limit: 50) { items { id description executiveSummary agentInsights { body } showings { feedback } } } }`;
+    const short = await createTeam();
+    const long = await createTeam();
+    for (const [team, body] of [[short, "Priced to sell."], [long, "x".repeat(20_000)]] as const) {
+      const report = await seedReport(team.teamId, `2 ${team.teamId} Rd`, { description: "A short one." });
+      await prisma.agentInsight.create({ data: { teamId: team.teamId, reportId: report.id, author: "A", body } });
+    }
+    const answered = await post(page, {}, "application/graphql-response+json", short.auth);
+    expect(answered.status).toBe(200);
+    expect(answered.body.data.reports.items[0].agentInsights).toEqual([{ body: "Priced to sell." }]);
+    // A team that stored a 20,000-character insight is priced by it: the same page could pass the bound.
+    const refused = await post(page, {}, "application/graphql-response+json", long.auth);
+    expect(refused.status).toBe(400);
+    expectRefused(refused, TOO_LARGE("it can return 9\\d\\.\\d MiB"));
+  });
+
   it("counts __typename aliases against the alias limit", async () => {
     const aliases = (n: number) => Array.from({ length: n }, (_, i) => `t${i}: __typename`).join(" ");
     const refused = await post(`{ ${aliases(3000)} }`);

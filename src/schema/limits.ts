@@ -46,6 +46,7 @@ import { MAX_READ_ROWS, TooManyRows } from "../db/load-strategy";
 import { graphqlNesting, jsonDepth } from "../http/nesting";
 import { fieldTableOf } from "./fields";
 import { variableError } from "./input-errors";
+import { storedLengths } from "./stored-lengths";
 
 export const LIMITS = { depth: 12, aliases: 30, objects: 50_000 } as const;
 
@@ -125,10 +126,11 @@ function estimate(
   document: DocumentNode,
   context: unknown,
   variables: Record<string, unknown>,
+  stored?: ReadonlyMap<string, number>,
 ): Estimate | GraphQLError {
   const withVariables = (values: Record<string, unknown>): Estimate => ({
     ...complexityFromQuery(document, { schema, ctx: context as object, variables: values }),
-    bytes: bytesFromQuery(schema, document, context as object, values),
+    bytes: bytesFromQuery(schema, document, context as object, values, stored),
   });
   try {
     return withVariables(variables);
@@ -152,8 +154,14 @@ interface Estimate {
 }
 
 /** The refusal of the operation that runs, or undefined when it is within the depth, object and size limits. */
-function estimateRefusal(schema: GraphQLSchema, document: DocumentNode, context: unknown, variables: Record<string, unknown>): GraphQLError | undefined {
-  const found = estimate(schema, document, context, variables);
+function estimateRefusal(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  context: unknown,
+  variables: Record<string, unknown>,
+  stored?: ReadonlyMap<string, number>,
+): GraphQLError | undefined {
+  const found = estimate(schema, document, context, variables, stored);
   if (found instanceof GraphQLError) return found;
   const message = limitPassed(found);
   return message === undefined ? undefined : tooComplex(message, validationStatus(context));
@@ -235,7 +243,10 @@ const isListField = (type: GraphQLOutputType) => isListType(isNonNullType(type) 
 const leafPrices = new WeakMap<GraphQLField<unknown, unknown>, number>();
 
 /** The bytes of one value of a leaf field (a list of scalars: BYTE_PRICES.scalarList of them). */
-function leafBytes(parent: GraphQLNamedType, field: GraphQLField<unknown, unknown>): number {
+function leafBytes(parent: GraphQLNamedType, field: GraphQLField<unknown, unknown>, stored?: ReadonlyMap<string, number>): number {
+  // A long text field is priced at the longest value the team stored, when that is known (./stored-lengths.ts).
+  const longest = stored?.get(`${parent.name}.${field.name}`);
+  if (longest !== undefined) return longest + 2;
   const known = leafPrices.get(field);
   if (known !== undefined) return known;
   const named = getNamedType(field.type).name;
@@ -257,6 +268,8 @@ interface ByteWalk {
   /** Bytes of a (merged) selection set on a type, by the ids of the sets it merges: fragments are priced once. */
   memo: Map<string, number>;
   ids: WeakMap<SelectionSetNode, number>;
+  /** The team's longest stored long texts, when the estimate reads them (else each is priced at its bound). */
+  stored?: ReadonlyMap<string, number>;
 }
 
 interface FieldGroup {
@@ -329,7 +342,7 @@ function selectionBytes(walk: ByteWalk, sets: readonly SelectionSetNode[], type:
     }
     const children = nodes.flatMap((n) => (n.selectionSet ? [n.selectionSet] : []));
     if (!children.length) {
-      bytes += leafBytes(parent, field);
+      bytes += leafBytes(parent, field, walk.stored);
       continue;
     }
     const multiplier = multiplierOf(walk, field, node);
@@ -349,6 +362,7 @@ export function bytesFromQuery(
   document: DocumentNode,
   ctx: object,
   variables: Record<string, unknown>,
+  stored?: ReadonlyMap<string, number>,
 ): number {
   const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
   const root = operation && schema.getRootType(operation.operation);
@@ -361,7 +375,7 @@ export function bytesFromQuery(
       .map((d) => [d.name.value, d]),
   );
   const info = { schema, fragments, variableValues: coerced.coerced };
-  const walk: ByteWalk = { ctx, info, memo: new Map(), ids: new WeakMap() };
+  const walk: ByteWalk = { ctx, info, memo: new Map(), ids: new WeakMap(), stored };
   // The answer's envelope: {"data":…}.
   return 10 + selectionBytes(walk, [operation.selectionSet], root);
 }
@@ -411,15 +425,27 @@ export function useQueryLimits(): Plugin {
 function refuseOverLimits(
   args: { schema: GraphQLSchema; document: DocumentNode; operationName?: string | null; contextValue: unknown; variableValues?: Record<string, unknown> | null },
   stop: (result: ExecutionResult) => void,
-): void {
+): void | Promise<void> {
   let operation: OperationDefinitionNode;
   try {
     operation = operationToRun(args.document, args.operationName ?? undefined);
   } catch (err) {
     return stop({ errors: [err as GraphQLError] });
   }
-  const refusal = estimateRefusal(args.schema, runningDocument(args.document, operation), args.contextValue, args.variableValues ?? {});
-  if (refusal) stop({ errors: [refusal] });
+  const document = runningDocument(args.document, operation);
+  const variables = args.variableValues ?? {};
+  const refusal = estimateRefusal(args.schema, document, args.contextValue, variables);
+  if (!refusal) return;
+  // Over a limit with long texts priced at their bounds: priced again at what the team stored, when that is known.
+  const teamId = (args.contextValue as { viewer?: { teamId?: string } } | undefined)?.viewer?.teamId;
+  if (!teamId || !isResponseTooLarge(refusal)) return stop({ errors: [refusal] });
+  return storedLengths(teamId).then(
+    (stored) => {
+      const again = estimateRefusal(args.schema, document, args.contextValue, variables, stored);
+      if (again) stop({ errors: [again] });
+    },
+    () => stop({ errors: [refusal] }),
+  );
 }
 
 // The second line of defence: list items built per request, counted as the resolvers return them, and the bytes of
@@ -566,8 +592,9 @@ export function documentRefusal(schema: GraphQLSchema, text: string): string | u
     const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
     if (!operations.length) return "Must provide an operation.";
     for (const operation of operations) {
+      // Depth and objects only: an answer's size depends on what the team stores, estimated when it runs.
       const found = registrationEstimate(schema, runningDocument(document, operation), operation);
-      const passed = found && limitPassed(found);
+      const passed = found && limitPassed({ ...found, bytes: 0 });
       if (passed) return passed;
     }
     return undefined;
