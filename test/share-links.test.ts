@@ -354,13 +354,13 @@ describe("the public page", () => {
     const { token } = await share(reportId);
     const html = (await page(token)).text;
     // Each piece of user text is an isolate (dir="auto"): its controls end with its element, the text around is left alone.
-    expect(html).toContain(`Prepared by <strong dir="auto">${name}</strong> · <a href="mailto:jordan@example.com" dir="auto">`);
+    expect(html).toContain(` by <strong dir="auto">${name}</strong> · <a href="mailto:jordan@example.com" dir="auto">`);
     expect(html).toContain(`<h1 dir="auto">${address}</h1>`);
     expect(html).toContain(`<title>\u2068${address}\u2069: property report</title>`);
     expect(html).toContain('<p dir="auto">A bright\u2067 home.</p>');
     // The PDF, read back as a viewer extracts it: the text as written, in its order, without a stray "?" for a control.
     const { text } = await pdf(`/r/${token}.pdf`);
-    expect(text).toContain("Prepared by Jordan tnegA");
+    expect(text).toMatch(/Prepared on \w{3} \d{1,2}, \d{4} by Jordan tnegA/);
     expect(text).toContain("1 Subject St");
     expect(text).toContain("A bright home.");
     expect(text).not.toMatch(/[?\u200b\u202a-\u202e\u2066-\u2069]/u);
@@ -400,6 +400,10 @@ describe("the PDF", () => {
     expect(res.status).toBe(200);
     expect(res.type).toBe("application/pdf");
     expect(res.headers["x-robots-tag"]).toContain("noindex");
+    // It says when it was made: its figures are those of that day.
+    const today = new Date().toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
+    expect(text).toContain(`Prepared on ${today} by Jordan Agent`);
+    expect((await page(token)).text).toContain(`Prepared on ${today} by <strong dir="auto">Jordan Agent</strong>`);
     // Named after the address, on the share link and for a key alike.
     expect(res.headers["content-disposition"]).toBe('inline; filename="1-subject-st.pdf"');
     expect((await pdf(`/v1/reports/${reportId}/pdf`, team.auth)).res.headers["content-disposition"]).toBe('inline; filename="1-subject-st.pdf"');

@@ -130,7 +130,7 @@ const COLOURS = { navy: ["#0B2545", "#8DA9C4"], lemon: ["#FFEB3B", "#FFF59D"] } 
     const { page, problems } = await open(context, pagePath);
     const box = async (selector: string) => (await page.locator(selector).boundingBox())!;
     const [line, name, email] = [await box("footer p:first-child"), await box("footer strong"), await box("footer a[href^='mailto:']")];
-    // Left to right: "Prepared by", the name, then the e-mail, all on one line.
+    // Left to right: "Prepared on … by", the name, then the e-mail, all on one line.
     expect(name.x).toBeGreaterThan(line.x + 20);
     expect(email.x).toBeGreaterThanOrEqual(name.x + name.width);
     expect(email.y).toBe(name.y);

@@ -109,7 +109,7 @@ ${v.social ? html`<section aria-labelledby="s-social" id="social"><h2 id="s-soci
 ${v.insights ? html`<section aria-labelledby="s-insights" id="insights"><h2 id="s-insights">Agent insights</h2>${notes(v.insights)}</section>` : ""}
 ${v.neighborhood ? html`<section aria-labelledby="s-neighborhood" id="neighborhood"><h2 id="s-neighborhood">The neighborhood</h2>${notes(v.neighborhood)}</section>` : ""}
 </main>
-<footer><p>Prepared by <strong dir="auto">${v.agent.name}</strong>${v.agent.email ? html` · <a href="mailto:${v.agent.email}" dir="auto">${v.agent.email}</a>` : ""}</p>${v.pdfHref ? html`<p class="muted"><a href="${v.pdfHref}">This report as a PDF</a></p>` : ""}</footer>`;
+<footer><p>Prepared on ${v.prepared} by <strong dir="auto">${v.agent.name}</strong>${v.agent.email ? html` · <a href="mailto:${v.agent.email}" dir="auto">${v.agent.email}</a>` : ""}</p>${v.pdfHref ? html`<p class="muted"><a href="${v.pdfHref}">This report as a PDF</a></p>` : ""}</footer>`;
 }
 
 export interface Page {

@@ -181,7 +181,7 @@ function draw(doc: Doc, v: ReportView): void {
     notes(doc, v.neighborhood);
   }
   room(doc, 40);
-  doc.moveDown(1).font("Helvetica").fontSize(10).fillColor(GREY).text(printable(`Prepared by ${v.agent.name}${v.agent.email ? ` · ${v.agent.email}` : ""}`), MARGIN, doc.y, { width: width(doc) });
+  doc.moveDown(1).font("Helvetica").fontSize(10).fillColor(GREY).text(printable(`Prepared on ${v.prepared} by ${v.agent.name}${v.agent.email ? ` · ${v.agent.email}` : ""}`), MARGIN, doc.y, { width: width(doc) });
 }
 
 /**

@@ -155,6 +155,8 @@ export interface ReportView {
   description: string | null;
   summary: string | null;
   agent: { name: string; email: string | null };
+  /** The day the page or PDF was made (UTC), as "Dec 2, 2026": a printed report says when its figures held. */
+  prepared: string;
   theme: Theme;
   valuation?: ValuationView;
   activity?: ActivityView;
@@ -289,6 +291,7 @@ export function reportView(r: ReportData): ReportView {
     facts: factsOf(r),
     description: r.description || null,
     summary: r.clientSummary || null,
+    prepared: dateOf(new Date()),
     agent: r.customAgentName ? { name: r.customAgentName, email: r.customAgentEmail ?? null } : { name: r.listingAgent, email: r.customAgentEmail ?? null },
     theme: themeOf(r.primaryColor, r.secondaryColor),
     ...(r.showComps ? { valuation: valuationOf(r) } : {}),
