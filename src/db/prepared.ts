@@ -86,7 +86,8 @@ export function preparedStatements(mode: PreparedStatementsMode, send: Send) {
           named = false;
           const { code, message } = err as { code?: string; message?: string };
           const why = "database refused a prepared statement (a transaction pooler?): statements are unnamed from now on";
-          logger.warn({ code, statement: name, error: message }, why);
+          // Expected once behind a transaction pooler, and nothing failed: a notice, not a warning.
+          logger.info({ code, statement: name, error: message }, why);
         }
         return send(undefined, statement, params);
       }
