@@ -536,9 +536,11 @@ export async function ensureChain(world: World, chain: { reportId?: string }): P
   return chain.reportId;
 }
 
-/** Gives the chain's report 20,000-character texts of two-byte characters (once per report): what long-text cases read. */
+/**
+ * Gives the chain's report 20,000-character texts of two-byte characters before each long-text case: the size is
+ * estimated at the longest text the team stored, and other cases write these fields (a generated summary) meanwhile.
+ */
 async function ensureLongText(world: World, reportId: string, chain: { reportId?: string; longText?: string }): Promise<void> {
-  if (chain.longText === reportId) return;
   const auth = { Authorization: `Bearer ${world.own.key}`, "Content-Type": "application/json" };
   const body = JSON.stringify({ description: "\u00e9".repeat(20_000), executive_summary: "\u00e9".repeat(20_000) });
   const r = await world.client.send({ method: "PATCH", path: `/v1/reports/${reportId}`, headers: auth, body });
