@@ -23,8 +23,7 @@ import { LRUCache } from "lru-cache";
 import { config } from "../config";
 import { confirmKeyRow } from "../auth/key-check";
 import type { Context } from "../context";
-import { database } from "../db";
-import type { Statement } from "../db/open";
+import { teamVersion } from "../db/team-version";
 import { findDocument, hashOfDocumentId } from "../graphql-documents/documents";
 import { logger } from "../logger";
 import { redisClient } from "../redis";
@@ -63,13 +62,8 @@ export const CACHEABLE_ROOTS = new Set([
 ]);
 
 
-const VERSION: Statement = { name: "prs_team_version", text: "SELECT version::text AS version FROM team_versions WHERE team_id = $1::uuid" };
-
-/** The team's data version (0 before its first tracked change). */
-export async function teamVersion(teamId: string): Promise<string> {
-  const rows = await database.query<{ version: string }>(VERSION, [teamId]);
-  return rows[0]?.version ?? "0";
-}
+/** The team's data version (0 before its first tracked change): its validators' first part. */
+export { teamVersion };
 
 /** Today's date in UTC (2026-12-02): part of every validator, so none holds past midnight UTC. */
 const utcDay = (): string => new Date().toISOString().slice(0, 10);

@@ -5,6 +5,7 @@
 import { LRUCache } from "lru-cache";
 import { database } from "../db";
 import type { Statement } from "../db/open";
+import { teamVersion } from "../db/team-version";
 
 /** Each long text field ("Type.field": a bound of 20,000 characters) and the column holding it. */
 const LONG_FIELDS = [
@@ -21,8 +22,6 @@ const STORED: Statement = {
   ).join(", ")}`,
 };
 
-const VERSION: Statement = { name: "prs_stored_lengths_version", text: "SELECT version::text AS version FROM team_versions WHERE team_id = $1::uuid" };
-
 /**
  * Each team's figures with the data version they were read at: every change of a team's rows moves its version
  * (team_versions, the HTTP cache's validator), so figures of an older version are read again — a text stored a moment
@@ -32,8 +31,7 @@ const cache = new LRUCache<string, { version: string; lengths: Promise<ReadonlyM
 
 /** The longest stored value of each long text field of a team ("Type.field" → bytes). */
 export async function storedLengths(teamId: string): Promise<ReadonlyMap<string, number>> {
-  const [current] = await database.query<{ version: string }>(VERSION, [teamId]);
-  const version = current?.version ?? "0";
+  const version = await teamVersion(teamId);
   const known = cache.get(teamId);
   if (known?.version === version) return known.lengths;
   const lengths = database

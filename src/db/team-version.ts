@@ -1,0 +1,12 @@
+// A team's data version: the team_versions row every change of the team's rows moves (its migrations' triggers).
+// The HTTP cache's validators and the size estimate's stored text lengths both read it.
+import { database } from "./index";
+import type { Statement } from "./open";
+
+const VERSION: Statement = { name: "prs_team_version", text: "SELECT version::text AS version FROM team_versions WHERE team_id = $1::uuid" };
+
+/** The team's data version (0 before its first tracked change). */
+export async function teamVersion(teamId: string): Promise<string> {
+  const rows = await database.query<{ version: string }>(VERSION, [teamId]);
+  return rows[0]?.version ?? "0";
+}
