@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import request from "supertest";
 import { createClient } from "graphql-sse";
+import { prisma } from "../src/db";
 import { liveStreams, MAX_STREAMS_PER_KEY } from "../src/live/streams";
 import { addKey, countStatements, createTeam, listening, startTestApp, type TestApp, type TestTeam } from "./support/app";
 import { openLiveStream, type LiveStream } from "./support/sse";
@@ -185,6 +186,28 @@ describe("Last-Event-ID", () => {
     const expected = events.filter((e) => e.type === "report.updated" && e.data.id === reportId).map((e) => e.id).reverse();
     expect(ids).toEqual(expected.slice(expected.indexOf(seen) + 1));
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("resumes in number order where the event numbers gain a digit (…98, …99, 100…)", async () => {
+    // The events after the one named are read a page at a time in their numbers' order: numbers, not their text
+    // ("100" sorts before "99" as text, and the stream would drop 99 as already sent).
+    const [{ last }] = await prisma.$queryRawUnsafe<Array<{ last: string }>>("SELECT last_value::text AS last FROM webhook_events_seq");
+    let power = 10n;
+    while (power - 5n <= BigInt(last)) power *= 10n;
+    await prisma.$queryRawUnsafe(`SELECT setval('webhook_events_seq', ${power - 5n})`);
+    const reportId = await newReport();
+    const first = await subscribe(REPORT_EVENTS, { id: reportId });
+    await gql(team.auth, `mutation($r: ID!) { updateReport(id: $r, input: { listingAgent: "B0" }) { id } }`, { r: reportId });
+    const seen = (await first.next()).data.reportEvents.id as string;
+    first.close();
+    const agents = ["B1", "B2", "B3", "B4", "B5"];
+    for (const agent of agents) await gql(team.auth, `mutation($r: ID!, $a: String!) { updateReport(id: $r, input: { listingAgent: $a }) { id } }`, { r: reportId, a: agent });
+    const resumed = await subscribe(REPORT_EVENTS, { id: reportId }, { ...team.auth, "Last-Event-ID": seen });
+    const got: string[] = [];
+    for (let i = 0; i < agents.length; i++) got.push(await resumed.next(10_000).then((e) => e.data.reportEvents.id as string, (e: Error) => `(${e.message})`));
+    const events = (await request(t.app).get("/v1/events").query({ limit: 100 }).set(team.auth)).body.data as Array<{ id: string; type: string; data: { id: string } }>;
+    const expected = events.filter((e) => e.type === "report.updated" && e.data.id === reportId).map((e) => e.id).reverse();
+    expect(got).toEqual(expected.slice(expected.indexOf(seen) + 1));
   });
 
   it("refuses an id that is not an event of the team", async () => {

@@ -50,7 +50,7 @@ interface RawRow {
 const AFTER: Statement = {
   name: "prs_live_after",
   text: `SELECT id, seq::text AS seq, type, data, created_at FROM webhook_events
-         WHERE team_id = $1::uuid AND seq > $2::bigint AND type <> 'webhook.test' ORDER BY seq LIMIT ${OUTBOX_PAGE}`,
+         WHERE team_id = $1::uuid AND seq > $2::bigint AND type <> 'webhook.test' ORDER BY webhook_events.seq LIMIT ${OUTBOX_PAGE}`,
 };
 const LAST: Statement = { name: "prs_live_last", text: "SELECT coalesce(max(seq), 0)::text AS seq FROM webhook_events WHERE team_id = $1::uuid" };
 const SEQ_OF: Statement = { name: "prs_live_seq_of", text: "SELECT seq::text AS seq FROM webhook_events WHERE team_id = $1::uuid AND id = $2 AND seq IS NOT NULL" };
