@@ -2,6 +2,7 @@
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import { parseDataKey } from "./attendees/crypto";
 
 const tierLimit = z.coerce.number().int().positive();
 
@@ -25,6 +26,8 @@ const envSchema = z.object({
   // deployments (or test runs) on one Redis use different ones.
   REDIS_KEY_PREFIX: z.string().default("prs:rl"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  // `auto`: readable lines when standard output is a terminal, JSON lines otherwise (a file, a pipe, a log shipper).
+  LOG_FORMAT: z.enum(["auto", "json", "pretty"]).default("auto"),
   RATE_LIMIT_FREE: tierLimit.default(100),
   RATE_LIMIT_STANDARD: tierLimit.default(1000),
   RATE_LIMIT_PRO: tierLimit.default(5000),
@@ -102,6 +105,23 @@ const envSchema = z.object({
   // Largest answer of one request, GraphQL or REST, in bytes (docs/api.md "GraphQL limits"): a request whose estimate
   // passes it is refused before it runs, an answer growing past it while built is stopped (REST 413).
   MAX_RESPONSE_BYTES: z.coerce.number().int().min(1024).default(8 * 1024 * 1024),
+  // Attendee contact data encrypted at rest (docs/data-protection.md): the current key, 32 bytes in base64 (for example
+  // `openssl rand -base64 32`); unset, the embedded database keeps a generated one in its data directory, and
+  // PostgreSQL warns (refuses to start under NODE_ENV=production).
+  DATA_ENCRYPTION_KEY: z
+    .string()
+    .refine((v) => parseDataKey(v) !== null, { error: "must be 32 bytes in base64 (openssl rand -base64 32)" })
+    .optional(),
+  // Old keys still readable while `prs keys rotate-data-key` re-encrypts: comma-separated, base64 (each found by the
+  // key id stored with every value).
+  DATA_ENCRYPTION_KEYS: z
+    .string()
+    .refine((v) => v.split(",").map((s) => s.trim()).filter(Boolean).every((s) => parseDataKey(s.includes(":") ? s.slice(s.indexOf(":") + 1) : s) !== null), {
+      error: "must be comma-separated keys of 32 bytes in base64",
+    })
+    .optional(),
+  // Base URL of the Follow Up Boss API the "follow_up_boss" CRM destinations send to (docs/api.md "CRM destinations").
+  FOLLOW_UP_BOSS_URL: z.string().url().default("https://api.followupboss.com"),
   // Emit an event per SQL statement (tests and benchmarks count them); off in normal operation.
   SQL_STATEMENT_EVENTS: z.stringbool().default(false),
   // Prometheus metrics at /metrics (src/observability/metrics.ts), off unless one of these says where: a port of
@@ -142,6 +162,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
   }
   const problems = combined(parsed.data);
+  if (parsed.data.DATABASE_URL && !parsed.data.DATA_ENCRYPTION_KEY && env.NODE_ENV === "production")
+    problems.push("DATA_ENCRYPTION_KEY: required with DATABASE_URL when NODE_ENV=production (32 bytes in base64; attendee contact data is encrypted with it)");
   if (problems.length) throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
   return parsed.data;
 }

@@ -1,12 +1,17 @@
 // The service's database and Prisma client, module singletons opened from the configuration on first use:
 // importing this module opens nothing (the CLI's --help, the schema printer and unit tests never touch a database).
+import { configureKeyring } from "../attendees/crypto";
 import { config } from "../config";
+import { logger } from "../logger";
 import type { PrismaClient } from "../generated/prisma/client";
 import { openDatabase, type Database } from "./open";
 
 let opened: Database | null = null;
 
 function open(): Database {
+  // Attendee contact data is encrypted with this key (src/attendees/crypto.ts); the embedded database keeps a
+  // generated one in its data directory.
+  if (!opened) configureKeyring(config, (message) => logger.warn(message));
   opened ??= openDatabase({
     url: config.DATABASE_URL,
     directUrl: config.DATABASE_DIRECT_URL,
