@@ -23,6 +23,7 @@ import {
   type Stream,
   type StreamCap,
 } from "../../live/streams";
+import { websocketOf } from "../../live/websocket-operation";
 import { EVENT_TYPES, type EventType } from "../../webhooks/catalog";
 import { builder } from "../builder";
 import { badField, notFound, permissionDenied } from "../errors";
@@ -132,6 +133,8 @@ const EVENT_ID = /^evt_[A-Za-z0-9_-]{1,64}$/;
 
 /** What a stream's request says beyond its arguments: that it asks for SSE, and where it resumes. */
 function streamRequest(ctx: Context): { lastEventId: string | null } {
+  const websocket = websocketOf(ctx); // its subscribe message's extensions.lastEventId, checked by src/schema/websocket.ts
+  if (websocket) return { lastEventId: websocket.lastEventId };
   const request = (ctx as Context & { request?: Request }).request;
   const accept = request?.headers.get("accept") ?? "";
   if (!/(^|,)\s*text\/event-stream/i.test(accept)) {
