@@ -24,6 +24,9 @@ export const AUDIT_ACTIONS = [
   "webhook.secret_rotated",
   "share_link.created",
   "share_link.revoked",
+  "sign_in_link.created",
+  "sign_in_link.revoked",
+  "consent.withdrawn",
   "report.created",
   "report.updated",
   "report.published",
@@ -39,6 +42,8 @@ const RECORDED_FIELDS = {
   api_key: ["name", "description", "prefix", "permissions", "rate_limit_tier", "expires_at", "revoked_at", "replaced_by_key_id"],
   webhook: ["url", "events", "description", "enabled", "disabled_reason"],
   share_link: ["report_id", "label", "expires_at", "revoked_at"],
+  sign_in_link: ["showing_id", "label", "expires_at", "revoked_at"],
+  consent_receipt: ["showing_id", "withdrawn_at"],
   // The facts and what the client is shown; long texts (description, executive summary) are left out.
   report: [
     "address",

@@ -1,5 +1,5 @@
 // Per-key permissions: resource → allowed actions (docs/api.md "API keys, teams and permissions").
-export const RESOURCES = ["reports", "comparables", "showings", "social_media", "ai_insights", "team", "webhooks", "api_keys", "audit_log"] as const;
+export const RESOURCES = ["reports", "comparables", "showings", "social_media", "ai_insights", "team", "webhooks", "api_keys", "audit_log", "attendees"] as const;
 /** The actions of every resource. */
 export const ACTIONS = ["read", "create", "update", "delete", "publish"] as const;
 /** Actions only some resources have: reports:share makes share links (docs/api.md "Sharing, records and operations"). */
@@ -13,8 +13,11 @@ export type Permissions = Partial<Record<Resource, Action[]>>;
 /** Every action of `resource`, in a fixed order (what `resource:*` grants). */
 export const actionsOf = (resource: Resource): Action[] =>
   ONLY_ACTIONS[resource] ? [...ONLY_ACTIONS[resource]] : [...ACTIONS, ...((EXTRA_ACTIONS as Partial<Record<Resource, readonly Action[]>>)[resource] ?? [])];
-/** Resources with fewer actions than the others: the audit log is only ever read (docs/api.md "Sharing, records and operations"). */
-const ONLY_ACTIONS: Partial<Record<Resource, readonly Action[]>> = { audit_log: ["read"] };
+/**
+ * Resources with fewer actions than the others: the audit log is only ever read (docs/api.md "Sharing, records and
+ * operations"); attendees' contact data is read or erased (docs/api.md "Open-house sign-in").
+ */
+const ONLY_ACTIONS: Partial<Record<Resource, readonly Action[]>> = { audit_log: ["read"], attendees: ["read", "delete"] };
 
 const grantAll = (resources: readonly Resource[]): Permissions =>
   Object.fromEntries(resources.map((r) => [r, actionsOf(r)]));

@@ -10,6 +10,7 @@ import { reportRoutes } from "./reports";
 import { statementChecked, type RestRoute } from "./route";
 import { shareLinkRoutes } from "./share-links";
 import { showingRoutes } from "./showings";
+import { signInLinkRoutes } from "./sign-in-links";
 import { socialPostRoutes } from "./social-posts";
 import { summaryRoutes } from "./summary";
 import { usageRoutes } from "./usage";
@@ -24,6 +25,7 @@ export const ROUTES: readonly RestRoute[] = [
   ...socialPostRoutes,
   ...summaryRoutes,
   ...shareLinkRoutes,
+  ...signInLinkRoutes,
   ...webhookRoutes,
   ...userRoutes,
   ...auditLogRoutes,

@@ -17,6 +17,8 @@ import "./resources/showing/mutations";
 import "./resources/summary/object";
 import "./resources/webhook/object";
 import "./resources/share-link/object";
+import "./resources/sign-in/links";
+import "./resources/sign-in/consents";
 import "./resources/connections";
 import "./types/apiKey";
 import "./types/auditLog";
@@ -24,6 +26,7 @@ import "./types/graphqlDocuments";
 import "./types/usageExport";
 import "./types/viewer";
 import "./types/liveEvents";
+import "./types/permissionCatalog";
 
 // Every list of objects counts what it builds against the limit of one request (limits.ts, the second line of defence).
 export const schema = countBuiltItems(builder.toSchema({ sortSchema: false }));

@@ -20,7 +20,7 @@ export interface PageOf<Where> {
 
 /** Each list's items as one page; the items field runs the model's findMany with the selection's query. */
 export function pageType<
-  Name extends "Report" | "Showing" | "Comparable" | "AgentInsight" | "SocialMediaPost" | "WebhookEndpoint" | "WebhookEvent" | "WebhookDelivery" | "ShareLink",
+  Name extends "Report" | "Showing" | "Comparable" | "AgentInsight" | "SocialMediaPost" | "WebhookEndpoint" | "WebhookEvent" | "WebhookDelivery" | "ShareLink" | "SignInLink" | "ConsentReceipt",
   Where,
 >(
   name: Name,

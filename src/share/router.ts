@@ -13,6 +13,7 @@ import type { Context } from "../context";
 import { prisma } from "../db";
 import { RestError } from "../rest/graphql";
 import { activeShareLink, type ActiveShareLink } from "../schema/resources/share-link/token";
+import { signInPagesRouter } from "./sign-in-router";
 import { messagePage, reportPage, type Page } from "./page";
 import { reportPdf } from "./pdf";
 import { loadReport, pdfFileName, reportView } from "./view";
@@ -54,6 +55,8 @@ async function viewOf(link: ActiveShareLink, requestId?: string) {
 
 export function sharePagesRouter(limiter: RateLimiter): Router {
   const router = Router();
+  // The other public pages answered without a key: /s/<token>, an open house's sign-in form (its own bounds).
+  router.use(signInPagesRouter(limiter));
   router.use("/r", (req: Request, res: Response, next: NextFunction) => {
     res.setHeader("X-Robots-Tag", "noindex, nofollow");
     res.setHeader("Cache-Control", "no-store");

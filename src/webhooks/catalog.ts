@@ -18,6 +18,8 @@ export const EVENT_TYPES = {
   "insight.deleted": "An agent insight was deleted. data: { id, report_id }",
   "social_posts.imported": "An import created or updated social media posts of a report. data: { report_id, created, updated, unchanged, skipped_stale, failed }",
   "summary.generated": "An executive summary was generated and saved to a report (a preview with save: false sends none). data: { report_id, executive_summary, source, model, generated_at, warnings }",
+  "visitor.signed_in":
+    "A visitor signed in to an open house by its sign-in link. data: { id (the attendee), showing_id, report_id, link_id, consent_receipt_id, new_attendee, sign_ins, attendees_count, working_with_agent, consent: { email, phone, sms }, signed_in_at }; never the visitor's name, e-mail or phone",
   "webhook.test": "Sent to one endpoint by POST /v1/webhooks/{id}/test. data: { webhook_id, message }",
 } as const;
 
