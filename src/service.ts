@@ -16,8 +16,10 @@ import { logger } from "./logger";
 import { serveMetrics } from "./observability/metrics";
 import { startDeliveryWorker } from "./webhooks/worker";
 import { closeResponseCache } from "./http/http-cache";
+import { closeApqStore } from "./graphql-documents/apq-store";
 import { closeLiveBus } from "./live/bus";
 import { closeLiveStreams } from "./live/streams";
+import { attachWebSockets } from "./schema/websocket";
 
 /** Stops a start that cannot go on: one line on standard error for the person who ran it (no stack), exit 1. */
 function refuseToStart(what: string, why: string): never {
@@ -47,6 +49,7 @@ export async function startService(): Promise<void> {
   gated.use((_req, _res, next) => (open ? next() : void ready.then(() => next())));
   gated.use(app);
   const { server, stop: stopServer } = createAppServer(gated);
+  const webSockets = attachWebSockets(server, app); // GraphQL over WebSocket at /graphql
   await new Promise<void>((resolve) => {
     const refuse = (err: NodeJS.ErrnoException) => {
       const why = err.code === "EADDRINUSE" ? `port ${config.PORT} is in use; set PORT to another port` : err.code === "EACCES" ? `port ${config.PORT} needs privileges; set PORT above 1023` : err.message;
@@ -91,6 +94,7 @@ export async function startService(): Promise<void> {
     // ended now (a client resumes on another process with Last-Event-ID).
     const stopped = stopServer(config.SHUTDOWN_TIMEOUT_MS);
     await closeLiveStreams();
+    await webSockets?.close(); // 1001: the client reconnects, to another process
     const { forced } = await stopped;
     if (forced) logger.warn({ timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, "requests still in progress were cut off");
     // Attempts in flight finish, or are handed back for another process, before the database closes.
@@ -98,6 +102,7 @@ export async function startService(): Promise<void> {
     await flushUsage().catch((err) => logger.error({ err }, "could not write usage counts"));
     await rateLimiter.close();
     await closeResponseCache();
+    await closeApqStore();
     await closeLiveBus();
     await closeReplicas();
     await database.close().catch((err) => logger.error({ err }, "could not close the database"));

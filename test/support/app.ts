@@ -12,6 +12,8 @@ import type { Prisma } from "../../src/generated/prisma/client";
 import { closeResponseCache } from "../../src/http/http-cache";
 import { closeLiveBus } from "../../src/live/bus";
 import { closeLiveStreams } from "../../src/live/streams";
+import { attachWebSockets } from "../../src/schema/websocket";
+import { closeApqStore } from "../../src/graphql-documents/apq-store";
 
 export interface TestApp {
   app: ReturnType<typeof buildApp>;
@@ -31,6 +33,7 @@ export async function startTestApp(): Promise<TestApp> {
       await rateLimiter.close();
       await closeResponseCache();
       await closeLiveStreams();
+      await closeApqStore();
       await closeLiveBus();
       await database.close();
     },
@@ -94,11 +97,16 @@ export function seedReport(teamId: string, address: string, data: Partial<Prisma
   return prisma.report.create({ data: { teamId, address, addressKey: key, searchKey: key, listingAgent: "A", createdBy: "B", ...data } });
 }
 
-/** The app on a loopback port, for clients that need a real socket (server-sent events, browsers); close() ends it. */
+/**
+ * The app on a loopback port, for clients that need a real socket (server-sent events, WebSocket at /graphql,
+ * browsers); close() ends it.
+ */
 export async function listening(app: TestApp["app"]): Promise<{ server: http.Server; base: string; close(): Promise<void> }> {
   const server = http.createServer(app);
+  const sockets = attachWebSockets(server, app);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const close = async () => {
+    await sockets?.close();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   };
