@@ -9,6 +9,7 @@ import { isDatabaseUnavailable, isStatementTimeout } from "../db/errors";
 import { logger } from "../logger";
 import { schema } from "../schema";
 import { execute } from "../schema/engine";
+import { chargeRestDocument } from "../schema/read-cost";
 import { rawDataOf, rawField } from "../schema/sql-json/raw";
 import { ApiError, pathNaming, type NameOf } from "../schema/errors";
 import { isResponseTooLarge } from "../schema/limits";
@@ -91,6 +92,9 @@ async function executed(op: Operation, variables: Record<string, unknown>, conte
   // A single value where a list goes: GraphQL would take it as a list of one, REST does not (./lists.ts).
   const notList = nonArrayForList(schema, op.document, variables);
   if (notList) throw toRestError(notList, op, options.nameOf ?? restNameOf(options.spelled), context);
+  // Its points (read cost: src/schema/read-cost.ts), charged before it runs; enforce mode refuses past the budget.
+  const throttled = await chargeRestDocument(schema, op.document, op.kind, context, variables);
+  if (throttled) throw new RestError(429, throttled);
   const args = { schema, document: op.document, contextValue: context, variableValues: variables };
   // The one-statement read path leaves out what the key may not read where the route allows that (its detail).
   const result = await execute(args, { omitForbidden: options.allowForbiddenNested });

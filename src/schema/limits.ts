@@ -146,7 +146,7 @@ function estimate(
   }
 }
 
-interface Estimate {
+export interface Estimate {
   depth: number;
   complexity: number;
   /** The answer's largest size in bytes (bytesFromQuery). */
@@ -164,7 +164,24 @@ function estimateRefusal(
   const found = estimate(schema, document, context, variables, stored);
   if (found instanceof GraphQLError) return found;
   const message = limitPassed(found);
+  if (message === undefined && typeof context === "object" && context !== null) accepted.set(context, found);
   return message === undefined ? undefined : tooComplex(message, validationStatus(context));
+}
+
+/** The estimate each execution's operation was accepted with, by its context (the read's price: src/schema/read-cost.ts). */
+const accepted = new WeakMap<object, Estimate>();
+
+/** The objects and bytes the limits estimated for the operation running with this context, once it was accepted. */
+export const acceptedEstimate = (context: unknown): Readonly<Estimate> | undefined =>
+  typeof context === "object" && context !== null ? accepted.get(context) : undefined;
+
+/**
+ * The objects and bytes of an operation (a REST route's document) as the limits estimate them, without a refusal:
+ * undefined when its variables do not coerce (execution refuses it).
+ */
+export function operationEstimate(schema: GraphQLSchema, document: DocumentNode, context: unknown, variables: Record<string, unknown>): Readonly<Estimate> | undefined {
+  const found = estimate(schema, document, context, variables);
+  return found instanceof GraphQLError ? undefined : found;
 }
 
 /** The message of the depth, object or size limit an estimate passes, or undefined. */

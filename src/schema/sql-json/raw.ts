@@ -59,7 +59,9 @@ export function useRawJsonResults(): Plugin {
       if (!raw) return;
       const mediaType = regularMediaType(request);
       if (!mediaType) return;
-      const body = `{"data":${raw.text}}`;
+      // extensions (the read's cost, src/schema/read-cost.ts) after the data, as Yoga's own JSON answer writes them.
+      const extensions = (result as ExecutionResult).extensions;
+      const body = extensions ? `{"data":${raw.text},"extensions":${JSON.stringify(extensions)}}` : `{"data":${raw.text}}`;
       setResultProcessor((_result, fetchAPI) => new fetchAPI.Response(body, { status: 200, headers: { "Content-Type": `${mediaType}; charset=utf-8` } }), mediaType);
     },
   };
