@@ -174,7 +174,7 @@ describe("GraphQL limits", () => {
               ? { url: "x", events: ["*"] }
               : {};
       const status = /Deliveries/.test(op.name) ? "failed" : "all";
-      const variables = { limit: 100, offset: 0, status, id: "x", reportId: "00000000-0000-4000-8000-000000000000", address: "x", input, comparables: [], posts: [{}], atomic: false, deliveryId: "x", manifest: {}, first: 100, granularity: "HOUR" };
+      const variables = { limit: 100, offset: 0, status, id: "x", reportId: "00000000-0000-4000-8000-000000000000", address: "x", input, comparables: [], posts: [{}], atomic: false, deliveryId: "x", manifest: {}, first: 100, granularity: "HOUR", showingId: "x", format: "SVG", baseUrl: "https://reports.example.com" };
       const { depth, complexity } = complexityFromQuery(op.document, { schema, variables });
       expect({ op: op.name, depth: depth <= LIMITS.depth, objects: complexity <= LIMITS.objects }).toEqual({ op: op.name, depth: true, objects: true });
     }

@@ -59,7 +59,7 @@ const createBody = inputShape("CreateSignInLinkInput", {
   types: { label: z.string().min(1).max(200).nullable(), expires_at: z.iso.datetime(), questions: z.array(z.string().min(1).max(200)).max(5) },
   examples: { label: "Front door tablet", questions: ["How did you hear about this open house?"] },
 }).meta({ id: "CreateSignInLinkBody" });
-const linkParams = s.showingIdParams.extend({ linkId: z.string().meta({ description: "The sign-in link's uuid" }) });
+const linkParams = s.showingIdParams.extend({ signInLinkId: z.string().meta({ description: "The sign-in link's uuid" }) });
 const consentReceipt = RECEIPT.schema.meta({ id: "ConsentReceipt" });
 const consentQuery = s.pageQuery.extend({
   showing_id: z.string().optional().meta({ description: "The receipts of one showing (its id or unique_showing_key)" }),
@@ -70,7 +70,7 @@ const consentQuery = s.pageQuery.extend({
 function qrRoute(format: "svg" | "png"): RestRoute {
   return {
     method: "get",
-    path: `${links}/{linkId}/qr.${format}`,
+    path: `${links}/{signInLinkId}/qr.${format}`,
     operationId: format === "svg" ? "getSignInLinkQrSvg" : "getSignInLinkQrPng",
     tag: "Showings",
     summary: (needs) => `The QR code of a sign-in link's URL as ${format.toUpperCase()}, for a door sign or a flyer (needs ${needs}: it holds the token)`,
@@ -80,7 +80,7 @@ function qrRoute(format: "svg" | "png"): RestRoute {
     binary: format === "svg" ? "image/svg+xml" : "image/png",
     responseDescription: `The QR code (${format === "svg" ? "image/svg+xml" : "image/png"})`,
     run: async (req: Request, res: Response) => {
-      const variables = { showingId: req.params.showingId, id: req.params.linkId, format: format.toUpperCase(), baseUrl: origin(req) };
+      const variables = { showingId: req.params.showingId, id: req.params.signInLinkId, format: format.toUpperCase(), baseUrl: origin(req) };
       const code = await runRoot<{ mediaType: string; content: string }>(QR, variables, res.locals.context);
       res.setHeader("Cache-Control", "no-store");
       res.type(code.mediaType).send(format === "svg" ? code.content : Buffer.from(code.content, "base64"));
@@ -130,7 +130,7 @@ export const signInLinkRoutes: RestRoute[] = [
   },
   {
     method: "delete",
-    path: `${links}/{linkId}`,
+    path: `${links}/{signInLinkId}`,
     operationId: "revokeSignInLink",
     tag: "Showings",
     summary: (needs) => `Revoke a sign-in link: its form answers 404 from now on, on every server (needs ${needs})`,
@@ -139,7 +139,7 @@ export const signInLinkRoutes: RestRoute[] = [
     answer: { data: signInLink },
     message: "Sign-in link revoked",
     responseDescription: "The revoked link",
-    run: async (req, res) => withQr(req, await runRoot<{ id: string }>(REVOKE, { showingId: req.params.showingId, id: req.params.linkId }, res.locals.context)),
+    run: async (req, res) => withQr(req, await runRoot<{ id: string }>(REVOKE, { showingId: req.params.showingId, id: req.params.signInLinkId }, res.locals.context)),
   },
   qrRoute("svg"),
   qrRoute("png"),
