@@ -1,6 +1,7 @@
 // Webhooks (docs/api.md "Webhooks"): a team's endpoints, the events its changes recorded and the delivery attempts,
 // with their queries and mutations. Events are recorded by the mutations that make changes (src/webhooks/outbox.ts);
 // the worker (src/webhooks/worker.ts) sends them.
+import { openSealedFields } from "../../../attendees/crypto";
 import { randomBytes } from "node:crypto";
 import { changesOf, recordAudit } from "../../../audit/log";
 import { config } from "../../../config";
@@ -41,17 +42,18 @@ builder.prismaObject("WebhookEndpoint", {
   }),
 });
 
-builder.prismaObject("WebhookEvent", {
+const EventObject = builder.prismaObject("WebhookEvent", {
   description: "Something that happened in the team, as sent to endpoints (kept 30 days).",
   fields: (t) => ({
     id: t.exposeID("id", { description: "The event's id (evt_…), sent as webhook-id" }),
     type: t.exposeString("type", { description: "The event type" }),
-    data: t.expose("data", { type: "JSON", description: "The resource as its REST GET returns it, or { id } for a deletion" }),
+    // Attendee fields are stored encrypted in the event and opened here (docs/data-protection.md).
+    data: t.field({ type: "JSON", description: "The resource as its REST GET returns it, or { id } for a deletion", select: { data: true }, resolve: (e) => openSealedFields(e.data) }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When it happened" }),
   }),
 });
 
-builder.prismaObject("WebhookDelivery", {
+const DeliveryObject = builder.prismaObject("WebhookDelivery", {
   description: "One attempt to send an event to an endpoint.",
   fields: (t) => ({
     id: t.exposeID("id", { description: "The attempt's id (a UUID)" }),
@@ -66,6 +68,98 @@ builder.prismaObject("WebhookDelivery", {
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When the attempt was scheduled" }),
     sentAt: t.expose("sentAt", { type: "DateTime", nullable: true, description: "When the attempt was sent (the last try, after a process that took it stopped); null while it waits" }),
     nextAttemptAt: t.expose("nextAttemptAt", { type: "DateTime", nullable: true, description: "When a pending attempt is due" }),
+  }),
+});
+
+/** Where an event stands at one endpoint, from its attempts (docs/api.md "Webhooks", the delivery log by event). */
+export const EVENT_DELIVERY_STATES = ["pending", "retrying", "delivered", "failed"] as const;
+type EventDeliveryState = (typeof EVENT_DELIVERY_STATES)[number];
+type Attempt = Prisma.WebhookDeliveryGetPayload<object>;
+
+/**
+ * An attempt waits: `retrying` when an earlier one failed and none succeeded, else `pending` (the first attempt, or a
+ * redelivery of an event the endpoint already received); none waits: `delivered` when one succeeded, else `failed`.
+ */
+export function stateOf(attempts: Pick<Attempt, "status">[]): EventDeliveryState {
+  const succeeded = attempts.some((a) => a.status === "succeeded");
+  if (attempts.some((a) => a.status === "pending")) return !succeeded && attempts.some((a) => a.status === "retrying" || a.status === "failed") ? "retrying" : "pending";
+  return succeeded ? "delivered" : "failed";
+}
+
+/** The events (of an endpoint) in `state`, as a filter on their attempts to that endpoint. */
+function stateWhere(endpointId: string, state: EventDeliveryState): Prisma.WebhookEventWhereInput {
+  const pending = { endpointId, status: "pending" };
+  const succeeded = { endpointId, status: "succeeded" };
+  const missed = { endpointId, status: { in: ["retrying", "failed"] } };
+  switch (state) {
+    case "delivered":
+      return { AND: [{ deliveries: { some: succeeded } }, { deliveries: { none: pending } }] };
+    case "failed":
+      return { AND: [{ deliveries: { none: pending } }, { deliveries: { none: succeeded } }] };
+    case "retrying":
+      return { AND: [{ deliveries: { some: pending } }, { deliveries: { some: missed } }, { deliveries: { none: succeeded } }] };
+    case "pending":
+      return { AND: [{ deliveries: { some: pending } }, { OR: [{ deliveries: { none: missed } }, { deliveries: { some: succeeded } }] }] };
+  }
+}
+
+interface EventDelivery {
+  endpointId: string;
+  event: Prisma.WebhookEventGetPayload<object>;
+  attempts: Attempt[];
+}
+
+const EventDeliveryRef = builder.objectRef<EventDelivery>("WebhookEventDelivery").implement({
+  description: "One event sent to one endpoint: its attempts, oldest first, and where it stands.",
+  fields: (t) => ({
+    endpointId: t.exposeID("endpointId", { description: "The endpoint" }),
+    event: t.field({ type: EventObject, description: "The event", resolve: (d) => d.event }),
+    state: t.string({
+      description: "pending (an attempt waits: the first, or a redelivery), retrying (an attempt failed; the next waits until nextAttemptAt), delivered (an attempt succeeded) or failed (no attempt succeeded and none is left)",
+      resolve: (d) => stateOf(d.attempts),
+    }),
+    nextAttemptAt: t.field({
+      type: "DateTime",
+      nullable: true,
+      description: "When the waiting attempt is due (pending or retrying)",
+      resolve: (d) => d.attempts.find((a) => a.status === "pending")?.nextAttemptAt ?? null,
+    }),
+    attempts: t.field({ type: [DeliveryObject], description: "Every attempt, oldest first", resolve: (d) => d.attempts }),
+  }),
+});
+
+/** Events with their attempts to `endpointId` (or to every endpoint), newest first. */
+async function eventDeliveries(where: Prisma.WebhookEventWhereInput, endpointId: string, page: { limit: number; offset: number }): Promise<EventDelivery[]> {
+  const events = await prisma.webhookEvent.findMany({
+    where,
+    orderBy: [...newestFirst],
+    take: page.limit,
+    skip: page.offset,
+    include: { deliveries: { where: { endpointId }, orderBy: [{ attempt: "asc" }, { createdAt: "asc" }] } },
+  });
+  return events.map(({ deliveries, ...event }) => ({ endpointId, event, attempts: deliveries }));
+}
+
+builder.objectField(EventObject, "deliveries", (t) =>
+  t.field({
+    type: [EventDeliveryRef],
+    description: "Its delivery to each endpoint it was sent to (oldest endpoint first), with the attempts",
+    resolve: async (event) => {
+      const attempts = await prisma.webhookDelivery.findMany({ where: { eventId: event.id, teamId: event.teamId }, orderBy: [{ attempt: "asc" }, { createdAt: "asc" }] });
+      const byEndpoint = new Map<string, Attempt[]>();
+      for (const a of attempts) byEndpoint.set(a.endpointId, [...(byEndpoint.get(a.endpointId) ?? []), a]);
+      return [...byEndpoint].map(([endpointId, list]) => ({ endpointId, event, attempts: list }));
+    },
+  }),
+);
+
+const EventDeliveryPage = builder.objectRef<{ where: Prisma.WebhookEventWhereInput; endpointId: string; limit: number; offset: number }>("WebhookEventDeliveryPage").implement({
+  description: "One page of the events sent to an endpoint, newest first, each with its attempts.",
+  fields: (t) => ({
+    items: t.field({ type: [EventDeliveryRef], description: "The items of this page", complexity: { field: 0, multiplier: 1 }, resolve: (p) => eventDeliveries(p.where, p.endpointId, p) }),
+    total: t.int({ description: "Items in the whole list", resolve: (p) => prisma.webhookEvent.count({ where: p.where }) }),
+    limit: t.exposeInt("limit", { description: "Page size" }),
+    offset: t.exposeInt("offset", { description: "Items skipped" }),
   }),
 });
 
@@ -235,6 +329,29 @@ builder.queryFields((t) => ({
       const endpoint = await endpointOfTeam(teamId, String(endpointId));
       const where: Prisma.WebhookDeliveryWhereInput = { endpointId: endpoint.id, teamId, ...(status ? { status } : {}), ...(eventType ? { event: { type: eventType } } : {}) };
       return { where, limit, offset };
+    },
+  }),
+  webhookEventDeliveries: t.field({
+    type: EventDeliveryPage,
+    description:
+      "The events sent to an endpoint, newest first, each with its attempts and where it stands (pending, retrying, delivered, failed); optionally only those in a state and of an event type. Needs webhooks:read.",
+    authScopes: { permission: "webhooks:read" },
+    args: {
+      endpointId: t.arg.id({ required: true, description: "The endpoint's id" }),
+      state: t.arg.string({ description: `Only events in this state: ${EVENT_DELIVERY_STATES.join(", ")}`, validate: checked(z.enum(EVENT_DELIVERY_STATES).nullish()) }),
+      eventType: t.arg.string({ description: "Only events of this type", validate: checked(text(100).nullish()) }),
+      ...pageArgs(t),
+    },
+    resolve: async (_root, { endpointId, state, eventType, limit, offset }, ctx) => {
+      const teamId = teamIdOf(ctx);
+      const endpoint = await endpointOfTeam(teamId, String(endpointId));
+      const where: Prisma.WebhookEventWhereInput = {
+        teamId,
+        deliveries: { some: { endpointId: endpoint.id } },
+        ...(eventType ? { type: eventType } : {}),
+        ...(state ? stateWhere(endpoint.id, state as EventDeliveryState) : {}),
+      };
+      return { where, endpointId: endpoint.id, limit, offset };
     },
   }),
   webhookEvents: t.field({
