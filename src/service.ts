@@ -1,6 +1,7 @@
 // One server process: migrations, first-start bootstrap, HTTP server, webhook deliveries, graceful shutdown.
 // Started by src/server.ts, alone or as each worker of a cluster (src/cluster.ts).
 import { stopTracing } from "./observability/tracing"; // first: traces (when on) patch http, express and pg as they load
+import cluster from "node:cluster";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { createRateLimiter } from "./auth/rate-limit";
@@ -77,8 +78,12 @@ export async function startService(): Promise<void> {
   // The bound port, not the configured one: PORT=0 picks a free port.
   const { port } = server.address() as AddressInfo;
   const base = `http://${config.HOST === "0.0.0.0" || config.HOST === "::" ? "localhost" : config.HOST}:${port}`;
-  logger.info({ port, database: database.kind, redis: Boolean(config.REDIS_URL), rest: `${base}/v1`, docs: `${base}/docs`, graphql: `${base}/graphql`, dashboard: `${base}/dashboard` }, "listening");
-  process.stderr.write(`Property Report Service: REST ${base}/v1 · reference ${base}/docs · GraphQL (GraphiQL) ${base}/graphql · team dashboard ${base}/dashboard\n`);
+  // The links once per start: by the only process, or by a cluster's first worker (the others say they listen).
+  const worker = cluster.isWorker ? cluster.worker?.id : undefined;
+  if (worker === undefined || worker === 1) {
+    logger.info({ port, database: database.kind, redis: Boolean(config.REDIS_URL), rest: `${base}/v1`, docs: `${base}/docs`, graphql: `${base}/graphql`, dashboard: `${base}/dashboard` }, "listening");
+    process.stderr.write(`Property Report Service: REST ${base}/v1 · reference ${base}/docs · GraphQL (GraphiQL) ${base}/graphql · team dashboard ${base}/dashboard\n`);
+  } else logger.info({ port, worker }, "listening");
   started();
   // Webhook deliveries, in the background of every process (claimed through the database: see src/webhooks/worker.ts),
   // unless WEBHOOK_CONCURRENCY=0 makes this one an API-only process.

@@ -57,6 +57,10 @@ async function until(what: string, check: () => boolean, ms = 60_000): Promise<v
     await server?.stop("SIGKILL");
   });
 
+  it("prints the links once, not once per worker", () => {
+    expect(server.output().split("\n").filter((line) => line.startsWith("Property Report Service: REST "))).toHaveLength(1);
+  });
+
   it("serves both workers' metrics summed on the primary's metrics port", async () => {
     const port = Number(/"port":(\d+)[^\n]*"msg":"metrics listening"/.exec(server.output())?.[1]);
     const count = async () => {
