@@ -6,6 +6,7 @@
 // every failure class instead of stopping at the first) — see test/fuzz/README.md.
 import { fuzzDatabase } from "./env";
 import fc from "fast-check";
+import { readsServed } from "../../src/db/replicas";
 import { introspect, gqlCaseArb, runGql, type GqlModel } from "./graphql";
 import { FUZZ_RUNS, REPLAY, SEED, SURVEY, summarise, World } from "./harness";
 import { aliasedCaseArb, runAliased } from "./mutations";
@@ -112,4 +113,11 @@ it("answers a write to a report racing the report's delete with 2xx or 404, neve
 it("opens many live streams per team through several keys: 200 or a 429 naming the full cap, every event once, one selection's bytes alike", async () => {
   const w = await streamWorld(world);
   await fuzz("live streams", streamCaseArb(), Math.max(6, Math.round(FUZZ_RUNS / 200)), SEED + 5, (c) => runStreams(w, c));
+});
+
+// .ci/run runs this file once more with a streaming replica (test/support/with-replica.ts): the cases above were then
+// answered by a service that sends a team's reads to the replica once it has replayed the team's last write.
+(process.env.DATABASE_REPLICA_URLS ? it : it.skip)("with a replica configured, the replica answered some of the reads above", () => {
+  process.stdout.write(`fuzz reads: ${readsServed.replica} on the replica, ${readsServed.primary} on the primary\n`);
+  expect(readsServed.replica).toBeGreaterThan(0);
 });

@@ -5,8 +5,12 @@ import pg from "pg";
 
 export interface OwnDatabase {
   url: string;
-  /** The settings of a process on it: DATABASE_URL, and DATABASE_DIRECT_URL when the suite has one (a pooler pass). */
-  env: { DATABASE_URL: string; DATABASE_DIRECT_URL?: string };
+  /**
+   * The settings of a process on it: DATABASE_URL, DATABASE_DIRECT_URL when the suite has one (a pooler pass), and
+   * DATABASE_REPLICA_URLS when the suite has replicas (the same database name on each: a streaming replica replays
+   * the CREATE DATABASE).
+   */
+  env: { DATABASE_URL: string; DATABASE_DIRECT_URL?: string; DATABASE_REPLICA_URLS?: string };
   create(): Promise<void>;
   drop(): Promise<void>;
 }
@@ -23,6 +27,7 @@ export function ownDatabase(label: string): OwnDatabase | null {
   const base = process.env.DATABASE_URL;
   if (!base) return null;
   const direct = process.env.DATABASE_DIRECT_URL;
+  const replicas = process.env.DATABASE_REPLICA_URLS;
   const name = `${new URL(base).pathname.slice(1)}_${label}_${process.pid}`;
   const url = withDatabase(base, name);
   const admin = async (sql: string) => {
@@ -36,7 +41,11 @@ export function ownDatabase(label: string): OwnDatabase | null {
   };
   return {
     url,
-    env: direct ? { DATABASE_URL: url, DATABASE_DIRECT_URL: withDatabase(direct, name) } : { DATABASE_URL: url },
+    env: {
+      DATABASE_URL: url,
+      ...(direct ? { DATABASE_DIRECT_URL: withDatabase(direct, name) } : {}),
+      ...(replicas ? { DATABASE_REPLICA_URLS: replicas.split(",").map((r) => withDatabase(r.trim(), name)).join(",") } : {}),
+    },
     create: () => admin(`CREATE DATABASE "${name}"`),
     drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
   };
