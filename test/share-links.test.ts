@@ -78,7 +78,7 @@ async function fullReport(client = api, extra: Record<string, unknown> = {}) {
 async function share(reportId: string, body: Record<string, unknown> = {}) {
   const res = await api.post(`/v1/reports/${reportId}/share-links`, body);
   expect(res.status).toBe(201);
-  return res.body.data as { id: string; token: string; url: string; expires_at: string };
+  return res.body.data as { id: string; token: string; url: string; expires_at: string; warnings: string[] };
 }
 const page = (token: string) => request(t.app).get(`/r/${token}`);
 const pdf = async (path: string, auth: Record<string, string> = {}) => {
@@ -157,6 +157,8 @@ describe("share links over REST", () => {
       expires_at: expect.any(String),
       created_at: expect.any(String),
       revoked_at: null,
+      // A new report is a draft: the answer says so before the agent sends the link.
+      warnings: ["report_is_draft"],
     });
     expect(link.url.endsWith(`/r/${link.token}`)).toBe(true);
     // Default: 30 days.
@@ -182,6 +184,17 @@ describe("share links over REST", () => {
     expect((await pdf(`/r/${link.token}.pdf`)).res.status).toBe(404);
     // Revoking again changes nothing.
     expect((await api.delete(`/v1/reports/${reportId}/share-links/${link.id}`)).body.data.revoked_at).toBe(revoked.body.data.revoked_at);
+  });
+
+  it("warns when the report is a draft, and not once it is published (REST and GraphQL)", async () => {
+    const reportId = await fullReport();
+    expect((await share(reportId)).warnings).toEqual(["report_is_draft"]);
+    const gql = (query: string) => request(t.app).post("/graphql").set(team.auth).send({ query });
+    const draft = await gql(`mutation { createShareLink(reportId: "${reportId}") { warnings } }`);
+    expect(draft.body.data.createShareLink.warnings).toEqual(["report_is_draft"]);
+    expect((await api.patch(`/v1/reports/${reportId}`, { status: "published" })).status).toBe(200);
+    expect((await share(reportId)).warnings).toEqual([]);
+    expect((await gql(`mutation { createShareLink(reportId: "${reportId}") { warnings } }`)).body.data.createShareLink.warnings).toEqual([]);
   });
 
   it("answers 404 for a link that expired", async () => {
@@ -299,7 +312,8 @@ describe("the public page", () => {
     expect(res.text).toContain("$640,000");
     expect(res.text).toMatch(/Confidence: <strong>(High|Medium|Low) \(score [01]\.\d\d\)<\/strong>/);
     expect(res.text).toContain('<th scope="col">Similarity</th>');
-    expect(res.text).toMatch(/<svg class="bar"[^>]*aria-label="Value range \$600,000 to \$650,000, estimate \$640,000"/);
+    expect(res.text).toMatch(/<svg class="bar"[^>]*aria-label="Value range \$600,000 to \$650,000, estimate \$640,000, list price \$700,000"/);
+    expect(res.text).toContain("List price $700,000");
     for (const s of Object.values(SECTIONS)) {
       expect(res.text).toContain(`id="${s.id}"`);
       expect(res.text).toContain(s.marker);

@@ -30,6 +30,8 @@ const COLOURS = { navy: ["#0B2545", "#8DA9C4"], lemon: ["#FFEB3B", "#FFF59D"] } 
   let server: http.Server;
   let origin: string;
   let browser: Browser;
+  /** The report each shared page shows, by the page's path. */
+  const reportIds = new Map<string, string>();
 
   /** A report with something in every section, in the given colours and switches; the path of its page. */
   async function sharedReport(colours: readonly [string, string], switches: Record<string, boolean> = {}, fields: Record<string, string> = {}): Promise<string> {
@@ -62,7 +64,9 @@ const COLOURS = { navy: ["#0B2545", "#8DA9C4"], lemon: ["#FFEB3B", "#FFF59D"] } 
     await api.post(`/v1/reports/${id}/social-posts/import`, { posts: [{ platform: "instagram", external_id: "p1", likes: 120, comments: 14, shares: 3, views: 2400 }] });
     await api.post(`/v1/reports/${id}/insights`, { title: "Priced to sell", body: "Three pending sales on this street closed above list.", category: "pricing" });
     await api.post(`/v1/reports/${id}/insights`, { title: "Location", body: "A quiet street near the park and the primary school.", category: "neighborhood" });
-    return new URL((await api.post(`/v1/reports/${id}/share-links`, {})).body.data.url).pathname;
+    const pagePath = new URL((await api.post(`/v1/reports/${id}/share-links`, {})).body.data.url).pathname;
+    reportIds.set(pagePath, id);
+    return pagePath;
   }
 
   /** Opens the page in a fresh context; `problems` collects requests leaving the server, script and CSP errors. */
@@ -111,7 +115,7 @@ const COLOURS = { navy: ["#0B2545", "#8DA9C4"], lemon: ["#FFEB3B", "#FFF59D"] } 
       expect(problems).toEqual([]);
       await context.close();
     }
-  });
+  }, 240_000);
 
   it.each(Object.entries(SWITCHES))("leaves out the section of %s when it is off", async (name, section) => {
     const pagePath = await sharedReport(COLOURS.navy, { [name]: false });
@@ -139,6 +143,51 @@ const COLOURS = { navy: ["#0B2545", "#8DA9C4"], lemon: ["#FFEB3B", "#FFF59D"] } 
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  it.each(["light", "dark"] as const)("stacks each comparable as a card on a phone (%s), marked used or not, with JavaScript off", async (colorScheme) => {
+    const pagePath = await sharedReport(COLOURS.navy);
+    // One included comparable without a size (not used by the valuation) and one the agent excluded (never shown).
+    const id = reportIds.get(pagePath)!;
+    await api.post(`/v1/reports/${id}/comparables`, { address: "9 Birch Court", city: "Springfield", price: 610000, beds: 3, baths: 2 });
+    await api.post(`/v1/reports/${id}/comparables`, { address: "77 Excluded Way", city: "Springfield", price: 990000, sqft: 2000, included: false });
+    for (const [size, viewport] of [["phone", { width: 390, height: 844 }], ["desktop", { width: 1280, height: 900 }]] as const) {
+      const context = await browser.newContext({ viewport, colorScheme, javaScriptEnabled: false });
+      const { page, problems } = await open(context, pagePath);
+      await expect(page.getByText("From 3 of 4 comparable properties", { exact: false }).isVisible()).resolves.toBe(true);
+      expect(await page.content()).not.toContain("77 Excluded Way");
+      const rows = page.locator("#comparables tbody tr");
+      expect(await rows.count()).toBe(4);
+      // The used ones first, each marked; the one without a size last, "Not used".
+      expect(await page.locator("#comparables td.use").allInnerTexts()).toEqual(["Used", "Used", "Used", "Not used"]);
+      expect((await rows.nth(3).innerText()).includes("9 Birch Court")).toBe(true);
+      const boxes = await Promise.all([0, 1, 2, 3].map(async (i) => (await rows.nth(i).boundingBox())!));
+      if (size === "phone") {
+        // Cards: each within the screen, one under the other, its figures labelled; nothing to scroll sideways.
+        for (const b of boxes) expect(b.x >= 0 && b.x + b.width <= viewport.width).toBe(true);
+        for (let i = 1; i < boxes.length; i++) expect(boxes[i].y).toBeGreaterThanOrEqual(boxes[i - 1].y + boxes[i - 1].height);
+        const labels = await page.locator("#comparables tbody tr:first-child td").evaluateAll((cells) => cells.map((c) => getComputedStyle(c, "::before").content));
+        expect(labels).toEqual(['"Sale price"', '"Adjustments"', '"Adjusted price"', '"Sq ft"', '"$/sq ft"', '"Beds / baths"', '"Distance"', '"Sold"', '"Similarity"', '"Valuation"']);
+        expect(await page.locator(".scroll").evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
+        // The column heads are there for screen readers only (a 1-pixel box): each card's cells carry them.
+        expect((await page.locator("#comparables thead").boundingBox())!.height).toBeLessThanOrEqual(1);
+      } else {
+        // A table: the rows side by side in columns under a visible head.
+        expect((await page.locator("#comparables thead").boundingBox())!.height).toBeGreaterThan(10);
+        expect(boxes[0].width).toBeGreaterThan(600);
+        expect(boxes[1].y).toBe(boxes[0].y + boxes[0].height);
+      }
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await page.locator("#valuation").screenshot({ path: path.join(SCREENSHOTS, `share-comparables-${size}-${colorScheme}.png`) });
+      expect(problems).toEqual([]);
+      await context.close();
+    }
+    // axe with scripts on (it runs in the page), at phone width.
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme });
+    const { page } = await open(context, pagePath);
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    await context.close();
+  }, 240_000);
 
   it("reads the same with JavaScript disabled, and prints", async () => {
     const pagePath = await sharedReport(COLOURS.lemon);

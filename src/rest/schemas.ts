@@ -210,6 +210,9 @@ export const shareLinkWithToken = shareLink
   .extend({
     url: z.string().meta({ description: "The public page: <this server>/r/<token> (its PDF: the same with .pdf). Shown only now" }),
     token: z.string().meta({ description: "43 characters of base64url; only its SHA-256 is kept. Shown only now" }),
+    warnings: z.array(z.enum(["report_is_draft"])).meta({
+      description: "What to check before sending the link (empty when nothing): report_is_draft, the report is still a draft and the client sees it unfinished",
+    }),
   })
   .meta({ id: "ShareLinkWithToken" });
 export const shareLinkParams = z.object({

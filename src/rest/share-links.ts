@@ -18,7 +18,7 @@ const LIST = operation(`query RestShareLinks($reportId: ID!, $limit: Int!, $offs
   shareLinks(reportId: $reportId, limit: $limit, offset: $offset) { total limit offset items { ...RestShareLink } }
 } ${LINK}`);
 const CREATE = operation(`mutation RestCreateShareLink($reportId: ID!, $input: CreateShareLinkInput!) {
-  createShareLink(reportId: $reportId, input: $input) { link { ...RestShareLink } token path }
+  createShareLink(reportId: $reportId, input: $input) { link { ...RestShareLink } token path warnings }
 } ${LINK}`);
 const REVOKE = operation(`mutation RestRevokeShareLink($reportId: ID!, $id: ID!) { revokeShareLink(reportId: $reportId, id: $id) { ...RestShareLink } } ${LINK}`);
 
@@ -65,8 +65,8 @@ export const shareLinkRoutes: RestRoute[] = [
     responseDescription: "The link with its token and url (shown only now)",
     run: async (req, res) => {
       const variables = { reportId: req.params.reportId, input: bodyToInput(CREATE_INPUT, bodyObject(req)) };
-      const made = await runRoot<{ link: object; token: string; path: string }>(CREATE, variables, res.locals.context, { nameOf });
-      return { ...made.link, url: urlOf(req, made.path), token: made.token };
+      const made = await runRoot<{ link: object; token: string; path: string; warnings: string[] }>(CREATE, variables, res.locals.context, { nameOf });
+      return { ...made.link, url: urlOf(req, made.path), token: made.token, warnings: made.warnings };
     },
   },
   {

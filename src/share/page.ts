@@ -4,7 +4,7 @@
 // wrote has dir="auto": it is a bidirectional isolate, so right-to-left text and bidi controls in it (an agent name
 // holding U+202E) lay out within that element and never reorder the text around it ("Prepared by", the e-mail).
 import { createHash } from "node:crypto";
-import type { Fact, NoteView, ReportView, Theme, ValuationView } from "./view";
+import { barScale, type ComparableRow, type Fact, type NoteView, type ReportView, type Theme, type ValuationView } from "./view";
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 export const escapeHtml = (value: unknown): string => String(value).replace(/[&<>"']/g, (c) => ESCAPES[c]);
@@ -40,14 +40,29 @@ h3{font-size:1.05rem;margin:1rem 0 .25rem}
 .facts dt{font-size:.85rem;color:#4b5563}.facts dd{margin:0;font-weight:600;font-size:1.1rem}
 .estimate{font-size:1.1rem}.estimate strong{font-size:1.6rem;color:${t.accent}}
 .bar{width:100%;height:auto;display:block;margin:.5rem 0}
-.bar .track{fill:#e5e7eb}.bar .range{fill:${t.bar}}.bar .mark{fill:#111}
+.bar .track{fill:#e5e7eb}.bar .range{fill:${t.bar}}.mark{fill:#111}.list{fill:#b45309;stroke:#fff;stroke-width:2}
+.legend{display:flex;flex-wrap:wrap;gap:.25rem 1.5rem;margin:.25rem 0 0}.key svg{vertical-align:-2px}
 .ends{display:flex;justify-content:space-between;gap:1rem;margin:0}
 .scroll{overflow-x:auto}
 table{border-collapse:collapse;width:100%;font-size:.9rem}
-th{background:${t.secondary};color:${t.onSecondary};text-align:left}
+thead th{background:${t.secondary};color:${t.onSecondary};text-align:left}
 th,td{padding:.4rem .5rem;border-bottom:1px solid #d1d5db}
 td{white-space:nowrap}
-td.address{white-space:normal;min-width:10rem}
+tbody th{font-weight:400;text-align:left}
+.address{white-space:normal;min-width:10rem}
+tr.unused{color:#4b5563}
+td.use{font-weight:600}
+tr.unused td.use{font-weight:400}
+@media (max-width:600px){
+  .scroll{overflow:visible}
+  table.comps,table.comps tbody,table.comps tr,table.comps th,table.comps td{display:block}
+  table.comps thead{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
+  table.comps tr{border:1px solid #d1d5db;border-radius:.5rem;margin:0 0 .75rem;padding:.5rem .75rem}
+  table.comps tr.used{border-left:.35rem solid ${t.accent}}
+  table.comps tbody th{font-weight:600;font-size:1rem;border:0;padding:0 0 .25rem;min-width:0}
+  table.comps td{display:flex;justify-content:space-between;gap:1rem;border:0;border-top:1px solid #e5e7eb;padding:.2rem 0;white-space:normal;text-align:right}
+  table.comps td::before{content:attr(data-label);color:#4b5563;text-align:left}
+}
 .muted{color:#4b5563}
 ul.dates{columns:2 14rem;padding-left:1.2rem}
 footer{padding:1.5rem 1rem 3rem;border-top:1px solid #d1d5db}
@@ -60,6 +75,7 @@ a{color:${t.accent}}
   tr{break-inside:avoid}
   .scroll{overflow:visible}
   a{color:inherit;text-decoration:none}
+  .pdf-link{display:none}
 }`;
 }
 
@@ -69,25 +85,49 @@ const notes = (list: NoteView[]) => list.map((n) => html`<article>${n.title ? ht
 /** Text where no element can isolate it (the document's title): between U+2068 FIRST STRONG and U+2069 POP ISOLATE. */
 const isolated = (text: string) => `\u2068${text}\u2069`;
 
-/** The value range as a bar: the range over the track, a mark at the estimate. Drawn with SVG attributes (no style). */
+/**
+ * The value range as a bar: the range over the track, a bar at the estimate, a diamond at the list price (outside the
+ * range when it is), and a legend naming both. Drawn with SVG attributes (no style).
+ */
 function rangeBar(v: ValuationView): Html {
   if (v.low === null || v.high === null) return raw("");
   const [x0, width] = [20, 560];
-  const mark = v.position === null ? "" : html`<rect class="mark" x="${Math.round(x0 + v.position * width) - 2}" y="4" width="4" height="40"/>`;
-  const label = `Value range ${v.low} to ${v.high}${v.estimate ? `, estimate ${v.estimate}` : ""}`;
-  return html`<svg class="bar" viewBox="0 0 600 48" role="img" aria-label="${label}"><rect class="track" x="0" y="14" width="600" height="20" rx="10"/><rect class="range" x="${x0}" y="14" width="${width}" height="20" rx="10"/>${mark}</svg>
-<p class="ends"><span>Low ${v.low}</span><span>High ${v.high}</span></p>`;
+  const s = barScale(v);
+  const x = (f: number) => Math.round(x0 + f * width);
+  const mark = s.estimate === null ? "" : html`<rect class="mark" x="${x(s.estimate) - 2}" y="4" width="4" height="40"/>`;
+  const list = s.list === null ? "" : html`<path class="list" d="M${x(s.list)} 2l9 12-9 12-9-12z"/>`;
+  const label = `Value range ${v.low} to ${v.high}${v.estimate ? `, estimate ${v.estimate}` : ""}${v.list ? `, list price ${v.list.price}` : ""}`;
+  const key = (shape: Html, text: string) => html`<span class="key"><svg viewBox="0 0 20 28" width="12" height="16" aria-hidden="true">${shape}</svg> ${text}</span>`;
+  return html`<svg class="bar" viewBox="0 0 600 48" role="img" aria-label="${label}"><rect class="track" x="0" y="14" width="600" height="20" rx="10"/><rect class="range" x="${x(s.from)}" y="14" width="${x(s.to) - x(s.from)}" height="20" rx="10"/>${mark}${list}</svg>
+<p class="ends"><span>Low ${v.low}</span><span>High ${v.high}</span></p>
+<p class="legend">${v.estimate ? key(raw('<rect class="mark" x="8" y="0" width="4" height="28"/>'), `Estimate ${v.estimate}`) : ""}${v.list ? key(raw('<path class="list" d="M10 2l9 12-9 12-9-12z"/>'), `List price ${v.list.price}`) : ""}</p>`;
 }
 
+/** The comparables' columns: heading and cell. On a phone each row is a card whose cells carry their heading (CSS). */
+const COMPARABLE_COLUMNS: Array<[string, keyof ComparableRow]> = [
+  ["Sale price", "price"],
+  ["Adjustments", "adjustments"],
+  ["Adjusted price", "adjustedPrice"],
+  ["Sq ft", "sqft"],
+  ["$/sq ft", "pricePerSqft"],
+  ["Beds / baths", "bedsBaths"],
+  ["Distance", "distance"],
+  ["Sold", "saleDate"],
+  ["Similarity", "similarity"],
+];
+
+const comparableRow = (c: ComparableRow) =>
+  html`<tr class="${c.used ? "used" : "unused"}"><th scope="row" class="address" dir="auto">${c.address}</th>${COMPARABLE_COLUMNS.map(
+    ([label, key]) => html`<td data-label="${label}">${c[key]}</td>`,
+  )}<td data-label="Valuation" class="use">${c.used ? "Used" : "Not used"}</td></tr>`;
+
 function valuationSection(v: ValuationView): Html {
-  const head = ["Address", "Sale price", "Adjustments", "Adjusted price", "Sq ft", "$/sq ft", "Beds / baths", "Distance", "Sold", "Similarity"];
+  const head = ["Address", ...COMPARABLE_COLUMNS.map(([label]) => label), "Valuation"];
   return html`<section aria-labelledby="s-valuation" id="valuation"><h2 id="s-valuation">Market valuation</h2>
 ${v.estimate ? html`<p class="estimate">Estimated value <strong>${v.estimate}</strong></p>` : html`<p class="muted">Not enough comparable sales for an estimate.</p>`}
 ${rangeBar(v)}${v.confidence ? html`<p>Confidence: <strong>${v.confidence}</strong></p>` : ""}${v.basis ? html`<p class="muted">${v.basis}</p>` : ""}
 ${v.comparables.length
-    ? html`<h3 id="s-comparables">Comparable properties</h3><div class="scroll" role="region" aria-labelledby="s-comparables" tabindex="0"><table id="comparables"><thead><tr>${head.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${v.comparables.map(
-        (c) => html`<tr><td class="address" dir="auto">${c.address}</td><td>${c.price}</td><td>${c.adjustments}</td><td>${c.adjustedPrice}</td><td>${c.sqft}</td><td>${c.pricePerSqft}</td><td>${c.bedsBaths}</td><td>${c.distance}</td><td>${c.saleDate}</td><td>${c.similarity}</td></tr>`,
-      )}</tbody></table></div>`
+    ? html`<h3 id="s-comparables">Comparable properties</h3><div class="scroll" role="region" aria-labelledby="s-comparables" tabindex="0"><table id="comparables" class="comps"><thead><tr>${head.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${v.comparables.map(comparableRow)}</tbody></table></div>`
     : ""}</section>`;
 }
 
@@ -109,7 +149,7 @@ ${v.social ? html`<section aria-labelledby="s-social" id="social"><h2 id="s-soci
 ${v.insights ? html`<section aria-labelledby="s-insights" id="insights"><h2 id="s-insights">Agent insights</h2>${notes(v.insights)}</section>` : ""}
 ${v.neighborhood ? html`<section aria-labelledby="s-neighborhood" id="neighborhood"><h2 id="s-neighborhood">The neighborhood</h2>${notes(v.neighborhood)}</section>` : ""}
 </main>
-<footer><p>Prepared on ${v.prepared} by <strong dir="auto">${v.agent.name}</strong>${v.agent.email ? html` · <a href="mailto:${v.agent.email}" dir="auto">${v.agent.email}</a>` : ""}</p>${v.pdfHref ? html`<p class="muted"><a href="${v.pdfHref}">This report as a PDF</a></p>` : ""}</footer>`;
+<footer><p>Prepared on ${v.prepared} by <strong dir="auto">${v.agent.name}</strong>${v.agent.email ? html` · <a href="mailto:${v.agent.email}" dir="auto">${v.agent.email}</a>` : ""}</p>${v.pdfHref ? html`<p class="muted pdf-link"><a href="${v.pdfHref}">This report as a PDF</a></p>` : ""}</footer>`;
 }
 
 export interface Page {

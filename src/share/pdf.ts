@@ -6,12 +6,14 @@
 // no glyph for them, so each could only print as a stray "?" inside a name; without them the PDF reads, and is
 // extracted, as the text was written. The page keeps them, isolated (./page.ts).
 import type PDFKitDocument from "pdfkit";
-import type { Fact, NoteView, ReportView, ValuationView } from "./view";
+import { barScale, type Fact, type NoteView, type ReportView, type ValuationView } from "./view";
 
 type Doc = PDFKit.PDFDocument;
 const MARGIN = 48;
 const GREY = "#4b5563";
 const LINE = "#d1d5db";
+/** The list price diamond on the value-range bar (as on the page). */
+const LIST_COLOR = "#b45309";
 
 /** What Helvetica's encoding can show: Windows-1252 (Latin-1 and a few more); anything else becomes "?". */
 const WIN_ANSI_EXTRA = "€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ";
@@ -27,8 +29,15 @@ function room(doc: Doc, needed: number): void {
   if (doc.y + needed > doc.page.height - MARGIN) doc.addPage();
 }
 
-function heading(doc: Doc, text: string, color: string): void {
-  room(doc, 60);
+/** A heading's own height (the space above it, its line and rule, the space under it), in points. */
+const HEADING_HEIGHT = 40;
+
+/**
+ * A section's heading, kept on one page with the first `keep` points of what follows it (its first facts, lines or
+ * the valuation's figure and bar): a heading never stands alone at a page's foot.
+ */
+function heading(doc: Doc, text: string, color: string, keep = 70): void {
+  room(doc, HEADING_HEIGHT + keep);
   doc.moveDown(0.8).font("Helvetica-Bold").fontSize(15).fillColor(color).text(printable(text), MARGIN, doc.y);
   const y = doc.y + 2;
   doc.moveTo(MARGIN, y).lineTo(MARGIN + width(doc), y).lineWidth(1.5).strokeColor(color).stroke();
@@ -63,44 +72,62 @@ function notes(doc: Doc, list: NoteView[]): void {
   }
 }
 
-/** The value range: the track, the range over it, a mark at the estimate, low and high under it. */
+/** The value range: the track, the range over it, a mark at the estimate, a diamond at the list price, then low, high and a legend. */
 function rangeBar(doc: Doc, v: ValuationView, barColor: string): void {
   if (v.low === null || v.high === null) return;
-  room(doc, 50);
-  const y = doc.y + 4;
+  room(doc, 64);
+  const y = doc.y + 8;
   const w = width(doc);
   const [x0, span] = [MARGIN + 16, w - 32];
+  const s = barScale(v);
+  const x = (f: number) => x0 + f * span;
   doc.roundedRect(MARGIN, y, w, 14, 7).fill("#e5e7eb");
-  doc.roundedRect(x0, y, span, 14, 7).fill(barColor);
-  if (v.position !== null) doc.rect(x0 + v.position * span - 1.5, y - 6, 3, 26).fill("#111111");
+  doc.roundedRect(x(s.from), y, x(s.to) - x(s.from), 14, 7).fill(barColor);
+  if (s.estimate !== null) doc.rect(x(s.estimate) - 1.5, y - 6, 3, 26).fill("#111111");
+  const diamond = (cx: number, cy: number) => doc.polygon([cx, cy - 8], [cx + 6, cy], [cx, cy + 8], [cx - 6, cy]).lineWidth(1.5).fillAndStroke(LIST_COLOR, "#ffffff");
+  if (s.list !== null) diamond(x(s.list), y + 7);
   doc.font("Helvetica").fontSize(9.5).fillColor("black");
   doc.text(`Low ${v.low}`, MARGIN, y + 24, { width: w / 2, lineBreak: false });
   doc.text(`High ${v.high}`, MARGIN + w / 2, y + 24, { width: w / 2, align: "right", lineBreak: false });
+  let lx = MARGIN;
+  const legendY = y + 40;
+  if (v.estimate) {
+    doc.rect(lx + 4, legendY - 1, 3, 12).fill("#111111");
+    doc.fillColor("black").text(`Estimate ${v.estimate}`, lx + 12, legendY, { lineBreak: false });
+    lx += 12 + doc.widthOfString(`Estimate ${v.estimate}`) + 24;
+  }
+  if (v.list) {
+    diamond(lx + 5, legendY + 4);
+    doc.fillColor("black").text(`List price ${v.list.price}`, lx + 14, legendY, { lineBreak: false });
+  }
   doc.x = MARGIN;
-  doc.y = y + 42;
+  doc.y = legendY + 20;
 }
 
-const COLUMNS: Array<{ title: string; key: keyof ValuationView["comparables"][number]; width: number }> = [
-  { title: "Address", key: "address", width: 112 },
-  { title: "Sale price", key: "price", width: 54 },
-  { title: "Adjust.", key: "adjustments", width: 48 },
-  { title: "Adjusted", key: "adjustedPrice", width: 54 },
-  { title: "Sq ft", key: "sqft", width: 36 },
-  { title: "$/sq ft", key: "pricePerSqft", width: 42 },
-  { title: "Bd / ba", key: "bedsBaths", width: 38 },
-  { title: "Dist.", key: "distance", width: 36 },
-  { title: "Sold", key: "saleDate", width: 58 },
-  { title: "Similar", key: "similarity", width: 38 },
+const COLUMNS: Array<{ title: string; key: Exclude<keyof ValuationView["comparables"][number], "used">; width: number }> = [
+  { title: "Address", key: "address", width: 100 },
+  { title: "Sale price", key: "price", width: 52 },
+  { title: "Adjust.", key: "adjustments", width: 46 },
+  { title: "Adjusted", key: "adjustedPrice", width: 52 },
+  { title: "Sq ft", key: "sqft", width: 34 },
+  { title: "$/sq ft", key: "pricePerSqft", width: 40 },
+  { title: "Bd / ba", key: "bedsBaths", width: 36 },
+  { title: "Dist.", key: "distance", width: 34 },
+  { title: "Sold", key: "saleDate", width: 52 },
+  { title: "Similar", key: "similarity", width: 36 },
 ];
+/** The last column: whether the valuation uses the comparable. */
+const USE_COLUMN = { title: "Used", width: 34 };
+const WIDTHS = [...COLUMNS.map((c) => c.width), USE_COLUMN.width];
 
 function tableRow(doc: Doc, cells: string[], bold: boolean): number {
   doc.font(bold ? "Helvetica-Bold" : "Helvetica").fontSize(8);
-  const heights = cells.map((c, i) => doc.heightOfString(printable(c), { width: COLUMNS[i].width - 6 }));
+  const heights = cells.map((c, i) => doc.heightOfString(printable(c), { width: WIDTHS[i] - 6 }));
   return Math.max(...heights) + 8;
 }
 
 function comparablesTable(doc: Doc, v: ValuationView, fill: string, onFill: string): void {
-  const head = COLUMNS.map((c) => c.title);
+  const head = [...COLUMNS.map((c) => c.title), USE_COLUMN.title];
   const draw = (cells: string[], header: boolean) => {
     const h = tableRow(doc, cells, header);
     if (doc.y + h > doc.page.height - MARGIN) {
@@ -112,22 +139,23 @@ function comparablesTable(doc: Doc, v: ValuationView, fill: string, onFill: stri
     let x = MARGIN;
     cells.forEach((cell, i) => {
       doc.font(header ? "Helvetica-Bold" : "Helvetica").fontSize(8).fillColor(header ? onFill : "black");
-      doc.text(printable(cell), x + 3, y + 4, { width: COLUMNS[i].width - 6 });
-      x += COLUMNS[i].width;
+      doc.text(printable(cell), x + 3, y + 4, { width: WIDTHS[i] - 6 });
+      x += WIDTHS[i];
     });
     doc.moveTo(MARGIN, y + h).lineTo(MARGIN + width(doc), y + h).lineWidth(0.5).strokeColor(LINE).stroke();
     doc.x = MARGIN;
     doc.y = y + h;
   };
-  room(doc, 60);
+  // The subheading with the table's head and first row.
+  room(doc, 90);
   doc.font("Helvetica-Bold").fontSize(11).fillColor("black").text("Comparable properties", MARGIN, doc.y).moveDown(0.3);
   draw(head, true);
-  for (const c of v.comparables) draw(COLUMNS.map((col) => c[col.key]), false);
+  for (const c of v.comparables) draw([...COLUMNS.map((col) => c[col.key]), c.used ? "Yes" : "No"], false);
 }
 
 function valuation(doc: Doc, view: ReportView, v: ValuationView): void {
   const t = view.theme;
-  heading(doc, "Market valuation", t.accent);
+  heading(doc, "Market valuation", t.accent, 110);
   if (v.estimate) doc.font("Helvetica").fontSize(11).text("Estimated value ", { continued: true }).font("Helvetica-Bold").fontSize(16).fillColor(t.accent).text(v.estimate);
   else doc.fillColor(GREY).text("Not enough comparable sales for an estimate.");
   rangeBar(doc, v, t.bar);
@@ -191,6 +219,26 @@ function draw(doc: Doc, v: ReportView): void {
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (see above)
 const pdfDocument = (): typeof PDFKitDocument => require("pdfkit") as typeof PDFKitDocument;
 
+/**
+ * Each page's footer, written once every page is drawn (pages are buffered): the address and the day it was made on
+ * the left, "Page 2 of 3" on the right, under a rule in the bottom margin. A printed page stays identifiable.
+ */
+function footers(doc: Doc, v: ReportView): void {
+  const { start, count } = doc.bufferedPageRange();
+  for (let i = start; i < start + count; i++) {
+    doc.switchToPage(i);
+    const bottom = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0; // text in the margin would otherwise start a new page
+    const y = doc.page.height - MARGIN + 14;
+    const w = width(doc);
+    doc.moveTo(MARGIN, y - 6).lineTo(MARGIN + w, y - 6).lineWidth(0.5).strokeColor(LINE).stroke();
+    doc.font("Helvetica").fontSize(8).fillColor(GREY);
+    doc.text(printable(`${v.title} · Prepared on ${v.prepared}`), MARGIN, y, { width: w * 0.75, height: 10, ellipsis: true, lineBreak: false });
+    doc.text(`Page ${i - start + 1} of ${count}`, MARGIN + w * 0.75, y, { width: w * 0.25, align: "right", lineBreak: false });
+    doc.page.margins.bottom = bottom;
+  }
+}
+
 /** The report's PDF as one buffer. */
 export function reportPdf(v: ReportView): Promise<Buffer> {
   const PDFDocument = pdfDocument();
@@ -200,6 +248,7 @@ export function reportPdf(v: ReportView): Promise<Buffer> {
     info: { Title: printable(`${v.title}: property report`), Author: printable(v.agent.name), Creator: "Property Report Service" },
     lang: "en-US",
     displayTitle: true,
+    bufferPages: true,
   });
   const chunks: Buffer[] = [];
   doc.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -208,6 +257,7 @@ export function reportPdf(v: ReportView): Promise<Buffer> {
     doc.on("error", reject);
   });
   draw(doc, v);
+  footers(doc, v);
   doc.end();
   return done;
 }

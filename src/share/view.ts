@@ -12,8 +12,8 @@ const REPORT = operation(`query ReportView($id: ID!) {
     id address city state zip price beds baths sqft yearBuilt propertyType lotSize description clientSummary
     listingAgent customAgentName customAgentEmail primaryColor secondaryColor
     showComps showShowings showSocial showAgentInsights showNeighborhood
-    valuation { estimatedValue valueRange { low high } pricePerSqft { median } comparablesUsed comparablesTotal confidence { level score } }
-    comparables { address city price sqft beds baths yearBuilt distanceMiles saleDate status adjustments adjustedPrice pricePerSqft similarity included }
+    valuation { estimatedValue valueRange { low high } pricePerSqft { median } comparablesUsed comparablesTotal confidence { level score } comparables { id used } }
+    comparables { id address city price sqft beds baths yearBuilt distanceMiles saleDate status adjustments adjustedPrice pricePerSqft similarity included }
     showings { showingDate scheduledDate eventType attendeesCount }
     engagement { totals { posts likes comments shares views } platforms { platform posts likes comments shares views } }
     agentInsights { title body category }
@@ -62,9 +62,11 @@ export interface ReportData {
     comparablesUsed: number;
     comparablesTotal: number;
     confidence?: Maybe<{ level: string; score: number }>;
+    comparables?: Maybe<Array<{ id: string; used: boolean }>>;
   }>;
   comparables?: Maybe<
     Array<{
+      id: string;
       address: string;
       city?: Maybe<string>;
       price?: Maybe<number>;
@@ -109,6 +111,8 @@ export interface ComparableRow {
   saleDate: string;
   /** Similarity to the report, as a percentage. */
   similarity: string;
+  /** Whether the valuation uses it (included, with an adjusted price and sqft): the client sees which of them count. */
+  used: boolean;
 }
 export interface Theme {
   /** The header's background and text. */
@@ -128,6 +132,11 @@ export interface ValuationView {
   high: string | null;
   /** Where the estimate sits between low and high, 0 to 1 (0.5 when they are equal). */
   position: number | null;
+  /**
+   * The list price and where it sits on the same scale as `position` (below 0 under the low end, above 1 over the
+   * high end): the bar places it, so a client sees the asking price against the range. Null without a price or range.
+   */
+  list: { price: string; at: number } | null;
   basis: string;
   /** The valuation's confidence: High, Medium or Low, with its score. */
   confidence: string | null;
@@ -207,7 +216,11 @@ function factsOf(r: ReportData): Fact[] {
 
 function valuationOf(r: ReportData): ValuationView | undefined {
   const v = r.valuation;
-  const comps = (r.comparables ?? []).filter((c) => c.included);
+  // The included comparables (one the agent excluded is never shown), each marked used or not (an included one
+  // without a price or size is not used), as the dashboard's "Used in the valuation" column: "From 3 of 4
+  // comparable properties" counts the rows of the table under it. The used ones first, each group in the report's order.
+  const used = new Map((v?.comparables ?? []).map((c) => [c.id, c.used]));
+  const comps = (r.comparables ?? []).filter((c) => c.included).sort((a, b) => Number(used.get(b.id) ?? false) - Number(used.get(a.id) ?? false));
   // A section with nothing to say is left out, as empty showings and social are: no estimate and no comparable.
   if (v?.estimatedValue == null && !comps.length) return undefined;
   const range = v?.valueRange;
@@ -218,8 +231,9 @@ function valuationOf(r: ReportData): ValuationView | undefined {
     low: range ? money(range.low) : null,
     high: range ? money(range.high) : null,
     position: range && estimate != null ? (span > 0 ? Math.min(1, Math.max(0, (estimate - range.low) / span)) : 0.5) : null,
+    list: range && r.price != null ? { price: money(r.price), at: span > 0 ? (r.price - range.low) / span : r.price === range.low ? 0.5 : r.price < range.low ? -0.5 : 1.5 } : null,
     confidence: v?.confidence ? `${v.confidence.level[0].toUpperCase()}${v.confidence.level.slice(1)} (score ${v.confidence.score.toFixed(2)})` : null,
-    basis: v ? `From ${v.comparablesUsed} of ${v.comparablesTotal} comparable properties${v.pricePerSqft ? `, at a median of ${money(v.pricePerSqft.median)} per sq ft` : ""}.` : "",
+    basis: v ? `From ${v.comparablesUsed} of ${comps.length} comparable properties${v.pricePerSqft ? `, at a median of ${money(v.pricePerSqft.median)} per sq ft` : ""}.` : "",
     comparables: comps.map((c) => {
       const total = Object.values(c.adjustments ?? {}).reduce((sum, n) => sum + n, 0);
       return {
@@ -233,6 +247,7 @@ function valuationOf(r: ReportData): ValuationView | undefined {
         distance: c.distanceMiles == null ? "—" : `${c.distanceMiles.toFixed(1)} mi`,
         saleDate: dateOf(c.saleDate),
         similarity: c.similarity == null ? "—" : `${Math.round(c.similarity * 100)}%`,
+        used: used.get(c.id) ?? false,
       };
     }),
   };
@@ -316,4 +331,16 @@ export function pdfFileName(v: ReportView): string {
     .slice(0, 80)
     .replace(/-+$/, "");
   return `${slug || "report"}.pdf`;
+}
+
+/**
+ * Where the value-range bar draws its parts, as fractions 0 to 1 of the track: the range, the estimate and the list
+ * price. The track spans the range and the list price (drawn at most one range's width beyond either end, at the
+ * track's end when farther), so a list price above or below the range is placed outside it, where it is.
+ */
+export function barScale(v: ValuationView): { from: number; to: number; estimate: number | null; list: number | null } {
+  const list = v.list === null ? null : Math.min(2, Math.max(-1, v.list.at));
+  const [min, max] = [Math.min(0, list ?? 0), Math.max(1, list ?? 1)];
+  const at = (x: number) => (x - min) / (max - min);
+  return { from: at(0), to: at(1), estimate: v.position === null ? null : at(v.position), list: list === null ? null : at(list) };
 }

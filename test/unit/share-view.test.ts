@@ -20,10 +20,11 @@ const report = (over: Partial<ReportData> = {}): ReportData => ({
   showSocial: true,
   showAgentInsights: true,
   showNeighborhood: true,
-  valuation: { estimatedValue: 620000, valueRange: { low: 610000, high: 650000 }, pricePerSqft: { median: 310 }, comparablesUsed: 3, comparablesTotal: 3, confidence: { level: "medium", score: 0.6 } },
+  valuation: { estimatedValue: 620000, valueRange: { low: 610000, high: 650000 }, pricePerSqft: { median: 310 }, comparablesUsed: 1, comparablesTotal: 3, confidence: { level: "medium", score: 0.6 }, comparables: [{ id: "c1", used: true }, { id: "c2", used: false }, { id: "c3", used: false }] },
   comparables: [
-    { address: "A St", price: 600000, sqft: 2000, adjustments: { garage: 10000 }, adjustedPrice: 610000, pricePerSqft: 305, similarity: 0.874, included: true },
-    { address: "Dropped Rd", price: 900000, sqft: 1000, adjustedPrice: 900000, pricePerSqft: 900, included: false },
+    { id: "c2", address: "No Size Ct", price: 500000, included: true },
+    { id: "c1", address: "A St", price: 600000, sqft: 2000, adjustments: { garage: 10000 }, adjustedPrice: 610000, pricePerSqft: 305, similarity: 0.874, included: true },
+    { id: "c3", address: "Dropped Rd", price: 900000, sqft: 1000, adjustedPrice: 900000, pricePerSqft: 900, included: false },
   ],
   // Extra fields a careless document might carry: the view never copies them.
   showings: [
@@ -42,7 +43,12 @@ describe("reportView", () => {
   it("shows every section whose switch is on, formatted, and never a private field", () => {
     const v = reportView(report());
     expect(v.valuation).toMatchObject({ estimate: "$620,000", low: "$610,000", high: "$650,000", position: 0.25, confidence: "Medium (score 0.60)" });
-    expect(v.valuation!.comparables).toEqual([expect.objectContaining({ address: "A St", adjustments: "+$10,000", adjustedPrice: "$610,000", pricePerSqft: "$305.00", similarity: "87%" })]);
+    // The included comparables, the used one first, each marked; the excluded one never.
+    expect(v.valuation!.comparables).toEqual([
+      expect.objectContaining({ address: "A St", adjustments: "+$10,000", adjustedPrice: "$610,000", pricePerSqft: "$305.00", similarity: "87%", used: true }),
+      expect.objectContaining({ address: "No Size Ct", used: false }),
+    ]);
+    expect(v.valuation!.basis).toBe("From 1 of 2 comparable properties, at a median of $310 per sq ft.");
     expect(v.activity).toEqual({ showings: 1, openHouses: 1, attendees: 16, dates: [{ date: "Jul 1, 2026", kind: "Showing" }, { date: "Jul 4, 2026", kind: "Open house" }] });
     expect(v.social!.totals[0]).toEqual({ label: "Posts", value: "1" });
     expect(v.insights).toEqual([{ title: "Priced to sell", body: "Closed above list." }]);

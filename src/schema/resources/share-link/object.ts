@@ -31,7 +31,13 @@ builder.prismaObject("ShareLink", {
   }),
 });
 
-const CreatedLink = builder.objectRef<{ link: { id: string }; token: string }>("ShareLinkWithToken").implement({
+/** A share link's warning codes, each with what it means (docs/api.md "Share links"). */
+export const SHARE_LINK_WARNINGS = {
+  report_is_draft: "The report is still a draft: the client sees it as it stands now, unfinished parts included. Publish it, or check it, before sending the link.",
+} as const;
+type ShareLinkWarning = keyof typeof SHARE_LINK_WARNINGS;
+
+const CreatedLink = builder.objectRef<{ link: { id: string }; token: string; warnings: ShareLinkWarning[] }>("ShareLinkWithToken").implement({
   description: "A new share link with its token: shown only now (only its SHA-256 is kept).",
   fields: (t) => ({
     link: t.prismaField({
@@ -45,6 +51,12 @@ const CreatedLink = builder.objectRef<{ link: { id: string }; token: string }>("
     }),
     token: t.exposeString("token", { description: "The link's secret: 43 characters of base64url" }),
     path: t.string({ description: "The public page's path on this server, /r/<token> (the PDF: /r/<token>.pdf)", resolve: (parent) => sharePath(parent.token) }),
+    warnings: t.stringList({
+      description: `What to check before sending the link, as codes (empty when nothing): ${Object.entries(SHARE_LINK_WARNINGS)
+        .map(([code, text]) => `${code} (${text})`)
+        .join("; ")}`,
+      resolve: (parent) => parent.warnings,
+    }),
   }),
 });
 
@@ -104,12 +116,14 @@ builder.mutationFields((t) => ({
           });
           const after = { report_id: made.reportId, label: made.label, expires_at: made.expiresAt };
           await recordAudit(tx, ctx, { teamId, action: "share_link.created", target: { type: "share_link", id: made.id }, after });
-          return { id: made.id };
+          const report = await tx.report.findUnique({ where: { id }, select: { status: true } });
+          return { id: made.id, draft: report?.status === "draft" };
         })
         .catch((err: unknown) => {
           throw isRowGone(err) ? notFound(REPORT_NOT_FOUND) : err; // the report was deleted meanwhile
         });
-      return { link, token };
+      // Sharing a draft is allowed (an agent may send it for review) but said: the client sees it unfinished.
+      return { link: { id: link.id }, token, warnings: link.draft ? (["report_is_draft"] as ShareLinkWarning[]) : [] };
     },
   }),
   revokeShareLink: t.prismaField({
