@@ -75,7 +75,7 @@ it("refuses to save an endpoint whose IPv6 host carries a private IPv4 address, 
   ]) {
     const res = await request(t.app).post("/v1/webhooks").set(team.auth).send({ url, events: ["*"] });
     const host = new URL(url).hostname.slice(1, -1); // as the URL writes it: [::127.0.0.1] is [::7f00:1]
-    expect([url, res.status, res.body.error?.message]).toEqual([url, 400, `url is refused: ${host} resolves to ${host}, ${why}; webhooks are sent only to public addresses`]);
+    expect([url, res.status, res.body.error?.message]).toEqual([url, 400, `url is refused: ${host} resolves to ${host}, ${why}; webhooks are sent only to public addresses (for local development, start the server with WEBHOOK_ALLOW_PRIVATE_URLS=true)`]);
   }
   const gql = await request(t.app)
     .post("/graphql")

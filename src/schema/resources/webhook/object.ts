@@ -239,7 +239,8 @@ async function checkedFields(input: { url?: string | null; events?: string[] | n
     try {
       await checkHost(parsed.hostname);
     } catch (err) {
-      if (err instanceof PrivateAddressError) throw badField(["input", "url"], `is refused: ${err.message}`);
+      // The way out for a receiver on this machine or network, named where the refusal is read (docs/api.md "Webhooks").
+      if (err instanceof PrivateAddressError) throw badField(["input", "url"], `is refused: ${err.message} (for local development, start the server with WEBHOOK_ALLOW_PRIVATE_URLS=true)`);
       throw badField(["input", "url"], `is refused: its host ${parsed.hostname} does not resolve`);
     }
     data.url = url;
