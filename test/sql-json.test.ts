@@ -22,7 +22,7 @@ let team: TestTeam;
 let other: TestTeam;
 let reportIds: string[];
 
-const isOneStatementRead = (sql: string) => sql.startsWith("SELECT (") && sql.includes("row_to_json");
+const isOneStatementRead = (sql: string) => sql.startsWith("SELECT (") && sql.includes("json_build_array(");
 /** Counting a call: usage and last_used_at, written in the background. */
 /** Statements of the request's own reading (not the key lookup, usage counting or last_used_at). */
 const reads = (statements: string[]) => statements.filter((sql) => !isHousekeeping(sql) && !/FROM api_keys WHERE key_hash = ANY/.test(sql));
@@ -273,9 +273,8 @@ describe("REST", () => {
       expect(slow.errors).toBeUndefined();
       const expected = { data: toReportDetail((slow.data as { report: ReportDetailResult }).report) };
       expectSame(result.body, expected);
-      // Byte for byte what res.json writes (compact JSON, strings escaped as JavaScript escapes them), but for the
-      // spellings of the same value that PostgreSQL chooses: JSON-typed values keep jsonb's spacing
-      // (`{"pool": -10000}`), numbers below 1e-4 its exponent form (5e-05 for 0.00005).
+      // Byte for byte what res.json writes (compact JSON, strings escaped as JavaScript escapes them; the service
+      // writes the statement's values with JSON.stringify), JSON-typed values aside (their keys in jsonb's order).
       const respelled = (text: string) =>
         text.replace(/"adjustments":\{[^}]*\}/g, '"adjustments":…').replace(/-?\d+(\.\d+)?e[-+]?\d+/g, (n) => JSON.stringify(Number(n)));
       expect(respelled(result.text)).toBe(respelled(JSON.stringify(expected)));

@@ -15,7 +15,7 @@ import { logger } from "../../logger";
 import { columns } from "./columns";
 import { planOperation, resolveArgs, type ObjectPlan, type Plan } from "./plan";
 import { RawData } from "./raw";
-import { connectionWindow, statementOf, type Statement } from "./sql";
+import { connectionWindow, statementOf, type Shape, type Statement } from "./sql";
 
 export interface SqlJsonEntry {
   plan: Plan;
@@ -40,6 +40,24 @@ function nameOf(text: string): string | undefined {
   if (prepared.size >= MAX_PREPARED) return undefined;
   prepared.add(name);
   return name;
+}
+
+/**
+ * A root's value as the answer has it: the statement's arrays (./sql.ts) with their keys put back. An object is built
+ * in its keys' order; `__proto__` (a legal response key) is defined as an own property, as JSON.parse would.
+ */
+function assemble(shape: Shape, value: unknown): unknown {
+  if (shape === null || value === null) return value;
+  if ("list" in shape) return (value as unknown[]).map((element) => assemble(shape.list, element));
+  const values = value as unknown[];
+  const object: Record<string, unknown> = {};
+  for (let i = 0; i < shape.keys.length; i++) {
+    const key = shape.keys[i];
+    const member = assemble(shape.values[i], values[i]);
+    if (key === "__proto__") Object.defineProperty(object, key, { value: member, enumerable: true, writable: true, configurable: true });
+    else object[key] = member;
+  }
+  return object;
 }
 
 /** SQLSTATE class 42 (syntax error or access rule violation): the statement itself is wrong, every time. */
@@ -152,5 +170,6 @@ async function answer(entry: SqlJsonEntry, args: ExecutionArgs, options: SqlJson
   const values = plan.roots.map((_, i) => (row?.[`r${i}`] as string | null | undefined) ?? null);
   // A root without its row (an unknown id): the resolvers give the error.
   if (values.some((v) => v === null)) return null;
-  return { data: new RawData(plan.roots.map((r, i) => [r.key, values[i]!] as const)) as unknown as Record<string, unknown> };
+  const texts = values.map((text, i) => JSON.stringify(assemble(statement.shapes[i], JSON.parse(text!))));
+  return { data: new RawData(plan.roots.map((r, i) => [r.key, texts[i]] as const)) as unknown as Record<string, unknown> };
 }

@@ -1,38 +1,58 @@
-// The one-statement read path, part 2: a plan as one SQL statement whose every column is the JSON text of one root
-// field, built by PostgreSQL. Objects are row_to_json of a row whose columns are named by the response keys (in the
-// selection's order), lists are those texts joined with commas: compact JSON like JSON.stringify's (json_build_object
-// and json_agg would add spaces and newlines, ~10 % of a page). The values are the resolvers'; a few are spelled
-// otherwise: numbers below 1e-4 (PostgreSQL writes 5e-05 where JavaScript writes 0.00005) and JSON-typed values
-// (jsonb's spacing and key order). The text is the same for every
-// request of a plan (a prepared statement on PostgreSQL); a request's values are parameters. Collections the key
-// may not read are left out of the text when the caller asks for that (REST).
+// The one-statement read path, part 2: a plan as one SQL statement whose every column holds one root field's values
+// as JSON arrays, built by PostgreSQL: an object is json_build_array of its values in the selection's order (no key
+// names), a list is json_agg of those in the declared order. The service puts the keys back (`Shape`, assembled in
+// run.ts), as PostGraphile 5 assembles its rows: naming every value in the database (row_to_json of a sub-select per
+// object, each level's text parsed again as json) cost the nested page about twice the database CPU of these arrays
+// and made the statement longer to plan, and the database is the one part that does not scale out (BENCHMARKS.md
+// "Database CPU per request"). The values are the resolvers' (numbers are spelled by JSON.stringify in the service);
+// JSON-typed values keep jsonb's key order. The text is the same for every request of a plan (a prepared statement on
+// PostgreSQL); a request's values are parameters. Collections the key may not read are left out of the text when the
+// caller asks for that (REST).
 import type { Permission } from "../../auth/permissions";
 import { columns as defaultColumns, type Columns } from "./columns";
 import { cursorPrefix, windowOf, type Window } from "../cursor";
 import { ApiError } from "../errors";
 import type { ConnectionMember, Member, ObjectPlan, Plan, ReadRequest, Root } from "./plan";
 
+/**
+ * How a root's arrays become the answer's JSON: a leaf (null) is taken as it is, an object's values come in the order
+ * of its keys, a list holds elements of one shape.
+ */
+export type Shape = null | { keys: string[]; values: Shape[] } | { list: Shape };
+
 export interface Statement {
   text: string;
   /** Each parameter's value for a request. */
   params: Array<(request: ReadRequest) => unknown>;
+  /** Each root's shape, in the order of the statement's columns r0, r1, … */
+  shapes: Shape[];
 }
 
-/** PostgreSQL cuts identifiers (the keys) at 63 bytes: a longer response key is not answered here. */
-const MAX_KEY_BYTES = 63;
+/** PostgreSQL's functions take at most 100 arguments: an object of more values is not answered here. */
+const MAX_VALUES = 100;
 
-class TooLong extends Error {}
+class TooWide extends Error {}
 
-/** `{ key: sql, … }` as one JSON object: row_to_json of a one-row select whose columns are named by the keys. */
-function jsonObject(pairs: Array<[key: string, sql: string]>): string {
-  for (const [key] of pairs) if (Buffer.byteLength(key) > MAX_KEY_BYTES) throw new TooLong();
-  // j$: no response key can be named so (GraphQL names have no $), so row_to_json reads the row, not a column.
-  return `(SELECT row_to_json(j$) FROM (SELECT ${pairs.map(([key, sql]) => `${sql} AS "${key}"`).join(", ")}) j$)`;
+/** SQL building a JSON value, and the shape of that value. */
+interface Json {
+  sql: string;
+  shape: Shape;
 }
 
-/** A JSON array of `element` (JSON per row of `from`), in `order`: '[]' when there is none. */
-const jsonArray = (element: string, order: string, from: string) =>
-  `(SELECT coalesce('[' || string_agg(${element}::text, ',' ORDER BY ${order}) || ']', '[]')::json FROM ${from})`;
+/** `{ key: value, … }` as the JSON array of its values (json_build_array); the keys are the shape's. */
+function jsonObject(pairs: Array<[key: string, value: Json]>): Json {
+  if (pairs.length > MAX_VALUES) throw new TooWide();
+  return { sql: `json_build_array(${pairs.map(([, v]) => v.sql).join(", ")})`, shape: { keys: pairs.map(([key]) => key), values: pairs.map(([, v]) => v.shape) } };
+}
+
+/** One value of SQL, taken as it is. */
+const leaf = (sql: string): Json => ({ sql, shape: null });
+
+/** A JSON array of `element` (per row of `from`), in `order`: '[]' when there is none. */
+const jsonArray = (element: Json, order: string, from: string): Json => ({
+  sql: `(SELECT coalesce(json_agg(${element.sql} ORDER BY ${order}), '[]'::json) FROM ${from})`,
+  shape: { list: element.shape },
+});
 
 /** A connection root's cursor prefix and window for a request (../cursor.ts), or null when the resolver refuses its arguments. */
 const windows = new WeakMap<object, { prefix: string; window: Window } | null>();
@@ -76,10 +96,10 @@ export function statementOf(plan: Plan, columns: Columns, included: (permission:
   const order = (model: string, a: string, orderBy: ReadonlyArray<Record<string, "asc" | "desc">>) =>
     orderBy.flatMap((entry) => Object.entries(entry).map(([field, dir]) => `${a}.${columns.column(model, field)} ${dir.toUpperCase()}`)).join(", ");
 
-  const object = (plan: ObjectPlan, a: string): string =>
+  const object = (plan: ObjectPlan, a: string): Json =>
     jsonObject(plan.members.filter((m) => m.kind === "leaf" || included(m.permission)).map((m) => [m.key, member(m, plan.model, a)]));
-  const member = (m: Member, model: string, a: string): string => {
-    if (m.kind === "leaf") return m.sql(columns.row(model, a));
+  const member = (m: Member, model: string, a: string): Json => {
+    if (m.kind === "leaf") return leaf(m.sql(columns.row(model, a)));
     const id = `n${nodes++}`;
     const c = alias();
     const child = m.object.model;
@@ -103,18 +123,19 @@ export function statementOf(plan: Plan, columns: Columns, included: (permission:
         return `(${value} IS NULL OR ${column} = ${value})`;
       })
       .join(" AND ");
-  const root = (r: Root): string => {
+  const root = (r: Root): Json => {
     const id = `n${nodes++}`;
     const a = alias();
     const where = rowsOf(r, a, id);
     const from = `${columns.table(r.model)} ${a}`;
-    if (r.object) return `(SELECT ${object(r.object, a)} FROM ${from} WHERE ${where})`;
+    const one = r.object && object(r.object, a);
+    if (one) return { sql: `(SELECT ${one.sql} FROM ${from} WHERE ${where})`, shape: one.shape };
     const by = order(r.model, a, r.spec.orderBy!);
     return jsonObject(
-      r.page!.map((m): [string, string] => {
-        if (m.kind === "typename") return [m.key, `'${m.name}'::text`];
-        if (m.kind === "limit" || m.kind === "offset") return [m.key, arg(r.args.node, m.kind, "int", id)];
-        if (m.kind === "total") return [m.key, `(SELECT count(*) FROM ${from} WHERE ${where})`];
+      r.page!.map((m): [string, Json] => {
+        if (m.kind === "typename") return [m.key, leaf(`'${m.name}'::text`)];
+        if (m.kind === "limit" || m.kind === "offset") return [m.key, leaf(arg(r.args.node, m.kind, "int", id))];
+        if (m.kind === "total") return [m.key, leaf(`(SELECT count(*) FROM ${from} WHERE ${where})`)];
         const limit = arg(r.args.node, "limit", "int", id);
         const offset = arg(r.args.node, "offset", "int", id);
         return [m.key, jsonArray(object(m.object, a), by, `(SELECT * FROM ${from} WHERE ${where} ORDER BY ${by} LIMIT ${limit} OFFSET ${offset}) ${a}`)];
@@ -126,11 +147,10 @@ export function statementOf(plan: Plan, columns: Columns, included: (permission:
   // a missing after/before is a bound no row passes ('infinity'), so the statement has one text for every window.
   // Each direction is its own branch under a one-time filter on $back, so each reads the (team, created_at) index in
   // its order and stops after take + 1 rows.
-  const connection = (r: Root, members: ConnectionMember[]): string => {
+  const connection = (r: Root, members: ConnectionMember[]): Json => {
     const id = `n${nodes++}`;
     const a = alias();
-    const f = `f${id}`;
-    const p = `p${id}`;
+    const [f, p] = [`f${id}`, `p${id}`];
     const win = (value: (w: { prefix: string; window: Window }) => unknown) => (request: ReadRequest) => value(connectionWindow(r, request)!);
     const w = (name: string, sqlType: string, value: (w: { prefix: string; window: Window }) => unknown) => param(`${id}.${name}`, sqlType, win(value));
     const back = w("back", "bool", (x) => x.window.backward);
@@ -156,37 +176,37 @@ export function statementOf(plan: Plan, columns: Columns, included: (permission:
     // hasPreviousPage going forward (hasNextPage going backward): a row of the list at or beyond the cursor.
     const beyond = (cmp: string, at: string, rowId: string) => `EXISTS (SELECT 1 FROM ${table} WHERE ${where} AND ${key(a)} ${cmp} (${at}, ${rowId}))`;
     const json = jsonObject(
-      members.map((m): [string, string] => {
-        if (m.kind === "typename") return [m.key, `'${m.name}'::text`];
-        if (m.kind === "totalCount") return [m.key, `(SELECT count(*) FROM ${table} WHERE ${where})`];
+      members.map((m): [string, Json] => {
+        if (m.kind === "typename") return [m.key, leaf(`'${m.name}'::text`)];
+        if (m.kind === "totalCount") return [m.key, leaf(`(SELECT count(*) FROM ${table} WHERE ${where})`)];
         if (m.kind === "pageInfo") {
-          const fields = m.members.map((i): [string, string] => {
-            if (i.kind === "typename") return [i.key, `'${i.name}'::text`];
-            if (i.kind === "hasNextPage") return [i.key, `CASE WHEN ${back} THEN ${beyond("<=", beforeAt, beforeId)} ELSE ${more} END`];
-            if (i.kind === "hasPreviousPage") return [i.key, `CASE WHEN ${back} THEN ${more} ELSE ${beyond(">=", afterAt, afterId)} END`];
+          const fields = m.members.map((i): [string, Json] => {
+            if (i.kind === "typename") return [i.key, leaf(`'${i.name}'::text`)];
+            if (i.kind === "hasNextPage") return [i.key, leaf(`CASE WHEN ${back} THEN ${beyond("<=", beforeAt, beforeId)} ELSE ${more} END`)];
+            if (i.kind === "hasPreviousPage") return [i.key, leaf(`CASE WHEN ${back} THEN ${more} ELSE ${beyond(">=", afterAt, afterId)} END`)];
             const by = i.kind === "startCursor" ? desc : asc;
-            return [i.key, `(SELECT ${cursor(a)} FROM ${p} ${a} ORDER BY ${by} LIMIT 1)`];
+            return [i.key, leaf(`(SELECT ${cursor(a)} FROM ${p} ${a} ORDER BY ${by} LIMIT 1)`)];
           });
           return [m.key, jsonObject(fields)];
         }
         const edge = jsonObject(
-          m.members.map((e): [string, string] => {
-            if (e.kind === "typename") return [e.key, `'${e.name}'::text`];
-            if (e.kind === "cursor") return [e.key, cursor(a)];
+          m.members.map((e): [string, Json] => {
+            if (e.kind === "typename") return [e.key, leaf(`'${e.name}'::text`)];
+            if (e.kind === "cursor") return [e.key, leaf(cursor(a))];
             return [e.key, object(e.object, a)];
           }),
         );
         return [m.key, jsonArray(edge, desc, `${p} ${a}`)];
       }),
     );
-    return `(WITH ${f} AS (${fetched}), ${p} AS (${page}) SELECT ${json})`;
+    return { sql: `(WITH ${f} AS (${fetched}), ${p} AS (${page}) SELECT ${json.sql})`, shape: json.shape };
   };
 
   try {
-    const columnsSql = plan.roots.map((r, i) => `(${r.connection ? connection(r, r.connection) : root(r)})::text AS r${i}`);
-    return { text: `SELECT ${columnsSql.join(", ")}`, params };
+    const built = plan.roots.map((r) => (r.connection ? connection(r, r.connection) : root(r)));
+    return { text: `SELECT ${built.map((b, i) => `(${b.sql})::text AS r${i}`).join(", ")}`, params, shapes: built.map((b) => b.shape) };
   } catch (err) {
-    if (err instanceof TooLong) return null;
+    if (err instanceof TooWide) return null;
     throw err;
   }
 }
