@@ -6,6 +6,11 @@
 //   npx tsx bench/production.ts topology    1 vs 2 processes (WEB_CONCURRENCY) behind PgBouncer in transaction
 //                                           mode: req/s and CPU per request of the nested page and the REST detail,
 //                                           then p50/p99 of both at one fixed offered load
+//   npx tsx bench/production.ts database    the default configuration (`npm start` with only DATABASE_URL, a direct
+//                                           connection; POOLED=1: both sides behind PgBouncer in transaction mode)
+//                                           against PostGraphile 5 on one database: req/s, the server's CPU and
+//                                           PostgreSQL's CPU (the bench database's backends) per nested page and
+//                                           per REST detail, sides alternated
 //   npx tsx bench/production.ts cache       HTTP caching: the nested page by documentId over GET, answered
 //                                           from the response cache, revalidated (304) and missing the cache, vs the
 //                                           same page by POST and PostGraphile 5's (bench/peers.ts) on one database
@@ -15,7 +20,7 @@
 // CPU_PROF=<dir> writes a V8 CPU profile of the service's process there. ROUNDS (default 5) rounds per side.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
 import { startPgBouncer } from "../test/support/pgbouncer";
@@ -25,7 +30,7 @@ import { bearer, call, cycle } from "./http";
 import { compareMany, measure, median, percentile, roundRatios, type Measurement, type Side, type SideSummary, type Target } from "./load";
 import { ensurePostgraphile, startPostgraphile } from "./peers";
 import { samePage } from "./scenarios/graphql-peers";
-import { PEER_NESTED_QUERY } from "./scenarios/peer-queries";
+import { PEER_DETAIL_QUERY, PEER_NESTED_QUERY } from "./scenarios/peer-queries";
 import { NESTED_QUERY } from "./scenarios/statements";
 import { seed as seedDatabase } from "./seed";
 import { freePort } from "../test/support/ports";
@@ -358,9 +363,112 @@ async function cache(): Promise<void> {
   }
 }
 
+const BENCH_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString("base64");
+
+/** CPU so far of the PostgreSQL backends serving database `name` (their process titles name it), per pid. */
+function backendsCpu(name: string): Map<number, number> {
+  const found = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
+      if (!cmdline.startsWith("postgres: ") || !cmdline.split(" ").includes(name)) continue;
+      const fields = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1].split(" ");
+      found.set(Number(entry), (Number(fields[11]) + Number(fields[12])) * 10_000);
+    } catch {
+      // exited
+    }
+  }
+  return found;
+}
+/** CPU the backends spent between two readings (a backend that started in between counts from 0). */
+const backendsSpent = (before: Map<number, number>, after: Map<number, number>) =>
+  [...after].reduce((sum, [pid, cpu]) => sum + cpu - (before.get(pid) ?? 0), 0);
+
+/**
+ * The default configuration against PostGraphile 5 with the database's CPU beside req/s: the nested page (50 reports
+ * × 4 collections) and the REST detail, each side its own process on the same seeded database, the two sides of a
+ * kind alternated round by round (compareMany). PostgreSQL's CPU is that of the backends serving the bench database
+ * (from /proc), so other databases' work on a shared server is not counted. POOLED=1 puts PgBouncer (transaction
+ * mode, 10 server connections) in front of both sides, the service given no setting but the pooled DATABASE_URL.
+ */
+async function databaseCpu(): Promise<void> {
+  const databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) throw new Error("database needs DATABASE_URL (PostgreSQL, a database of its own: it is seeded)");
+  const name = new URL(databaseUrl).pathname.slice(1);
+  const { team } = await seeded(databaseUrl);
+  ensurePostgraphile(log);
+  const bouncer = process.env.POOLED ? await startPgBouncer(databaseUrl, 10) : undefined;
+  const url = bouncer ? bouncer.url(name) : databaseUrl;
+  const [service, postgraphile] = await Promise.all([
+    // DATA_ENCRYPTION_KEY: production refuses to start without one when DATABASE_URL is set (it encrypts contact data).
+    startService(COMMANDS.compiled, { DATABASE_URL: url, DATA_ENCRYPTION_KEY: BENCH_ENCRYPTION_KEY, ...(bouncer ? { DATABASE_DIRECT_URL: databaseUrl } : {}) }),
+    startPostgraphile(url),
+  ]);
+  log(`database: ${bouncer ? "both behind PgBouncer (transaction mode)" : "direct connections"} to ${name}, ${ROUNDS} rounds of 3 s per side, 10 connections`);
+  const cpu: Record<string, { server: number[]; postgres: number[] }> = {};
+  const withCpu = (side: string, pid: number, target: Target): Side => {
+    let before = { server: 0, postgres: new Map<number, number>() };
+    return {
+      name: side,
+      target,
+      before: async () => void (before = { server: cpuOf(pid), postgres: backendsCpu(name) }),
+      after: async (m, warmup) => {
+        if (warmup) return;
+        const entry = (cpu[side] ??= { server: [], postgres: [] });
+        entry.server.push((cpuOf(pid) - before.server) / m.requests);
+        entry.postgres.push(backendsSpent(before.postgres, backendsCpu(name)) / m.requests);
+      },
+    };
+  };
+  const ids = () => cycle(team.reportIds);
+  const kinds: Array<[string, Side[]]> = [
+    [
+      "nested page (50 reports × 4 collections)",
+      [
+        withCpu("service, POST /graphql", service.pid, { port: service.port, method: "POST", headers: bearer(team.key), next: () => ({ path: "/graphql", body: { query: NESTED_QUERY, variables: { limit: PAGE } } }) }),
+        withCpu("PostGraphile 5, allReports", postgraphile.pid, { port: postgraphile.port, method: "POST", next: () => ({ path: "/graphql", body: { query: PEER_NESTED_QUERY, variables: { teamId: team.teamId, limit: PAGE } } }) }),
+      ],
+    ],
+    [
+      "REST detail",
+      (() => {
+        const [mine, theirs] = [ids(), ids()];
+        return [
+          withCpu("service, GET /v1/reports/{id}", service.pid, { port: service.port, headers: bearer(team.key), next: () => ({ path: `/v1/reports/${mine()}` }) }),
+          withCpu("PostGraphile 5, reportByRowId", postgraphile.pid, { port: postgraphile.port, method: "POST", next: () => ({ path: "/graphql", body: { query: PEER_DETAIL_QUERY, variables: { id: theirs() } } }) }),
+        ];
+      })(),
+    ],
+  ];
+  try {
+    const lines = [
+      "| kind | side | req/s | PostgreSQL CPU µs/request | server CPU µs/request | p50 ms | p99 ms | non-2xx/errors |",
+      "|---|---|---|---|---|---|---|---|",
+    ];
+    const ratios: string[] = [];
+    for (const [kind, sides] of kinds) {
+      const c = await compareMany(sides, { connections: 10, rounds: ROUNDS, seconds: 3, warmupSeconds: 2 }, "rps");
+      for (const s of c.sides) {
+        const mine = cpu[s.name];
+        lines.push(`| ${kind} | ${s.name} | ${s.rps.toFixed(0)} | ${median(mine.postgres).toFixed(0)} | ${median(mine.server).toFixed(0)} | ${s.p50.toFixed(1)} | ${s.p99.toFixed(1)} | ${s.errors} |`);
+      }
+      const [a, b] = c.sides;
+      const r = c.ratios[0];
+      const sorted = [...r.rounds].sort((x, y) => x - y);
+      const dbRatio = median(cpu[a.name].postgres) / median(cpu[b.name].postgres);
+      ratios.push(`- ${kind}: req/s **${r.ratio.toFixed(2)}×** PostGraphile (rounds ${sorted[0].toFixed(2)}–${sorted[sorted.length - 1].toFixed(2)}); PostgreSQL CPU per request **${dbRatio.toFixed(2)}×** PostGraphile's`);
+    }
+    console.log([...lines, "", ...ratios].join("\n"));
+  } finally {
+    await Promise.all([service.stop(), postgraphile.stop()]);
+    await bouncer?.stop();
+  }
+}
+
 const mode = process.argv[2];
-const modes: Record<string, () => Promise<void>> = { build, topology, cache };
-(modes[mode] ? modes[mode]() : Promise.reject(new Error("usage: npx tsx bench/production.ts build|topology|cache"))).then(
+const modes: Record<string, () => Promise<void>> = { build, topology, cache, database: databaseCpu };
+(modes[mode] ? modes[mode]() : Promise.reject(new Error("usage: npx tsx bench/production.ts build|topology|database|cache"))).then(
   () => process.exit(0),
   (err) => {
     console.error(err);
