@@ -11,6 +11,7 @@ const SYSTEM = [
   "browser",
   "dashboard",
   "share-page",
+  "sign-in-page",
   "dashboard-admin",
   "example-front-end",
   "cli",
