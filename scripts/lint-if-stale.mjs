@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { cacheDir, root, unlessUnchanged } from "./stale.mjs";
 
-const INPUTS = ["src", "test", "bench", "scripts", "prisma", "bin", "dashboard/src", "dashboard/vite.config.mts", "examples/front-end/src", "examples/front-end/vite.config.mts", "examples/front-end/codegen.ts", "eslint.config.mjs", "jest.config.js", "prisma.config.ts"];
+const INPUTS = ["src", "test", "bench", "scripts", "prisma", "bin", "dashboard/src", "dashboard/vite.config.mts", "examples/front-end/src", "examples/front-end/vite.config.mts", "examples/front-end/codegen.ts", "eslint.config.mjs", "ARCHITECTURE.md", "jest.config.js", "prisma.config.ts"];
 const eslint = path.join(root, "node_modules", "eslint", "bin", "eslint.js");
 const cache = ["--cache", "--cache-strategy", "content", "--cache-location", path.join(cacheDir, "eslint")];
 unlessUnchanged("eslint", INPUTS, () => spawnSync(process.execPath, [eslint, ".", ...cache], { cwd: root, stdio: "inherit" }).status);

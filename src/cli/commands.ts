@@ -8,6 +8,7 @@ import { recordAudit } from "../audit/log";
 import { prisma } from "../db";
 import { checkManifest, DocumentLimitReached, storeDocuments } from "../graphql-documents/documents";
 import { schema } from "../schema";
+import { documentRefusal } from "../schema/limits";
 import { CommandError } from "./usage";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -128,7 +129,7 @@ export async function registerDocuments(teamId: string, file: string): Promise<s
   } catch (err) {
     throw new CommandError(`Cannot read the manifest ${file}: ${(err as Error).message}`);
   }
-  const entries = await checkManifest(schema, manifest);
+  const entries = await checkManifest((text) => documentRefusal(schema, text), manifest);
   if (!Array.isArray(entries)) throw new CommandError(entries.message);
   const { registered, unchanged } = await prisma
     .$transaction(async (tx) => {

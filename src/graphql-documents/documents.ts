@@ -5,10 +5,8 @@
 // names another text): a process keeps the documents it has read in an LRU and a miss reads the database, so a
 // document registered through any process is found by every process on its next request, with nothing to invalidate.
 import { createHash } from "node:crypto";
-import type { GraphQLSchema } from "graphql";
 import { LRUCache } from "lru-cache";
 import { prisma } from "../db";
-import { documentRefusal } from "../schema/limits";
 
 export const sha256Hex = (text: string): string => createHash("sha256").update(text).digest("hex");
 
@@ -47,9 +45,10 @@ const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve)
  * MAX_DOCUMENTS_PER_REQUEST documents (413, before any is read), a key that is not a SHA-256 in hex, a hash that
  * does not match its text, or a document the schema or the query limits refuse (the limit's own message). Each
  * problem names the hash. Checking gives the event loop back every CHECK_SLICE_MS, so other requests are answered
- * while a large manifest is checked.
+ * while a large manifest is checked. `refusal` is the schema's check of one document (src/schema/limits.ts
+ * `documentRefusal`, bound to the schema by the caller: this store sits below the schema's layer).
  */
-export async function checkManifest(schema: GraphQLSchema, manifest: unknown): Promise<ManifestEntry[] | ManifestRefusal> {
+export async function checkManifest(refusal: (text: string) => string | undefined, manifest: unknown): Promise<ManifestEntry[] | ManifestRefusal> {
   if (typeof manifest !== "object" || manifest === null || Array.isArray(manifest)) {
     return refused('manifest must be a JSON object of { "<sha256 hex>": "<document>" }');
   }
@@ -62,7 +61,7 @@ export async function checkManifest(schema: GraphQLSchema, manifest: unknown): P
   const checked = new Map<string, ManifestEntry>();
   let slice = performance.now();
   for (const [key, text] of entries) {
-    const problem = checkEntry(schema, key, text);
+    const problem = checkEntry(refusal, key, text);
     if (typeof problem === "string") return refused(problem);
     checked.set(problem.hash, problem);
     if (performance.now() - slice > CHECK_SLICE_MS) {
@@ -74,13 +73,13 @@ export async function checkManifest(schema: GraphQLSchema, manifest: unknown): P
 }
 
 /** One manifest entry checked: the entry, or what is wrong with it in words. */
-function checkEntry(schema: GraphQLSchema, key: string, text: unknown): ManifestEntry | string {
+function checkEntry(refusalOf: (text: string) => string | undefined, key: string, text: unknown): ManifestEntry | string {
   const hex = HASH.exec(key)?.[1];
   if (!hex) return `manifest key ${JSON.stringify(key.slice(0, 80))} is not a SHA-256 hash in hex (64 hex digits, optionally after "sha256:")`;
   if (typeof text !== "string") return `manifest document ${key} must be a string`;
   const hash = hex.toLowerCase();
   if (sha256Hex(text) !== hash) return `manifest document ${key} does not match its hash: the SHA-256 of its text is ${sha256Hex(text)}`;
-  const refusal = documentRefusal(schema, text);
+  const refusal = refusalOf(text);
   if (refusal) return `manifest document ${key}: ${refusal}`;
   return { hash, text };
 }

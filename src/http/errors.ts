@@ -2,7 +2,7 @@
 import type { NextFunction, Request, Response } from "express";
 import { databaseFailure, isClientAbort } from "../db/errors";
 import { logger } from "../logger";
-import { withoutToken } from "./requests";
+import { withoutToken } from "../observability/token-urls";
 
 export function sendError(res: Response, status: number, message: string): void {
   res.status(status).json({ error: { message, status } });

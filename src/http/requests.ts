@@ -8,6 +8,7 @@ import type { RequestHandler, Response } from "express";
 import pinoHttp from "pino-http";
 import { logger } from "../logger";
 import { traceIds } from "../observability/spans";
+import { withoutToken } from "../observability/token-urls";
 import { tracing } from "../observability/tracing";
 
 /** An incoming X-Request-Id is kept when it is 1 to 200 of these characters (a UUID, a trace id…). */
@@ -19,21 +20,6 @@ function requestId(req: IncomingMessage, res: ServerResponse): string {
   res.setHeader("X-Request-Id", id);
   return id;
 }
-
-/**
- * Mounts of public pages whose first segment is a secret token: a share link's page and PDF (/r/<token>,
- * /r/<token>.pdf) and, below the same rule, any later one (sign-in links, /s/<token>). Matched as Express matches
- * them (any case, extra slashes).
- */
-const TOKEN_MOUNTS = ["r", "s"];
-const TOKEN_SEGMENT = new RegExp(`^(/+(?:${TOKEN_MOUNTS.join("|")})/+)([^/?]*)`, "i");
-
-/**
- * A URL as logs may show it: on a public token route, its template — the token replaced by {token}, keeping a file
- * suffix (/r/{token}.pdf) and what follows it. Every log line that names a request's URL goes through this.
- */
-export const withoutToken = (url: string): string =>
-  url.replace(TOKEN_SEGMENT, (_all, mount: string, segment: string) => `${mount}{token}${/\.\w+$/.exec(segment)?.[0] ?? ""}`);
 
 /** A request's path as the access log shows it: without its query, a token route's token left out. */
 export const loggedPath = (url: string): string => withoutToken(url.split("?")[0]);

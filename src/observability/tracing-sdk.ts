@@ -10,13 +10,13 @@ import { UndiciInstrumentation } from "@opentelemetry/instrumentation-undici";
 import { NodeSDK } from "@opentelemetry/sdk-node";
 import type { Span } from "@opentelemetry/api";
 import type { ClientRequest, IncomingMessage, ServerResponse } from "node:http";
-import { withoutToken } from "../http/requests";
+import { withoutToken } from "./token-urls";
 
 /** Probes and scrapes: a span each would outnumber the requests. */
 const UNTRACED = new Set(["/health", "/ready", "/metrics"]);
 
 /**
- * A public page's URL as the span shows it: its token replaced by {token}, as in the logs (../http/requests.ts) —
+ * A public page's URL as the span shows it: its token replaced by {token}, as in the logs (./token-urls.ts) —
  * a trace store is read by more people than the link was sent to.
  */
 function withoutTokenIn(span: Span, request: IncomingMessage | ClientRequest | ServerResponse): void {

@@ -3,16 +3,17 @@
 // from what GraphQL accepts and answers; the GraphQL schema itself checks every value.
 import { z } from "zod";
 import { AUDIT_ACTIONS } from "../audit/log";
-import { restBodySchema, restResponseSchema } from "../schema/fields";
+import { restBodySchema } from "../schema/fields";
 import { comparableFields, MAX_REPLACED } from "../schema/resources/comparable/fields";
 import { insightFields } from "../schema/resources/insight/fields";
 import { reportFields } from "../schema/resources/report/fields";
 import { showingFields } from "../schema/resources/showing/fields";
 import { COUNTS, PLATFORMS } from "../schema/resources/social-post/fields";
 import { RECORD_FIELDS, type RecordField } from "../schema/resources/social-post/import-items";
-import { agentInsight, collectionSchemas, comparable, showing, socialMediaPost } from "./collections";
+import { agentInsight, comparable, showing, socialMediaPost } from "./collections";
 import { FORMATS, resoBodySchema, resoPropertySchema } from "./reso";
 import { enumValues, inputShape, objectShape } from "./object-shapes";
+import { report, reportDetail, reportSummary } from "./report-schemas";
 import { AUDIT_LOG_ENTRY, ENGAGEMENT, IMPORT_RESULT, SHARE_LINK, USAGE_PERIOD, VALUATION, VIEWER, WEBHOOK_DELIVERY, WEBHOOK_ENDPOINT, WEBHOOK_EVENT, WEBHOOK_EVENT_TYPE } from "./shapes";
 import { pageRules } from "../schema/rules";
 import { EVENT_TYPES, type EventType } from "../webhooks/catalog";
@@ -137,14 +138,7 @@ export { agentInsight, comparable, showing, socialMediaPost };
 
 const dateTime = () => z.iso.datetime();
 
-export const reportSummary = restResponseSchema(reportFields, "summary").meta({
-  id: "ReportSummary",
-  description: "A report in list responses, with both the documented and the sample field names",
-});
-export const report = restResponseSchema(reportFields).meta({
-  id: "Report",
-  description: "Every field of a report, without its collections (create and update responses)",
-});
+export { report, reportDetail, reportSummary };
 export const valuation = VALUATION.schema.meta({ id: "Valuation", description: "A comparative market analysis of the report, computed on read" });
 export const importResult = IMPORT_RESULT.schema.meta({ id: "SocialImportResult" });
 export const engagement = ENGAGEMENT.schema.meta({ id: "SocialEngagement" });
@@ -173,10 +167,6 @@ export const generatedSummary = z
     }),
   })
   .meta({ id: "GeneratedSummary" });
-
-export const reportDetail = report
-  .extend(collectionSchemas())
-  .meta({ id: "ReportDetail", description: "A report with its collections (get and address search)" });
 
 // ---- envelopes ----
 

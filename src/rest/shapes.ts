@@ -10,7 +10,7 @@ import { showingFields } from "../schema/resources/showing/fields";
 import { DELIVERY_STATUSES } from "../schema/resources/webhook/object";
 import { collectionsSelection, COLLECTIONS, type Collection, type showing } from "./collections";
 import { objectFragment, objectShape } from "./object-shapes";
-import type { report, reportDetail, reportSummary } from "./schemas";
+import type { report, reportDetail, reportSummary } from "./report-schemas";
 
 export const SUMMARY_FIELDS = restSelection(reportFields, "summary");
 

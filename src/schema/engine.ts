@@ -18,8 +18,8 @@ import { LRUCache } from "lru-cache";
 import { confirmKeyRow } from "../auth/key-check";
 import type { Context } from "../context";
 import { chooseRead, hasReplicas, readingFrom } from "../db/replicas";
-import { CACHEABLE_ROOTS, rootFields } from "../http/http-cache";
 import { logger } from "../logger";
+import { cacheableOperation } from "./cacheable";
 import { unauthenticated } from "./errors";
 import { schema } from "./index";
 import { variableError } from "./input-errors";
@@ -38,8 +38,7 @@ interface Compiled {
 }
 
 function replicaSafe(document: DocumentNode, operationName: string | undefined): boolean {
-  const operation = getOperationAST(document, operationName);
-  return operation?.operation === "query" && rootFields(document, operation.selectionSet).every((name) => CACHEABLE_ROOTS.has(name));
+  return cacheableOperation(document, getOperationAST(document, operationName));
 }
 
 function defaultsOf(document: DocumentNode, operationName: string | undefined): Compiled["defaults"] {

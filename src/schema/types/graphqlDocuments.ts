@@ -6,6 +6,7 @@ import { withEvents } from "../../webhooks/outbox";
 import { checkManifest, DocumentLimitReached, MAX_DOCUMENTS_PER_REQUEST, MAX_DOCUMENTS_PER_TEAM, storeDocuments } from "../../graphql-documents/documents";
 import { builder } from "../builder";
 import { ApiError, badInput } from "../errors";
+import { documentRefusal } from "../limits";
 import { pageArgs } from "../page";
 import { teamIdOf } from "../scope";
 
@@ -75,7 +76,7 @@ builder.mutationField("registerGraphQLDocuments", (t) =>
     args: { manifest: t.arg({ type: "JSON", required: true, description: "The manifest: document hash → document text" }) },
     resolve: async (_root, { manifest }, ctx, info) => {
       const teamId = teamIdOf(ctx);
-      const entries = await checkManifest(info.schema, manifest);
+      const entries = await checkManifest((text) => documentRefusal(info.schema, text), manifest);
       if (!Array.isArray(entries)) throw new ApiError(() => entries.message, entries.status, entries.status === 413 ? "PAYLOAD_TOO_LARGE" : "BAD_USER_INPUT");
       try {
         return await withEvents(async (tx) => {
