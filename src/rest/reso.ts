@@ -1,7 +1,7 @@
 // RESO Data Dictionary 2.0 Property records in and out (docs/api.md "RESO"): one table of RESO
 // names and the REST fields of a report and of a comparable they stand for. The answer of
 // GET /v1/reports/{reportId}?format=reso, the reading of POST /v1/reports?format=reso and of
-// POST /v1/reports/{reportId}/comparables?format=reso, the OpenAPI schemas and the README's mapping table are all
+// POST /v1/reports/{reportId}/comparables?format=reso, the OpenAPI schemas and the mapping table of docs/features/reso.md are all
 // derived from RESO_FIELDS. Only names and shapes are mapped here; the GraphQL schema checks every value.
 import type { Request } from "express";
 import { z } from "zod";
@@ -102,7 +102,7 @@ export interface ResoField {
   reso: string;
   /** Its JSON type (checked on input; the OpenAPI schemas). */
   type: "string" | "number" | "integer" | "date-time" | "date";
-  /** What the README says of it. */
+  /** What docs/features/reso.md says of it. */
   note: string;
   report?: Side;
   comparable?: Side;
@@ -378,7 +378,7 @@ export function resoBodySchema(resource: ResoResource) {
 
 const noteOf = (row: ResoField, resource: ResoResource) => [`${resource === "report" ? "Report" : "Comparable"} field ${row[resource]!.field}`, row.note].filter(Boolean).join(". ");
 
-// ---- README ----
+// ---- docs/features/reso.md ----
 
 const cell = (side: Side | undefined, direction: "report" | "comparable") => {
   if (!side) return "—";
@@ -386,7 +386,7 @@ const cell = (side: Side | undefined, direction: "report" | "comparable") => {
   return `\`${side.field}\`${side.readOnly ? " (out only)" : side.inOnly ? " (in only)" : ""}`;
 };
 
-/** The README's mapping table (test/unit/reso.test.ts checks that the README holds it). */
+/** The mapping table of docs/features/reso.md (test/unit/reso.test.ts checks that the guide holds it). */
 export function readmeTable(): string {
   const rows = RESO_FIELDS.map((row) => `| \`${row.reso}\` | ${cell(row.report, "report")} | ${cell(row.comparable, "comparable")} | ${row.note} |`);
   return ["| RESO field | report (out and in) | comparable (in) | notes |", "|---|---|---|---|", ...rows].join("\n");

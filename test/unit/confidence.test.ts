@@ -79,7 +79,7 @@ describe("appraise", () => {
     ...figures,
   });
 
-  it("adds the confidence and each comparable's similarity to the README's worked example", () => {
+  it("adds the confidence and each comparable's similarity to the worked example of docs/features/comparables.md", () => {
     const subject = { sqft: 2000, price: 700000 };
     const comparables = [
       comp("a", { price: 600000, sqft: 2000, adjustments: { garage: 10000 }, saleDate: daysBefore(30), distanceMiles: 0.5 }), // 305.00
@@ -107,9 +107,9 @@ describe("appraise", () => {
   });
 });
 
-describe("the README", () => {
+describe("docs/features/comparables.md", () => {
   it("states the similarity factors as SIMILARITY_FACTORS does", () => {
-    const readme = readFileSync(path.join(__dirname, "../../README.md"), "utf8");
+    const readme = readFileSync(path.join(__dirname, "../../docs/features/comparables.md"), "utf8");
     const table = /<!-- similarity-factors[^>]*-->\n([\s\S]*?)\n<!-- \/similarity-factors -->/.exec(readme)?.[1];
     const rows = SIMILARITY_FACTORS.map((f) => `| ${f.name} | ${f.rule.replace(/\|/g, "\\|")} | ${f.weight} |`);
     expect(table).toBe(["| factor | compares | weight |", "|---|---|---|", ...rows].join("\n"));

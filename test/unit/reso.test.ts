@@ -1,5 +1,5 @@
 // The RESO mapping (src/rest/reso.ts): hand-made records, the round trip report → RESO → report as a property, and
-// the README's table as the module's.
+// the table of docs/features/reso.md as the module's.
 import fc from "fast-check";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -177,9 +177,9 @@ describe("PropertyType from free text", () => {
   });
 });
 
-describe("the README", () => {
+describe("docs/features/reso.md", () => {
   it("holds the module's mapping table", () => {
-    const readme = readFileSync(path.join(__dirname, "../../README.md"), "utf8");
+    const readme = readFileSync(path.join(__dirname, "../../docs/features/reso.md"), "utf8");
     const table = /<!-- reso-fields[^>]*-->\n([\s\S]*?)\n<!-- \/reso-fields -->/.exec(readme)?.[1];
     expect(table).toBe(readmeTable());
   });

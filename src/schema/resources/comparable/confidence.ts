@@ -1,4 +1,4 @@
-// How far a valuation can be trusted (docs/api.md "Comparables"; README "Confidence and similarity"): a confidence
+// How far a valuation can be trusted (docs/api.md "Comparables"; docs/features/comparables.md "Confidence and similarity"): a confidence
 // from how many comparables the valuation uses and how far their adjusted prices per square foot spread, and each
 // comparable's similarity to the subject. Pure arithmetic on the figures and `now`: the same inputs give the same
 // answer. The GraphQL valuation (./valuation.ts), and through it REST, the public page and the PDF, read it here.
@@ -36,7 +36,7 @@ const known = (value: number | null | undefined): value is number => typeof valu
 /**
  * The factors of a similarity: each compares one figure, scores 1 for identical and falls to 0 at `zeroAt`.
  * `score` answers null when a figure it needs is missing on either side; the factor then counts as MISSING_SCORE.
- * The weights sum to 1. The README's table is this list.
+ * The weights sum to 1. The table of docs/features/comparables.md is this list.
  */
 export const SIMILARITY_FACTORS = [
   {
@@ -97,7 +97,7 @@ export function similarity(subject: SubjectTraits, comp: ComparableTraits, now: 
 export const CONFIDENCE_LEVELS = ["high", "medium", "low"] as const;
 export type ConfidenceLevel = (typeof CONFIDENCE_LEVELS)[number];
 
-/** The rule of a confidence; the README's table is this object. */
+/** The rule of a confidence; the table of docs/features/comparables.md is this object. */
 export const CONFIDENCE_RULE = {
   /** Used comparables at which the count factor reaches 1 (it is used / this). */
   fullCount: 5,
