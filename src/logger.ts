@@ -5,7 +5,9 @@ import pino from "pino";
 import pretty from "pino-pretty";
 import { config } from "./config";
 
-const readable = config.LOG_FORMAT === "pretty" || (config.LOG_FORMAT === "auto" && process.stdout.isTTY === true);
+// Standard output, or standard error in the CLI (src/cli/log-to-stderr.ts): its standard output is its answer.
+const fd = process.env.PRS_LOG_FD === "2" ? 2 : 1;
+const readable = config.LOG_FORMAT === "pretty" || (config.LOG_FORMAT === "auto" && (fd === 2 ? process.stderr : process.stdout).isTTY === true);
 
 export const logger = pino(
   {
@@ -14,5 +16,5 @@ export const logger = pino(
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
   },
-  readable ? pretty({ sync: true, colorize: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname" }) : undefined,
+  readable ? pretty({ sync: true, colorize: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname", destination: fd }) : pino.destination({ dest: fd }),
 );

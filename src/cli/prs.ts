@@ -1,6 +1,7 @@
 // The `prs` command line: team and API-key management without a dashboard (docs/api.md "Management without a
 // dashboard"). Arguments are checked (./args.ts) before the database is opened, so --help and mistakes are instant
 // and never create an embedded database by accident.
+import "./log-to-stderr"; // first: the log never mixes with the answer on standard output
 import "../env-file"; // first: .env is read before the configuration
 import { parseInvocation } from "./args";
 import { embeddedDatabaseInUse } from "./embedded-lock";
