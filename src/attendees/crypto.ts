@@ -13,7 +13,7 @@
 //   directory moves with its key); PostgreSQL refuses to start under NODE_ENV=production (src/config.ts) and otherwise
 //   warns and uses a development key generated into the project's data/ folder.
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 export type ContactKind = "email" | "phone";
@@ -103,7 +103,18 @@ export interface KeySettings {
 }
 
 /** Where the development key of a PostgreSQL database without DATA_ENCRYPTION_KEY is kept (outside the database). */
-export const DEVELOPMENT_KEY_FILE = path.resolve(__dirname, "..", "..", "data", "dev-data-encryption-key");
+export const DEVELOPMENT_KEY_FILE = path.join(projectRoot(__dirname), "data", "dev-data-encryption-key");
+
+/**
+ * The checkout this module belongs to: the folder above it holding package.json, outside node_modules. Every process
+ * of a checkout (the sources through tsx, dist/, or a compiled copy under node_modules/.cache) finds the same one,
+ * so they share one development key.
+ */
+function projectRoot(from: string): string {
+  let dir = from.includes(`${path.sep}node_modules${path.sep}`) ? from.slice(0, from.indexOf(`${path.sep}node_modules${path.sep}`)) : from;
+  while (!existsSync(path.join(dir, "package.json")) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
+}
 
 /**
  * The keyring the settings describe. Production on PostgreSQL without a key never gets here (src/config.ts refuses
@@ -240,4 +251,28 @@ export function contactIndexes(kind: ContactKind, value: string | null | undefin
   const normalised = normaliseContact(kind, value);
   if (normalised === null) return [];
   return [ring.current, ...[...ring.byId.values()].filter((k) => k !== ring.current)].map((k) => hmac(k, kind, normalised));
+}
+
+/** The fields of stored event payloads (webhook_events.data: the showing as REST shows it) kept encrypted. */
+export const SEALED_PAYLOAD_FIELDS = ["attendee_name", "attendee_email", "attendee_phone"] as const;
+
+/**
+ * An event payload as sent and shown: its sealed fields decrypted. The stored payload keeps them encrypted, so the
+ * events table reveals no contact either; a value that cannot be opened (its key dropped) is answered as null.
+ */
+export function openSealedFields<T>(data: T, ring?: Keyring): T {
+  if (!data || typeof data !== "object" || Array.isArray(data)) return data;
+  const record = data as Record<string, unknown>;
+  if (!SEALED_PAYLOAD_FIELDS.some((f) => typeof record[f] === "string" && isEncrypted(record[f]))) return data;
+  const opened: Record<string, unknown> = { ...record };
+  for (const f of SEALED_PAYLOAD_FIELDS) {
+    const value = record[f];
+    if (typeof value !== "string" || !isEncrypted(value)) continue;
+    try {
+      opened[f] = decryptContact(value, ring ?? keyring());
+    } catch {
+      opened[f] = null;
+    }
+  }
+  return opened as T;
 }

@@ -15,6 +15,7 @@
 // reads the key as no longer valid; a sweep every SWEEP_MS re-reads the keys of open streams (a key revoked from the
 // CLI or expired at the end of a roll's overlap) and reads every open team's outbox again.
 import { randomUUID } from "node:crypto";
+import { openSealedFields } from "../attendees/crypto";
 import { config } from "../config";
 import { database } from "../db";
 import type { Statement } from "../db/open";
@@ -63,7 +64,7 @@ const toRow = (raw: RawRow): LiveRow => ({
   id: raw.id,
   seq: BigInt(raw.seq),
   type: raw.type,
-  data: typeof raw.data === "string" ? JSON.parse(raw.data) : raw.data,
+  data: openSealedFields(typeof raw.data === "string" ? JSON.parse(raw.data) : raw.data),
   timestamp: raw.created_at instanceof Date ? raw.created_at : new Date(raw.created_at),
 });
 

@@ -6,6 +6,7 @@
 // process keeps answering them, deliveries go out at a slow pace, and at full pace once it is quiet.
 import { Webhook } from "standardwebhooks";
 import type { Agent } from "undici";
+import { openSealedFields } from "../attendees/crypto";
 import { redactUrlsIn } from "../audit/redact";
 import { config } from "../config";
 import { database, prisma } from "../db";
@@ -39,7 +40,7 @@ export interface DeliveryWorker {
 
 /** The request body and Standard Webhooks headers of a delivery (signed by the current and, after a rotation, the previous secret). */
 export function signedRequest(d: Pick<Claimed, "eventId" | "type" | "data" | "createdAt" | "secret" | "previousSecret" | "previousSecretExpiresAt">, now = new Date()) {
-  const body = JSON.stringify({ id: d.eventId, type: d.type, timestamp: d.createdAt.toISOString(), data: d.data });
+  const body = JSON.stringify({ id: d.eventId, type: d.type, timestamp: d.createdAt.toISOString(), data: openSealedFields(d.data) });
   const secrets = [d.secret, ...(d.previousSecret && d.previousSecretExpiresAt && d.previousSecretExpiresAt > now ? [d.previousSecret] : [])];
   const signature = secrets.map((secret) => new Webhook(secret).sign(d.eventId, now, body)).join(" ");
   const headers = {

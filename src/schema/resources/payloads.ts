@@ -12,7 +12,11 @@ export async function reportRecord(tx: Tx, id: string): Promise<Record<string, u
   return restRecord(reportFields, row);
 }
 
-/** The showing as its REST GET shows it. */
+/**
+ * The showing as its REST GET shows it, its attendee fields as stored (encrypted): the event keeps them so, and
+ * they are opened where the event is sent or shown (openSealedFields, docs/data-protection.md).
+ */
 export async function showingRecord(tx: Tx, id: string): Promise<Record<string, unknown>> {
-  return restRecord(showingFields, await tx.showing.findUniqueOrThrow({ where: { id } }));
+  const row = await tx.showing.findUniqueOrThrow({ where: { id } });
+  return { ...restRecord(showingFields, row), attendee_name: row.attendeeName, attendee_email: row.attendeeEmail, attendee_phone: row.attendeePhone };
 }

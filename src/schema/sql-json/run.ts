@@ -14,6 +14,7 @@ import { databaseFailure } from "../../db/errors";
 import { logger } from "../../logger";
 import { columns } from "./columns";
 import { planOperation, resolveArgs, type ObjectPlan, type Plan } from "./plan";
+import { openStoredValue } from "../sealed";
 import { RawData } from "./raw";
 import { connectionWindow, statementOf, type Shape, type Statement } from "./sql";
 
@@ -47,7 +48,7 @@ function nameOf(text: string): string | undefined {
  * in its keys' order; `__proto__` (a legal response key) is defined as an own property, as JSON.parse would.
  */
 function assemble(shape: Shape, value: unknown): unknown {
-  if (shape === null || value === null) return value;
+  if (shape === null || value === null) return typeof value === "string" ? openStoredValue(value) : value; // attendee fields (../sealed.ts)
   if ("list" in shape) return (value as unknown[]).map((element) => assemble(shape.list, element));
   const values = value as unknown[];
   const object: Record<string, unknown> = {};

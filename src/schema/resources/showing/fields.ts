@@ -1,6 +1,7 @@
 // Every field of a showing (a private showing or an open house of a report), once.
 import { enumSpec, type FieldTable } from "../../fields";
 import { count, email, label, rating, text, uuid } from "../../rules";
+import { sealed } from "../../sealed";
 
 export const ShowingEventType = enumSpec("ShowingEventType", ["showing", "open_house"] as const, "A private showing or an open house");
 
@@ -12,9 +13,10 @@ export const showingFields = {
   reportId: { type: "ID", rest: "report_id", rule: uuid(), create: "required", description: "The report the showing belongs to (a UUID)" },
   showingDate: { type: "DateTime", rest: "showing_date", ...both, description: "When the showing took place", example: "2026-05-01T14:00:00Z" },
   scheduledDate: { type: "DateTime", rest: "scheduled_date", ...both, description: "When it was scheduled", example: "2026-04-28T09:30:00Z" },
-  attendeeName: { type: "String", rest: "attendee_name", rule: text(), ...both, description: "Attendee's name", example: "Jordan Buyer" },
-  attendeeEmail: { type: "String", rest: "attendee_email", rule: email(), ...both, description: "Attendee's e-mail", example: "jordan@example.com" },
-  attendeePhone: { type: "String", rest: "attendee_phone", rule: text(), ...both, description: "Attendee's phone number" },
+  // Stored encrypted, answered decrypted (docs/data-protection.md); written through sealShowingAttendee (./attendee.ts).
+  attendeeName: { type: "String", rest: "attendee_name", rule: text(), ...both, ...sealed("attendeeName", true), description: "Attendee's name", example: "Jordan Buyer" },
+  attendeeEmail: { type: "String", rest: "attendee_email", rule: email(), ...both, ...sealed("attendeeEmail", true), description: "Attendee's e-mail", example: "jordan@example.com" },
+  attendeePhone: { type: "String", rest: "attendee_phone", rule: text(), ...both, ...sealed("attendeePhone", true), description: "Attendee's phone number" },
   agentName: { type: "String", rest: "agent_name", rule: text(), ...both, description: "Agent who ran the showing" },
   feedback: { type: "String", rest: "feedback", rule: text(20000), ...both, description: "Feedback (at most 20,000 characters)" },
   rating: { type: "Int", rest: "rating", rule: rating(), ...both, description: "Rating, 1 to 5", example: 4 },

@@ -9,6 +9,7 @@ import { inputType } from "../../fields";
 import { teamIdOf } from "../../scope";
 import { REPORT_NOT_FOUND, reportIdOfTeam } from "../report/lookup";
 import { showingFields } from "./fields";
+import { sealShowingAttendee } from "./attendee";
 import { findShowing, SHOWING_NOT_FOUND } from "./object";
 
 const CreateShowingInput = inputType("CreateShowingInput", showingFields, "create", "A new showing or open house of a report.");
@@ -36,7 +37,7 @@ builder.mutationFields((t) => ({
       try {
         const id = randomUUID();
         return await withEvents(async (tx) => {
-          const showing = await tx.showing.create({ ...query, data: { ...input, id, reportId, eventType: input.eventType ?? "showing", teamId } });
+          const showing = await tx.showing.create({ ...query, data: { ...sealShowingAttendee(input), id, reportId, eventType: input.eventType ?? "showing", teamId } });
           await recordEvent(tx, teamId, "showing.created", await showingRecord(tx, id));
           return showing;
         });
@@ -65,7 +66,7 @@ builder.mutationFields((t) => ({
       const { eventType, ...fields } = input;
       try {
         return await withEvents(async (tx) => {
-          const showing = await tx.showing.update({ ...query, where: { id: current.id, teamId }, data: { ...fields, ...(eventType ? { eventType } : {}) } });
+          const showing = await tx.showing.update({ ...query, where: { id: current.id, teamId }, data: { ...sealShowingAttendee(fields), ...(eventType ? { eventType } : {}) } });
           await recordEvent(tx, teamId, "showing.updated", await showingRecord(tx, current.id));
           return showing;
         });
