@@ -54,6 +54,21 @@ const jsonArray = (element: Json, order: string, from: string): Json => ({
   shape: { list: element.shape },
 });
 
+/**
+ * The columns of alias `a` that `sql` reads (`a."column"`: every column reference is written so, ./columns.ts), as
+ * the select list of the sub-select that names its rows: only the columns the request asked for (and the joins and
+ * orders need) go into the statement, not every column of the table.
+ */
+function picked(a: string, sql: string): string {
+  const used = new Set<string>();
+  for (const match of sql.matchAll(new RegExp(`(?<![\\w$])${a}\\.("(?:[^"]|"")+")`, "g"))) used.add(match[1]);
+  return [...used].map((column) => `${a}.${column}`).join(", ");
+}
+
+/** The JSON array of `element` over the rows of `from` (a table and its alias `a`) under `where`, one page of them. */
+const pageOf = (element: Json, a: string, from: string, where: string, by: string, limit: string, offset: string): Json =>
+  jsonArray(element, by, `(SELECT ${picked(a, `${element.sql} ${by}`)} FROM ${from} WHERE ${where} ORDER BY ${by} LIMIT ${limit} OFFSET ${offset}) ${a}`);
+
 /** A connection root's cursor prefix and window for a request (../cursor.ts), or null when the resolver refuses its arguments. */
 const windows = new WeakMap<object, { prefix: string; window: Window } | null>();
 export function connectionWindow(root: Root, request: ReadRequest, columns?: Columns): { prefix: string; window: Window } | null {
@@ -107,8 +122,7 @@ export function statementOf(plan: Plan, columns: Columns, included: (permission:
     const offset = arg(m.args.node, "offset", "int", id);
     const by = order(child, c, m.orderBy);
     const on = m.join.map(([childField, parentField]) => `${c}.${columns.column(child, childField)} = ${a}.${columns.column(model, parentField)}`).join(" AND ");
-    const rows = `(SELECT * FROM ${columns.table(child)} ${c} WHERE ${on} ORDER BY ${by} LIMIT ${limit} OFFSET ${offset}) ${c}`;
-    return jsonArray(object(m.object, c), by, rows);
+    return pageOf(object(m.object, c), c, `${columns.table(child)} ${c}`, on, by, limit, offset);
   };
   // The root's rows, from the declaration its resolver's Prisma `where` comes from (../where.ts): each field equals
   // the team or an argument; an argument's `any` value (e.g. status "all") is sent as null, meaning every row.
@@ -138,7 +152,7 @@ export function statementOf(plan: Plan, columns: Columns, included: (permission:
         if (m.kind === "total") return [m.key, leaf(`(SELECT count(*) FROM ${from} WHERE ${where})`)];
         const limit = arg(r.args.node, "limit", "int", id);
         const offset = arg(r.args.node, "offset", "int", id);
-        return [m.key, jsonArray(object(m.object, a), by, `(SELECT * FROM ${from} WHERE ${where} ORDER BY ${by} LIMIT ${limit} OFFSET ${offset}) ${a}`)];
+        return [m.key, pageOf(object(m.object, a), a, from, where, by, limit, offset)];
       }),
     );
   };
