@@ -23,6 +23,9 @@ const SYSTEM = [
   "multiprocess",
   "http-cache-multiprocess",
   "subscriptions-multiprocess",
+  "websocket-multiprocess",
+  // Apollo Client's GraphQLWsLink in Chromium (bundled by esbuild), against the app's WebSocket transport.
+  "websocket-browser",
   // A hundred live streams of ~580 KB an event on one report, another team's requests timed beside them.
   "subscriptions-load",
   "pooler",

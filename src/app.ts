@@ -9,6 +9,7 @@ import { createYoga, maskError } from "graphql-yoga";
 import { authenticate } from "./auth/middleware";
 import type { RateLimiter } from "./auth/rate-limit";
 import { useRequestCost } from "./auth/request-cost";
+import { useAutomaticPersistedQueries } from "./graphql-documents/apq";
 import { refuseTrustedOnlyKeys, useTrustedDocuments } from "./graphql-documents/plugin";
 import { config } from "./config";
 import { databaseFailure } from "./db/errors";
@@ -22,6 +23,7 @@ import { healthRouter } from "./http/health";
 import { docsPolicy, graphiqlPolicy, securityHeaders } from "./http/security";
 import { accessLog, crossOrigin } from "./http/requests";
 import { streamRequests, useLiveStreams } from "./live/sse";
+import { graphqlWebSockets } from "./schema/websocket";
 import { logger } from "./logger";
 import { metricsEnabled, metricsOnMainPort } from "./observability/metrics";
 import { requestMetrics, useGraphQLPhaseMetrics } from "./observability/series";
@@ -35,6 +37,8 @@ import { schema } from "./schema";
 import { sharePagesRouter } from "./share/router";
 import { useCompiledExecution } from "./schema/engine";
 import { useQueryLimits } from "./schema/limits";
+import { useIncrementalDelivery } from "./schema/incremental";
+import { useReadCost } from "./schema/read-cost";
 import { useRawJsonResults } from "./schema/sql-json/raw";
 
 /** GET / without a key: where everything is. */
@@ -100,17 +104,19 @@ export function assembleApp(authentication: RequestHandler, rateLimiter: RateLim
   const yoga = createYoga<{ req: Request; res: express.Response }>({
     schema,
     graphqlEndpoint: "/graphql",
-    context: ({ res }) => res.locals.context,
+    // Over HTTP the auth step's context; a WebSocket operation brings its own (src/schema/websocket.ts).
+    context: ({ res }) => (res ? res.locals.context : {}),
     graphiql: GRAPHIQL_OPTIONS,
     renderGraphiQL: () => graphiqlPage().page,
     landingPage: false,
     cors: false, // crossOrigin() answers for every route, /graphql included
     maskedErrors: { maskError: maskDatabaseFailures },
-    // The engine REST runs on too, the query limits every client document is checked against, the points a mutation
-    // request pays for each root field beyond its first (after the limits: a refused document pays nothing more), and
-    // the one-statement read path's JSON text answered as it is.
-    // Trusted documents first: a documentId becomes its registered text before anything reads the query.
-    plugins: [...useTrustedDocuments(), useCompiledExecution(), useQueryLimits(), useRequestCost(), useRawJsonResults(), useLiveStreams(), ...observed()],
+    // The engine REST runs on too (documents with @defer/@stream on graphql-tools' executor instead), the query limits every client document is checked against, the points a mutation
+    // request pays for each root field beyond its first (after the limits: a refused document pays nothing more), the
+    // points each operation costs (read cost, priced by the limits' estimate), and the one-statement read path's JSON
+    // text answered as it is.
+    // Persisted queries and trusted documents first: a hash or documentId becomes its text before anything reads the query.
+    plugins: [useAutomaticPersistedQueries(), ...useTrustedDocuments(), useCompiledExecution(), ...useIncrementalDelivery(), useQueryLimits(), useRequestCost(), useReadCost(), useRawJsonResults(), useLiveStreams(), ...observed()],
     logging: {
       debug: (...args) => logger.debug(args.map(String).join(" ")),
       info: (...args) => logger.info(args.map(String).join(" ")),
@@ -118,6 +124,9 @@ export function assembleApp(authentication: RequestHandler, rateLimiter: RateLim
       error: (...args) => logger.error(args.map(String).join(" ")),
     },
   });
+
+  // graphql-transport-ws at /graphql, on the upgrades of the server that serves this app (attachWebSockets).
+  app.locals.webSockets = graphqlWebSockets(yoga as never, rateLimiter);
 
   if (metricsEnabled) app.use(requestMetrics()); // every request, by route template and status
   app.use(countRequests()); // background work (webhook deliveries) gives way while requests are answered
