@@ -1,6 +1,8 @@
 // Share links, their public page and the report's PDF (docs/api.md "Share links") on the real
 // stack: REST answers checked against the OpenAPI document, the page's HTML and the PDF's text read back (pdfjs).
 process.env.RATE_LIMIT_ANONYMOUS = "400"; // the page's budget per client address; the last test spends it
+process.env.WEBHOOK_ALLOW_PRIVATE_URLS = "true"; // the share_link.viewed receiver listens on 127.0.0.1
+process.env.TRUST_PROXY = "true"; // a visitor's address from X-Forwarded-For where a test sets one (views per visitor)
 import { createServer } from "node:http";
 import pino from "pino";
 import request from "supertest";
@@ -10,6 +12,8 @@ import { contrast, parseHex, WHITE } from "../src/share/contrast";
 import { addKey, createTeam, errorOf, startTestApp, type TestApp, type TestTeam } from "./support/app";
 import { restClient } from "./support/openapi";
 import { pdfText } from "./support/pdf-text";
+import { receiver } from "./support/receiver";
+import { startDeliveryWorker } from "../src/webhooks/worker";
 
 let t: TestApp;
 let team: TestTeam;
@@ -157,6 +161,8 @@ describe("share links over REST", () => {
       expires_at: expect.any(String),
       created_at: expect.any(String),
       revoked_at: null,
+      views_count: 0,
+      last_viewed_at: null,
       // A new report is a draft: the answer says so before the agent sends the link.
       warnings: ["report_is_draft"],
     });
@@ -170,7 +176,7 @@ describe("share links over REST", () => {
     const list = await api.get(`/v1/reports/${reportId}/share-links`);
     expect(list.status).toBe(200);
     expect(list.body).toMatchObject({ total: 1, limit: 50, offset: 0 });
-    expect(list.body.data[0]).toEqual({ id: link.id, report_id: reportId, label: "For the Smiths", expires_at: link.expires_at, created_at: link.created_at, revoked_at: null });
+    expect(list.body.data[0]).toEqual({ id: link.id, report_id: reportId, label: "For the Smiths", expires_at: link.expires_at, created_at: link.created_at, revoked_at: null, views_count: 0, last_viewed_at: null });
     expect(JSON.stringify(list.body)).not.toContain(link.token);
 
     expect((await page(link.token)).status).toBe(200);
@@ -392,6 +398,44 @@ describe("the public page", () => {
     await page(b.token);
     expect(await views()).toBe(2);
     expect((await api.get(`/v1/reports/${reportId}`)).body.data.views_count).toBe(2);
+  });
+
+  it("counts visits on each link and sends share_link.viewed on its first view and on each later day's first", async () => {
+    const other = await createTeam();
+    const client = restClient(t.app, other.auth);
+    const hook = await receiver();
+    const worker = startDeliveryWorker();
+    try {
+      expect((await client.post("/v1/webhooks", { url: hook.url, events: ["share_link.viewed"] })).status).toBe(201);
+      const reportId = (await client.post("/v1/reports", { address: "2 Viewed Way" })).body.data.id as string;
+      const link = (await client.post(`/v1/reports/${reportId}/share-links`, { label: "For the Smiths" })).body.data;
+      const visit = (address: string) => request(t.app).get(`/r/${link.token}`).set("X-Forwarded-For", address);
+      // One visitor three times in an hour: one view, the link's first: "your client opened it".
+      for (let i = 0; i < 3; i++) expect((await visit("203.0.113.1")).status).toBe(200);
+      const [first] = await hook.count(1);
+      expect(first.json.type).toBe("share_link.viewed");
+      expect(first.json.data).toEqual({ link_id: link.id, report_id: reportId, label: "For the Smiths", first_view: true, views_count: 1, viewed_at: expect.any(String) });
+      expect(first.body).not.toContain(link.token);
+      expect((await client.get(`/v1/reports/${reportId}/share-links`)).body.data[0]).toMatchObject({ views_count: 1, last_viewed_at: first.json.data.viewed_at });
+      // Another visitor the same day: counted, no event.
+      expect((await visit("203.0.113.2")).status).toBe(200);
+      expect((await client.get(`/v1/reports/${reportId}/share-links`)).body.data[0].views_count).toBe(2);
+      // The link was last seen yesterday: today's first visit sends the event again, first_view false.
+      await prisma.shareLink.update({ where: { id: link.id }, data: { lastViewedAt: new Date(Date.now() - DAY) } });
+      expect((await visit("203.0.113.3")).status).toBe(200);
+      const [, again] = await hook.count(2);
+      expect(again.json.data).toMatchObject({ link_id: link.id, first_view: false, views_count: 3 });
+      // Exactly two events: the same-day visit sent none.
+      expect(await prisma.webhookEvent.count({ where: { teamId: other.teamId, type: "share_link.viewed" } })).toBe(2);
+      const gql = await request(t.app)
+        .post("/graphql")
+        .set(other.auth)
+        .send({ query: `{ shareLinks(reportId: "${reportId}") { items { viewsCount lastViewedAt } } }` });
+      expect(gql.body.data.shareLinks.items).toEqual([{ viewsCount: 3, lastViewedAt: again.json.data.viewed_at }]);
+    } finally {
+      await worker.stop();
+      await hook.close();
+    }
   });
 
   it("reads only its own report: another report of the team or of another team never appears", async () => {

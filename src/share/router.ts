@@ -2,16 +2,16 @@
 // GET /r/<token>.pdf, answered without a key. The token is checked against the database on every request (no cache:
 // a revoked or expired link answers 404 at once on every process). Each client address may make
 // RATE_LIMIT_ANONYMOUS requests an hour here, like callers without a valid key, so the pages (a PDF costs some
-// CPU) cannot be used to wear the service down or to guess tokens quickly. A visit counts into the report's
-// views_count once per visitor address, link and clock hour, so a reload loop does not inflate it.
+// CPU) cannot be used to wear the service down or to guess tokens quickly. A visit counts into the report's and the
+// link's views_count once per visitor address, link and clock hour, so a reload loop does not inflate it.
 import { createHash } from "node:crypto";
 import { Router, type NextFunction, type Request, type Response } from "express";
 import { setRateLimitHeaders } from "../auth/middleware";
 import { applyLimit, type RateLimiter } from "../auth/rate-limit";
 import { config } from "../config";
 import type { Context } from "../context";
-import { prisma } from "../db";
 import { RestError } from "../rest/graphql";
+import { recordEvent, withEvents } from "../webhooks/outbox";
 import { activeShareLink, type ActiveShareLink } from "../schema/resources/share-link/token";
 import { signInPagesRouter } from "./sign-in-router";
 import { messagePage, reportPage, type Page } from "./page";
@@ -36,11 +36,35 @@ function sendPage(res: Response, status: number, page: Page): void {
 
 const NOT_FOUND = messagePage("Report not found", "This link does not open a report. It may have expired or been withdrawn; ask the agent who sent it for a new one.");
 
-/** Counts the visit into views_count when it is this visitor's first to this link in the clock hour. */
+/**
+ * Counts the visit into the report's and the link's views_count when it is this visitor's first to this link in the
+ * clock hour, and records share_link.viewed (docs/api.md "Share links") when it is the link's first visit or its
+ * first on a later UTC day than the last one: "your client opened it", once a day at most, in the same transaction.
+ */
 async function countView(limiter: RateLimiter, link: ActiveShareLink, address: string): Promise<void> {
   const visitor = createHash("sha256").update(address).digest("base64url").slice(0, 22);
   const { count } = await limiter.hit(`share-view:${link.id}:${visitor}`);
-  if (count === 1) await prisma.$executeRaw`UPDATE reports SET views_count = views_count + 1 WHERE id = ${link.reportId}::uuid AND team_id = ${link.teamId}::uuid`;
+  if (count !== 1) return;
+  await withEvents(async (tx) => {
+    await tx.$executeRaw`UPDATE reports SET views_count = views_count + 1 WHERE id = ${link.reportId}::uuid AND team_id = ${link.teamId}::uuid`;
+    // The row is locked by the UPDATE, so of two first visits of a day only one sees the day change.
+    const [row] = await tx.$queryRaw<Array<{ before: Date | null; viewed_at: Date; views_count: number; label: string | null }>>`
+      WITH old AS (SELECT last_viewed_at FROM share_links WHERE id = ${link.id}::uuid FOR UPDATE)
+      UPDATE share_links s SET views_count = s.views_count + 1, last_viewed_at = now()
+      FROM old WHERE s.id = ${link.id}::uuid
+      RETURNING old.last_viewed_at AS before, s.last_viewed_at AS viewed_at, s.views_count, s.label`;
+    if (!row) return; // revoked and deleted with its report meanwhile
+    const utcDay = (d: Date) => d.toISOString().slice(0, 10);
+    if (row.before !== null && utcDay(row.before) === utcDay(row.viewed_at)) return;
+    await recordEvent(tx, link.teamId, "share_link.viewed", {
+      link_id: link.id,
+      report_id: link.reportId,
+      label: row.label,
+      first_view: row.before === null,
+      views_count: row.views_count,
+      viewed_at: row.viewed_at.toISOString(),
+    });
+  });
 }
 
 /** The link's report as the client may see it, or null when it is gone (deleted meanwhile). */

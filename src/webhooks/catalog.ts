@@ -20,6 +20,8 @@ export const EVENT_TYPES = {
   "summary.generated": "An executive summary was generated and saved to a report (a preview with save: false sends none). data: { report_id, executive_summary, source, model, generated_at, warnings }",
   "visitor.signed_in":
     "A visitor signed in to an open house by its sign-in link. data: { id (the attendee), showing_id, report_id, link_id, consent_receipt_id, new_attendee, sign_ins, attendees_count, working_with_agent, consent: { email, phone, sms }, signed_in_at }; never the visitor's name, e-mail or phone",
+  "share_link.viewed":
+    "A share link's page or PDF was opened: its first visit, then the first of each later day (UTC). data: { link_id, report_id, label, first_view, views_count, viewed_at }; never the token or who opened it",
   "webhook.test": "Sent to one endpoint by POST /v1/webhooks/{id}/test. data: { webhook_id, message }",
 } as const;
 

@@ -1,7 +1,9 @@
 // Share links (docs/api.md "Share links"): a public, read-only page and PDF of one report at
-// /r/<token>, for the report's client. Making, listing and revoking them needs reports:share. They record no webhook
-// event: like the management of keys and endpoints, they change nothing a subscriber follows (the report is as it
-// was); the audit log records share_link.created and share_link.revoked (src/audit/log.ts), never the token.
+// /r/<token>, for the report's client. Making, listing and revoking them needs reports:share. Making and revoking one
+// records no webhook event (like the management of keys and endpoints, they change nothing a subscriber follows);
+// the audit log records share_link.created and share_link.revoked (src/audit/log.ts), never the token. A visit is
+// counted on the link (viewsCount, lastViewedAt) and its first one of a day sends share_link.viewed
+// (src/share/router.ts).
 import { recordAudit } from "../../../audit/log";
 import { prisma } from "../../../db";
 import type { Prisma } from "../../../generated/prisma/client";
@@ -28,6 +30,8 @@ builder.prismaObject("ShareLink", {
     expiresAt: t.expose("expiresAt", { type: "DateTime", description: "When it stops answering" }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When it was made" }),
     revokedAt: t.expose("revokedAt", { type: "DateTime", nullable: true, description: "When it was revoked; it answers 404 from then on" }),
+    viewsCount: t.exposeInt("viewsCount", { description: "Visits of its page and PDF, once per visitor address and clock hour (as the report's viewsCount)" }),
+    lastViewedAt: t.expose("lastViewedAt", { type: "DateTime", nullable: true, description: "When it was last visited; null until its first visit" }),
   }),
 });
 
