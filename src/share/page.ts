@@ -162,16 +162,23 @@ const hashOf = (css: string) => `'sha256-${createHash("sha256").update(css, "utf
 const policyFor = (css: string) =>
   `default-src 'none'; style-src ${hashOf(css)}; img-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 
-function document(title: string, css: string, content: Html): Page {
+function document(title: string, css: string, content: Html, head: Html = raw("")): Page {
   const page = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex, nofollow"><meta name="referrer" content="no-referrer">
-<title>${title}</title><style>${raw(css)}</style></head>
+<title>${title}</title>${head}<style>${raw(css)}</style></head>
 <body>${content}</body></html>`;
   return { html: page.text, policy: policyFor(css) };
 }
 
 /** The report's page. `pdfHref`: where its PDF is (relative). */
-export const reportPage = (v: ReportView & { pdfHref?: string }): Page => document(`${isolated(v.title)}: property report`, stylesheet(v.theme), body(v));
+/**
+ * Open Graph tags, so a texted link previews as the property: its address as the title, the place and the agent as
+ * the description (no image yet: the report has no photo).
+ */
+const openGraph = (v: ReportView) =>
+  html`<meta property="og:type" content="website"><meta property="og:title" content="${v.title}"><meta property="og:description" content="${[v.place, `Property report by ${v.agent.name}`].filter(Boolean).join(" · ")}">`;
+
+export const reportPage = (v: ReportView & { pdfHref?: string }): Page => document(`${isolated(v.title)}: property report`, stylesheet(v.theme), body(v), openGraph(v));
 
 const PLAIN: Theme = { primary: "#1f3a5f", onPrimary: "#ffffff", secondary: "#e2e8f0", onSecondary: "#000000", accent: "#1f3a5f", bar: "#1f3a5f" };
 

@@ -76,6 +76,12 @@ describe("reportView", () => {
     expect(html).not.toMatch(/Market valuation|Not enough comparable|0 of 0/);
   });
 
+  it("gives the page Open Graph tags: the address as title, the place and agent as description, escaped", () => {
+    const { html } = reportPage(reportView(report({ address: '1 "Quoted" <St>' })));
+    expect(html).toContain('<meta property="og:title" content="1 &quot;Quoted&quot; &lt;St&gt;">');
+    expect(html).toContain('<meta property="og:description" content="Springfield, IL 62704 · Property report by Lee Listing">');
+  });
+
   it("names the custom agent when set, else the listing agent", () => {
     expect(reportView(report({ customAgentName: "Jordan", customAgentEmail: "j@example.com" })).agent).toEqual({ name: "Jordan", email: "j@example.com" });
     expect(reportView(report()).agent).toEqual({ name: "Lee Listing", email: null });
