@@ -3,13 +3,13 @@
 // inputs, e.g. reports:publish on a change of status). The permission model grants every resource the same actions
 // (src/auth/permissions.ts), but only reports publish: the dashboard offers what this list holds and nothing else.
 import { isObjectType, type GraphQLSchema } from "graphql";
-import { actionsOf, RESOURCES, type Resource } from "../../auth/permissions";
+import { actionsOf, RESOURCES, type Action, type Resource } from "../../auth/permissions";
 import { fieldPermissions } from "../auth-scopes";
 import { builder } from "../builder";
 
 interface CatalogEntry {
-  resource: string;
-  actions: { action: string; permission: string; fields: string[] }[];
+  resource: Resource;
+  actions: { action: Action; fields: string[] }[];
 }
 
 const catalogs = new WeakMap<GraphQLSchema, CatalogEntry[]>();
@@ -34,17 +34,29 @@ export function permissionCatalog(schema: GraphQLSchema): CatalogEntry[] {
     resource,
     actions: actionsOf(resource)
       .filter((action) => users.has(`${resource}:${action}`))
-      .map((action) => ({ action, permission: `${resource}:${action}`, fields: [...users.get(`${resource}:${action}`)!].sort() })),
+      .map((action) => ({ action, fields: [...users.get(`${resource}:${action}`)!].sort() })),
   })).filter((entry) => entry.actions.length > 0);
   catalogs.set(schema, catalog);
   return catalog;
 }
 
+// Enums, not strings: each value is one of a few short names (and the size estimate prices it so).
+const ResourceName = builder.enumType("PermissionResourceName", {
+  description: "A resource of the permission model",
+  values: Object.fromEntries(RESOURCES.map((r) => [r, { value: r }])),
+});
+const ALL_ACTIONS: Action[] = [...new Set(RESOURCES.flatMap((r) => actionsOf(r)))];
+const ActionName = builder.enumType("PermissionActionName", {
+  description: "An action of the permission model",
+  values: Object.fromEntries(ALL_ACTIONS.map((a) => [a, { value: a }])),
+});
+/** The most actions a resource has (the size of an actions list). */
+const MOST_ACTIONS = Math.max(...RESOURCES.map((r) => actionsOf(r).length));
+
 const ActionRef = builder.objectRef<CatalogEntry["actions"][number]>("PermissionAction").implement({
   description: "An action of a resource that some field of the API checks.",
   fields: (t) => ({
-    action: t.exposeString("action", { description: "The action, e.g. publish" }),
-    permission: t.exposeString("permission", { description: "resource:action, as keys hold it (e.g. reports:publish)" }),
+    action: t.field({ type: ActionName, description: "The action, e.g. publish (a key holds it as resource:action)", resolve: (a) => a.action }),
     fields: t.exposeStringList("fields", { description: "The GraphQL fields that check it (Type.field)" }),
   }),
 });
@@ -52,8 +64,13 @@ const ActionRef = builder.objectRef<CatalogEntry["actions"][number]>("Permission
 const ResourceRef = builder.objectRef<CatalogEntry>("PermissionResource").implement({
   description: "A resource and the actions on it that the API checks.",
   fields: (t) => ({
-    resource: t.exposeString("resource", { description: "The resource, e.g. reports" }),
-    actions: t.field({ type: [ActionRef], description: "Its checked actions, in the permission model's order", resolve: (entry) => entry.actions }),
+    resource: t.field({ type: ResourceName, description: "The resource, e.g. reports", resolve: (entry) => entry.resource }),
+    actions: t.field({
+      type: [ActionRef],
+      description: "Its checked actions, in the permission model's order",
+      complexity: { field: MOST_ACTIONS, multiplier: MOST_ACTIONS },
+      resolve: (entry) => entry.actions,
+    }),
   }),
 });
 
@@ -63,6 +80,7 @@ builder.queryField("permissionCatalog", (t) =>
     description:
       "The permissions a key can usefully hold: each resource's actions that some field of this schema checks (a permission no field checks grants nothing: only reports publish). Needs an API key, with any permissions.",
     authScopes: { authenticated: true },
+    complexity: { field: RESOURCES.length, multiplier: RESOURCES.length },
     resolve: (_root, _args, _ctx, info) => permissionCatalog(info.schema),
   }),
 );
