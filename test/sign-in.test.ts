@@ -6,7 +6,8 @@ import { hash } from "node:crypto";
 import request from "supertest";
 import { prisma } from "../src/db";
 import { signStart } from "../src/schema/resources/sign-in/token";
-import { addKey, createTeam, errorOf, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { addKey, createTeam, errorOf, listening, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { openLiveStream } from "./support/sse";
 import { restClient } from "./support/openapi";
 
 let t: TestApp;
@@ -339,5 +340,23 @@ describe("visitor.signed_in", () => {
     const listed = await api.get(`/v1/events?type=visitor.signed_in`);
     expect(listed.status).toBe(200);
     expect(listed.body.data.length).toBeGreaterThan(0);
+  });
+
+  it("reaches live streams: the attendee with its contact for a key with attendees:read, none for one without", async () => {
+    const { base, close } = await listening(t.app);
+    const query = `subscription { teamEvents(types: ["visitor.signed_in"]) { type report { id } attendee { name email phone signIns } } }`;
+    const withContact = await openLiveStream(base, { query, headers: team.auth });
+    const showingsOnly = await openLiveStream(base, { query, headers: await addKey(team.teamId, "showings:read,reports:read") });
+    try {
+      const link = await newLink();
+      await signIn(link.token, { name: "Morgan Live", email: "morgan.live@example.com" });
+      expect((await withContact.next()).data.teamEvents).toEqual({ type: "visitor.signed_in", report: { id: reportId }, attendee: { name: "Morgan Live", email: "morgan.live@example.com", phone: null, signIns: 1 } });
+      const event = (await showingsOnly.next()).data.teamEvents;
+      expect(event).toEqual({ type: "visitor.signed_in", report: { id: reportId }, attendee: null });
+    } finally {
+      withContact.close();
+      showingsOnly.close();
+      await close();
+    }
   });
 });

@@ -11,6 +11,7 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import { setRateLimitHeaders } from "../auth/middleware";
 import { applyLimit, type RateLimiter } from "../auth/rate-limit";
 import { prisma } from "../db";
+import { databaseFailure } from "../db/errors";
 import { logger } from "../logger";
 import { consentText } from "../schema/resources/sign-in/consent-text";
 import { withdrawByToken } from "../schema/resources/sign-in/consents";
@@ -30,6 +31,7 @@ export const FORM_BODY_LIMIT = "16kb";
 
 const PLAIN = themeOf(null, null);
 const NOT_FOUND = plainPage(PLAIN, "Sign-in form not found", "This link does not open a sign-in form. It may have expired or been withdrawn; please ask the agent at the door.");
+const UNAVAILABLE = plainPage(PLAIN, "Please try again", "The sign-in could not be recorded just now. Please wait a moment and send the form again.");
 const TOO_MANY = plainPage(PLAIN, "Too many sign-ins", "Too many sign-ins were sent from here just now. Please wait a minute and try again.");
 
 function sendPage(res: Response, status: number, page: Page): void {
@@ -74,10 +76,17 @@ export function signInPagesRouter(limiter: RateLimiter): Router {
     guard(req, res)
       .then((go) => {
         if (!go) return;
-        if (req.method === "POST") form(req, res, (err?: unknown) => (err ? bodyRefused(res, err) : answer(req, res).catch(next)));
-        else answer(req, res).catch(next);
+        if (req.method === "POST") form(req, res, (err?: unknown) => (err ? bodyRefused(res, err) : answer(req, res).catch(failed)));
+        else answer(req, res).catch(failed);
       })
-      .catch(next);
+      .catch(failed);
+    /** The database unreachable or too slow: a page saying to try again (503, Retry-After), never the JSON envelope. */
+    function failed(err: unknown): void {
+      const failure = databaseFailure(err);
+      if (!failure || res.headersSent) return next(err);
+      if (failure.retryAfter) res.setHeader("Retry-After", String(failure.retryAfter));
+      sendPage(res, 503, UNAVAILABLE);
+    }
   });
 
   /** The per-address bound over every /s page, and the methods they answer. */

@@ -38,6 +38,7 @@ export function permissionOf(type: string): Permission {
   const [subject] = type.split(".");
   switch (subject) {
     case "showing":
+    case "visitor": // an open house's sign-in (docs/api.md "Open-house sign-in")
       return "showings:read";
     case "comparable":
     case "comparables":
@@ -122,6 +123,16 @@ const LiveEvent = builder.objectRef<LiveRow>("LiveEvent").implement({
       nullable: true,
       description: "A social media post, for events about one post. Posts change by import only, whose event (social_posts.imported) carries the report",
       resolve: () => null,
+    }),
+    attendee: t.prismaField({
+      type: "Attendee",
+      nullable: true,
+      description: "The open house's attendee, with the contact given, for visitor.signed_in; needs attendees:read (null without it)",
+      resolve: (query, row, _args, ctx) => {
+        const id = String(row.data.id ?? "");
+        if (row.type !== "visitor.signed_in" || !isUuid(id) || !ctx.viewer || !can(ctx.viewer.permissions, "attendees:read")) return null;
+        return prisma.attendee.findFirst({ ...query, where: { id, teamId: ctx.viewer.teamId } });
+      },
     }),
   }),
 });

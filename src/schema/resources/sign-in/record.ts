@@ -71,7 +71,32 @@ export interface SignedIn {
   newAttendee: boolean;
 }
 
-export async function recordSignIn(link: ActiveSignInLink, form: SignInForm, from: { ip: string | null; userAgent: string | null }): Promise<SignedIn | null> {
+/**
+ * Sign-ins of one showing in this process, one after the other: each waits here, holding no database connection,
+ * until the one before it committed. Across processes the showing's row lock (below) orders them; without this queue
+ * a burst of sign-ins at one open house would hold every pooled connection waiting for that one lock.
+ */
+const queues = new Map<string, Promise<unknown>>();
+
+function inTurn<T>(showingId: string, work: () => Promise<T>): Promise<T> {
+  const before = queues.get(showingId) ?? Promise.resolve();
+  const mine = before.then(work, work);
+  const settled = mine.then(
+    () => undefined,
+    () => undefined,
+  );
+  queues.set(showingId, settled);
+  void settled.then(() => {
+    if (queues.get(showingId) === settled) queues.delete(showingId);
+  });
+  return mine;
+}
+
+export function recordSignIn(link: ActiveSignInLink, form: SignInForm, from: { ip: string | null; userAgent: string | null }): Promise<SignedIn | null> {
+  return inTurn(link.showingId, () => signIn(link, form, from));
+}
+
+async function signIn(link: ActiveSignInLink, form: SignInForm, from: { ip: string | null; userAgent: string | null }): Promise<SignedIn | null> {
   const team = await prisma.team.findUnique({ where: { id: link.teamId }, select: { name: true } });
   if (!team) return null;
   const wording = consentText(team.name);
