@@ -150,7 +150,7 @@ async function main(): Promise<void> {
   const teams: Team[] = [];
   const a = await startServer(env);
   for (let t = 0; t < TEAMS; t++) {
-    const { key } = await cliTeamAndKey(env, ["--permissions", "reports:*,api_keys:*"]);
+    const { key } = await cliTeamAndKey(env, ["--permissions", "reports:*,api_keys:*,ai_insights:read"]);
     const keys = [];
     for (let k = 0; k < 5; k++) keys.push((await gql(a, key, `mutation { createApiKey(input: { name: "bench ${k}", permissions: ["reports:read", "ai_insights:read"] }) { key } }`)).createApiKey.key as string);
     const reportId = (await gql(a, key, `mutation { createReport(input: { address: "${t} Bench Road", listingAgent: "Ann" }) { id } }`)).createReport.id as string;
