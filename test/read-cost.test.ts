@@ -71,7 +71,7 @@ describe("read cost, measure mode: shown and counted, never refused", () => {
   });
 
   it("charges a mutation one point per root field, in the points budget as in the request limit", async () => {
-    const team = await createTeam({ tier: "standard" });
+    const team = await createTeam({ tier: "standard", permissions: "reports:create,reports:read,api_keys:read" });
     const res = await gql(team, `mutation { a: createReport(input: { address: "1 A St" }) { id } b: createReport(input: { address: "2 B St" }) { id } c: createReport(input: { address: "3 C St" }) { id } }`);
     expect(res.status).toBe(200);
     expect(res.body.extensions.cost).toEqual({
@@ -79,6 +79,10 @@ describe("read cost, measure mode: shown and counted, never refused", () => {
       actualQueryCost: 3,
       throttleStatus: { maximumAvailable: 20_000, currentlyAvailable: 19_997, restoreRate: 5.56 },
     });
+    // The key's points this hour, as the API shows them: the 3 and this read's own price, charged before it ran.
+    const keys = await gql(team, `{ apiKeys { points { limit used remaining mode } } }`);
+    const price = keys.body.extensions.cost.requestedQueryCost;
+    expect(keys.body.data.apiKeys).toEqual([{ points: { limit: 20_000, used: 3 + price, remaining: 20_000 - 3 - price, mode: "measure" } }]);
   });
 
   it("answers REST reads with X-Cost beside the rate-limit headers; a 304 costs the floor point", async () => {

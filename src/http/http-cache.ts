@@ -15,52 +15,22 @@
 // too. `If-None-Match: *` matches only an answer that exists for the key (RFC 9110 §13.1.2): the request is answered
 // as if unconditional, and only a 200 becomes a 304 (an unknown report stays a 404). Answers that show counters
 // changing without a committed change of the team's data (usage, rate limits, keys' last use) are not cached: only
-// the routes and root fields listed here are.
+// the routes flagged so and the root fields listed in ../schema/cacheable.ts are.
 import { createHash } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
-import { Kind, parse, type DocumentNode, type SelectionSetNode } from "graphql";
+import { Kind, parse } from "graphql";
 import { LRUCache } from "lru-cache";
 import { config } from "../config";
 import { confirmKeyRow } from "../auth/key-check";
 import type { Context } from "../context";
 import { teamVersion } from "../db/team-version";
 import { findDocument, hashOfDocumentId } from "../graphql-documents/documents";
+import { cacheableOperation } from "../schema/cacheable";
+import { chargeCachedAnswer, chargeNotModified } from "../schema/read-cost";
 import { logger } from "../logger";
 import { redisClient } from "../redis";
 
 export const CACHE_CONTROL = "private, no-cache";
-
-/**
- * Query root fields whose answers are built only from rows the team-version triggers watch (also what a read replica
- * may answer: src/db/replicas.ts).
- */
-export const CACHEABLE_ROOTS = new Set([
-  "__typename",
-  "report",
-  "reports",
-  "reportByAddress",
-  "showing",
-  "showings",
-  "comparable",
-  "comparables",
-  "valuation",
-  "agentInsight",
-  "agentInsights",
-  "socialMediaPost",
-  "socialMediaPosts",
-  "socialEngagement",
-  "webhookEndpoint",
-  "webhookEndpoints",
-  "webhookEvent",
-  "webhookEvents",
-  "webhookEventTypes",
-  "webhookDeliveries",
-  "reportsConnection",
-  "showingsConnection",
-  "eventsConnection",
-  "webhookDeliveriesConnection",
-]);
-
 
 /** The team's data version (0 before its first tracked change): its validators' first part. */
 export { teamVersion };
@@ -189,23 +159,12 @@ function cacheableDocument(text: string, operationName: string | undefined): boo
     const document = parse(text, { maxTokens: 10_000 });
     const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
     const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations.length === 1 ? operations[0] : undefined;
-    answer = operation?.operation === "query" && rootFields(document, operation.selectionSet).every((name) => CACHEABLE_ROOTS.has(name));
+    answer = cacheableOperation(document, operation);
   } catch {
     answer = false; // Yoga answers the error; it is not cached
   }
   cacheableByText.set(key, answer);
   return answer;
-}
-
-export function rootFields(document: DocumentNode, selectionSet: SelectionSetNode, seen = new Set<string>()): string[] {
-  return selectionSet.selections.flatMap((selection) => {
-    if (selection.kind === Kind.FIELD) return [selection.name.value];
-    if (selection.kind === Kind.INLINE_FRAGMENT) return rootFields(document, selection.selectionSet, seen);
-    if (seen.has(selection.name.value)) return [];
-    seen.add(selection.name.value);
-    const fragment = document.definitions.find((d) => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === selection.name.value);
-    return fragment?.kind === Kind.FRAGMENT_DEFINITION ? rootFields(document, fragment.selectionSet, seen) : ["(unknown fragment)"];
-  });
 }
 
 /** The text a GraphQL GET runs: its `query`, or the team's registered document its `documentId` names. */
@@ -316,15 +275,20 @@ export function graphqlHttpCache() {
       const operationName = typeof req.query.operationName === "string" ? req.query.operationName : undefined;
       if (text === undefined || !cacheableDocument(text, operationName)) return next();
       const etag = await etagOf(req, context);
-      if (await notModified(req, res, context, etag)) return;
+      // A 304 costs its floor point; a kept answer what it cost when built (src/schema/read-cost.ts).
+      if (await notModified(req, res, context, etag)) return chargeNotModified(context);
       const cache = responseCache();
       // v2: the value format of redisCache (a process of an older build, which read JSON, never reads these keys).
       const key = `prs:response:v2:${context.viewer.teamId}:${etag}`;
       const hit = await cache.get(key);
       // If-None-Match: * is answered 304 only from a kept answer (a 200 without errors: the data exists for the key);
       // otherwise the query runs as if unconditional, and an answer naming an error (an unknown report) is sent.
-      if (hit && anyTag(req.headers["if-none-match"])) return void res.status(304).end();
-      if (hit) return void res.status(200).type(hit.type).end(hit.body);
+      if (hit && anyTag(req.headers["if-none-match"])) return void (chargeNotModified(context), res.status(304).end());
+      if (hit) {
+        const body = await chargeCachedAnswer(context, hit.body);
+        if (!Buffer.isBuffer(body)) return void res.status(429).set(body.extensions.http as { headers: Record<string, string> }["headers"]).json({ errors: [body.toJSON()] });
+        return void res.status(200).type(hit.type).end(body);
+      }
       keepAnswer(res, cache, key);
       next();
     } catch (err) {

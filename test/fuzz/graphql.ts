@@ -145,7 +145,8 @@ export type GqlCase =
   | { kind: "document"; query: string }
   | { kind: "named"; depth: number; shape: "deep second" | "deep first" | "unknown name" | "no name" | "via fragment" }
   | { kind: "nested"; form: number; levels: number; method: "POST" | "GET" }
-  | { kind: "transport"; body: string; contentType?: string; method: "POST" | "GET"; path?: string };
+  | { kind: "transport"; body: string; contentType?: string; method: "POST" | "GET"; path?: string }
+  | { kind: "incremental"; query: string; accept: string };
 
 /** How a subscription is asked for: as server-sent events or not, and with which Last-Event-ID (none: live). */
 type StreamAsk = { sse: boolean; lastEventId?: string } | null;
@@ -218,6 +219,29 @@ const TRANSPORTS: Array<Extract<GqlCase, { kind: "transport" }>> = [
   ...RAW_BODIES.map((b) => ({ kind: "transport" as const, method: "POST" as const, body: b.text, contentType: b.contentType })),
 ];
 
+// Incremental delivery (docs/api.md "Incremental delivery"): @defer and @stream, valid and not, nested, labelled,
+// with hostile arguments, past the limits, on a mutation's root, asked for as parts or as JSON only.
+const INCREMENTAL_DOCUMENTS = [
+  "{ reports(limit: 3) { items { id ... @defer { address showings { id } } } } }",
+  '{ reports(limit: 3) { items { id ... @defer(label: "a") { address ... @defer(label: "b") { comparables { id } } } } } }',
+  '{ reports(limit: 3) { items { id ... @defer(label: "a") { address } ... @defer(label: "a") { city } } } }',
+  "{ reports(limit: 3) { items @stream(initialCount: 0) { id } } }",
+  "{ reports(limit: 3) { items @stream(initialCount: 1) { id showings @stream { id } } } }",
+  "{ reports(limit: 3) { items @stream(initialCount: -1) { id } } }",
+  '{ reports(limit: 3) { items @stream(initialCount: "x") { id } } }',
+  "{ reports(limit: 1) @stream { total } }",
+  '{ reports(limit: 1) { items { id ... @defer(if: "yes") { address } } } }',
+  "query ($d: Boolean) { reports(limit: 1) { items { id ... @defer(if: $d) { address } } } }",
+  "{ ... @defer { reports(limit: 1) { total } } }",
+  "mutation { ... @defer { deleteReport(id: \"00000000-0000-4000-8000-000000000000\") } }",
+  "subscription { ... @defer { __typename } }",
+  "{ reports(limit: 100) { items { id ... @defer { a: comparables { id } b: comparables { id } showings { id } socialMediaPosts { id } agentInsights { id } } } } }",
+  "{ reports(limit: 100) { items { id ... @defer { description executiveSummary showings { feedback } } } } }",
+  "fragment F on Report { address } { reports(limit: 2) { items { id ...F @defer } } }",
+  "{ reports(limit: 2) { items { id ... @defer @defer { address } } } }",
+  "{ report(id: \"00000000-0000-4000-8000-000000000000\") { id ... @defer { address } } }",
+];
+
 /** Any GraphQL request. */
 // Long text repeated (docs/api.md "GraphQL limits", size): a report's 20,000-character field under 1 to 40 aliases,
 // directly or through a fragment, at the bottom or at every level of report → showings → report back-references.
@@ -270,6 +294,14 @@ export function gqlCaseArb(world: World, model: GqlModel): fc.Arbitrary<GqlCase>
     { weight: 3, arbitrary: longTextArb },
     { weight: 3, arbitrary: fc.constantFrom(...MALFORMED_DOCUMENTS).map((query) => ({ kind: "document" as const, query })) },
     { weight: 3, arbitrary: fc.constantFrom(...TRANSPORTS) },
+    {
+      weight: 3,
+      arbitrary: fc.record({
+        kind: fc.constant("incremental" as const),
+        query: fc.constantFrom(...INCREMENTAL_DOCUMENTS),
+        accept: fc.constantFrom("multipart/mixed", "multipart/mixed", "text/event-stream", "application/json", "*/*"),
+      }),
+    },
     {
       weight: model.cycle ? 3 : 0,
       arbitrary: fc.record({
@@ -461,6 +493,11 @@ function build(world: World, model: GqlModel, c: GqlCase, chainId?: string): Bui
     }
     case "document":
       return { prepared: post({ query: c.query }, "graphql malformed document", [], !/^\s*\{|^query|^fragment/.test(c.query) || c.query.includes("mutation")) };
+    case "incremental": {
+      const prepared = post({ query: c.query }, "graphql @defer/@stream", [], c.query.startsWith("mutation"));
+      prepared.sent.headers = { ...prepared.sent.headers, Accept: c.accept };
+      return { prepared };
+    }
     case "transport": {
       const headers: Record<string, string> = { ...auth };
       if (c.method === "POST" && c.contentType !== "") headers["Content-Type"] = c.contentType ?? "application/json";
@@ -493,6 +530,8 @@ function judge(built: Built, answer: { status: number; isJson: boolean; json: un
     if (prepared.unauthenticated) problems.push("accepted without a valid key");
     return { ok: answer.status === 200, problems };
   }
+  // Parts of an incremental answer (@defer/@stream): each a JSON object, none naming an internal error.
+  if (String(answer.headers?.["content-type"] ?? "").startsWith("multipart/mixed")) return judgeParts(answer);
   if (refused) {
     const first = isObj(answer.json) && Array.isArray((answer.json as any).errors) ? (answer.json as any).errors[0] : undefined;
     if (answer.status !== 400 || !refused.test(String(first?.message)) || (answer.json as any).data != null) {
@@ -520,6 +559,32 @@ function judge(built: Built, answer: { status: number; isJson: boolean; json: un
   if (ok && field && prepared.problems.length) problems.push(`accepted invalid request: although ${prepared.problems.join("; ")}`);
   if (ok && prepared.unauthenticated) problems.push("accepted without a valid key");
   return { ok, problems };
+}
+
+/** A multipart/mixed answer: 200, every part a JSON object without a 5xx error or internal detail. */
+function judgeParts(answer: { status: number; text: string }): { ok: boolean; problems: string[] } {
+  const problems: string[] = [];
+  if (answer.status !== 200) problems.push(`multipart answer with status ${answer.status}`);
+  const bodies = answer.text
+    .split(/\r\n---?-?/)
+    .map((chunk) => chunk.slice(chunk.indexOf("\r\n\r\n") + 4).trim())
+    .filter((body) => body.startsWith("{"));
+  if (!bodies.length) problems.push(`multipart answer without a part: ${answer.text.slice(0, 200)}`);
+  for (const body of bodies) {
+    let part: { errors?: Array<Record<string, any>>; incremental?: Array<{ errors?: Array<Record<string, any>> }> };
+    try {
+      part = JSON.parse(body);
+    } catch {
+      problems.push(`multipart part is not JSON: ${body.slice(0, 200)}`);
+      continue;
+    }
+    for (const e of [...(part.errors ?? []), ...(part.incremental ?? []).flatMap((i) => i.errors ?? [])]) {
+      const status = e?.extensions?.status ?? e?.extensions?.http?.status;
+      if (e?.extensions?.code === "INTERNAL_SERVER_ERROR" || (typeof status === "number" && status >= 500)) problems.push(`5xx in a part: ${String(e.message).slice(0, 200)}`);
+      else if (INTERNAL.test(String(e?.message))) problems.push(`internal detail in a part: ${String(e.message).slice(0, 200)}`);
+    }
+  }
+  return { ok: answer.status === 200 && !problems.length, problems };
 }
 
 /** Keeps the row the deep queries start from, with exactly one child, so their size stays linear in the depth. */

@@ -10,6 +10,7 @@ import { TIERS, tierLimit } from "../../auth/tiers";
 import { prisma } from "../../db";
 import { liveBus } from "../../live/bus";
 import { builder } from "../builder";
+import { pointsBudget, pointsKey, READ_COST_SETTINGS } from "../read-cost";
 import { badInput, notFound, permissionDenied } from "../errors";
 import { intBetween } from "../rules";
 import { isUuid, teamIdOf, viewerOf } from "../scope";
@@ -20,6 +21,17 @@ const KeyQuota = builder.objectRef<{ limit: number; remaining: number; resetsAt:
     limit: t.exposeInt("limit", { description: "Requests allowed per clock hour (UTC)" }),
     remaining: t.exposeInt("remaining", { description: "Requests left in this hour" }),
     resetsAt: t.field({ type: "DateTime", description: "When the hour's budget starts anew", resolve: (r) => new Date(r.resetsAt * 1000) }),
+  }),
+});
+
+const KeyPoints = builder.objectRef<{ limit: number; used: number; resetsAt: number }>("ApiKeyPoints").implement({
+  description: "A key's read-cost points in the current clock hour (UTC): docs/api.md \"Read cost\".",
+  fields: (t) => ({
+    limit: t.exposeInt("limit", { description: "Points per clock hour (UTC) of the key's tier" }),
+    used: t.exposeInt("used", { description: "Points charged this hour (past the limit in measure mode)" }),
+    remaining: t.int({ description: "Points left this hour", resolve: (p) => Math.max(0, p.limit - p.used) }),
+    resetsAt: t.field({ type: "DateTime", description: "When the hour's points start anew", resolve: (p) => new Date(p.resetsAt * 1000) }),
+    mode: t.string({ description: "measure (shown and counted, never refused) or enforce (429 THROTTLED past the limit)", resolve: () => READ_COST_SETTINGS.READ_COST_MODE }),
   }),
 });
 
@@ -56,6 +68,18 @@ builder.prismaObject("ApiKey", {
         if (!ctx.rateLimiter) return null;
         const budget = rateKey({ id: key.id, budget_key_id: key.budgetKeyId });
         return applyLimit(await ctx.rateLimiter.peek(budget), tierLimit(key.rateLimitTier));
+      },
+    }),
+    points: t.field({
+      type: KeyPoints,
+      nullable: true,
+      description: "The key's read-cost points in this clock hour (null when this server cannot tell). Needs api_keys:read.",
+      authScopes: { permission: "api_keys:read" },
+      select: { id: true, budgetKeyId: true, rateLimitTier: true },
+      resolve: async (key, _args, ctx) => {
+        if (!ctx.rateLimiter) return null;
+        const counted = await ctx.rateLimiter.peek(pointsKey(rateKey({ id: key.id, budget_key_id: key.budgetKeyId })));
+        return { limit: pointsBudget(key.rateLimitTier), used: counted.count, resetsAt: counted.resetsAt };
       },
     }),
   }),

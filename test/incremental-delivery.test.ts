@@ -1,0 +1,148 @@
+// Incremental delivery: @defer and @stream answered as multipart/mixed parts (docs/api.md "Incremental delivery"),
+// read here by a small multipart reader over fetch, as a client reads them; the parts put together are the answer of
+// the same document without the directives; the limits and the read's price count deferred parts in full.
+import { prisma } from "../src/db";
+import { createTeam, listening, seedReport, startTestApp, type TestApp, type TestTeam } from "./support/app";
+
+let t: TestApp;
+let server: Awaited<ReturnType<typeof listening>>;
+let team: TestTeam;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  server = await listening(t.app);
+  team = await createTeam();
+  for (let r = 0; r < 3; r++) {
+    const report = await seedReport(team.teamId, `${r} Defer Street`, { description: `Report ${r}` });
+    await prisma.showing.createMany({
+      data: Array.from({ length: 2 }, (_, i) => ({ teamId: team.teamId, reportId: report.id, attendeeName: `Visitor ${r}.${i}`, showingDate: new Date(Date.UTC(2026, 0, 1 + i)), eventType: "showing" as const })),
+    });
+  }
+});
+afterAll(async () => {
+  await server.close();
+  await t.close();
+});
+
+interface Part {
+  data?: Record<string, unknown>;
+  errors?: Array<{ message: string; extensions?: Record<string, unknown> }>;
+  incremental?: Array<{ data?: Record<string, unknown>; items?: unknown[]; path: Array<string | number> }>;
+  hasNext?: boolean;
+  extensions?: Record<string, unknown>;
+}
+
+/** Reads a multipart/mixed answer part by part as its bytes arrive: each part's JSON body, in order. */
+async function multipart(res: Response): Promise<Part[]> {
+  const type = res.headers.get("content-type") ?? "";
+  const boundary = /boundary="?([^";]+)"?/.exec(type)?.[1];
+  if (!type.startsWith("multipart/mixed") || !boundary) throw new Error(`not multipart: ${type} ${await res.text()}`);
+  const delimiter = `--${boundary}`;
+  const parts: Part[] = [];
+  let buffered = "";
+  const decoder = new TextDecoder();
+  const take = (final: boolean) => {
+    for (;;) {
+      const start = buffered.indexOf(delimiter);
+      const next = start < 0 ? -1 : buffered.indexOf(delimiter, start + delimiter.length);
+      if (next < 0) break;
+      const chunk = buffered.slice(start + delimiter.length, next);
+      buffered = buffered.slice(next);
+      const bodyAt = chunk.indexOf("\r\n\r\n");
+      if (bodyAt >= 0 && chunk.slice(bodyAt + 4).trim()) parts.push(JSON.parse(chunk.slice(bodyAt + 4)));
+    }
+    if (final && !buffered.startsWith(`${delimiter}--`)) throw new Error(`the answer did not end with its closing delimiter: ${buffered.slice(0, 200)}`);
+  };
+  for await (const bytes of res.body as unknown as AsyncIterable<Uint8Array>) {
+    buffered += decoder.decode(bytes, { stream: true });
+    take(false);
+  }
+  take(true);
+  return parts;
+}
+
+const post = (query: string, variables: Record<string, unknown> = {}, accept = "multipart/mixed") =>
+  fetch(`${server.base}/graphql`, { method: "POST", headers: { ...team.auth, "Content-Type": "application/json", Accept: accept }, body: JSON.stringify({ query, variables }) });
+
+/** The parts put together: each incremental payload merged at its path (items appended to their list). */
+function assemble(parts: Part[]): Record<string, unknown> {
+  const data = structuredClone(parts[0].data!) as Record<string, unknown>;
+  const at = (path: Array<string | number>) => path.reduce<unknown>((node, key) => (node as Record<string | number, unknown>)[key], data);
+  for (const part of parts.slice(1)) {
+    for (const payload of part.incremental ?? []) {
+      if (payload.items) (at(payload.path.slice(0, -1)) as unknown[]).push(...payload.items);
+      else Object.assign(at(payload.path) as object, payload.data);
+    }
+  }
+  return data;
+}
+
+const FIELDS = `id address description`;
+const COLLECTIONS = `showings(limit: 10) { id attendeeName } comparables(limit: 10) { id address }`;
+
+describe("@defer and @stream", () => {
+  it("answers a page with its collections deferred: the page first, each report's collections after, the same data in the end", async () => {
+    const whole = await post(`{ reports(limit: 3) { items { ${FIELDS} ${COLLECTIONS} } } }`, {}, "application/json");
+    expect(whole.status).toBe(200);
+    const expected = (await whole.json()) as Part;
+    expect((expected.data!.reports as { items: unknown[] }).items).toHaveLength(3);
+
+    const res = await post(`{ reports(limit: 3) { items { ${FIELDS} ... @defer { ${COLLECTIONS} } } } }`);
+    expect(res.status).toBe(200);
+    const parts = await multipart(res);
+    const first = parts[0];
+    expect(first.hasNext).toBe(true);
+    const firstItems = (first.data!.reports as { items: Array<Record<string, unknown>> }).items;
+    expect(firstItems).toHaveLength(3);
+    expect(firstItems.every((item) => item.showings === undefined && typeof item.address === "string")).toBe(true);
+    expect(parts.at(-1)!.hasNext).toBe(false);
+    const deferred = parts.flatMap((p) => p.incremental ?? []);
+    expect(deferred.map((d) => d.path).sort()).toEqual([["reports", "items", 0], ["reports", "items", 1], ["reports", "items", 2]]);
+    expect(assemble(parts)).toEqual(expected.data);
+    // The read's price is that of the whole document, on the first part (deferred fragments are counted in full).
+    expect((first.extensions as { cost: { requestedQueryCost: number } }).cost.requestedQueryCost).toBe((expected.extensions as { cost: { requestedQueryCost: number } }).cost.requestedQueryCost);
+  });
+
+  it("streams a list after its first items", async () => {
+    const res = await post(`{ reports(limit: 3) { items @stream(initialCount: 1) { id address } } }`);
+    const parts = await multipart(res);
+    expect((parts[0].data!.reports as { items: unknown[] }).items).toHaveLength(1);
+    const streamed = parts.flatMap((p) => p.incremental ?? []).flatMap((i) => i.items ?? []);
+    expect(streamed).toHaveLength(2);
+    const all = await post(`{ reports(limit: 3) { items { id address } } }`, {}, "application/json");
+    expect(assemble(parts)).toEqual(((await all.json()) as Part).data);
+  });
+
+  it("refuses before anything is sent a document whose deferred fragment passes the object limit", async () => {
+    // The page, and 100 reports × (1 + 5 collections × 100): 50,101 objects, 50,000 of them in the deferred fragment.
+    const five = `a: comparables { id } b: comparables { id } showings { id } socialMediaPosts { id } agentInsights { id }`;
+    const res = await post(`{ reports(limit: 100) { items { id ... @defer { ${five} } } } }`);
+    const text = await res.text();
+    expect(text).toContain("Query too complex: it can return 50101 objects, the limit is 50000");
+    expect(text).toContain("QUERY_TOO_COMPLEX");
+    expect(text).not.toContain('"hasNext":true');
+    expect(text).not.toContain('"data"');
+  });
+
+  it("refuses @defer on a mutation's root field and @stream on a field that is not a list, naming the rule", async () => {
+    const root = await (await post(`mutation { ... @defer { createReport(input: { address: "9 Root Street" }) { id } } }`)).text();
+    expect(root).toMatch(/[Dd]efer.*root/);
+    expect(root).not.toContain('"data"');
+    const notList = await (await post(`{ reports(limit: 1) @stream { total } }`)).text();
+    expect(notList).toMatch(/[Ss]tream.*list/);
+    expect(await prisma.report.count({ where: { teamId: team.teamId, address: "9 Root Street" } })).toBe(0);
+  });
+
+  it("answers a client that accepts only JSON 406 with a JSON error saying how to ask for parts", async () => {
+    const res = await post(`{ reports(limit: 1) { items { id ... @defer { address } } } }`, {}, "application/json");
+    expect(res.status).toBe(406);
+    expect(await res.json()).toEqual({
+      errors: [
+        {
+          message: "@defer and @stream answer in parts: send Accept: multipart/mixed (or text/event-stream)",
+          extensions: { code: "NOT_ACCEPTABLE", status: 406 },
+        },
+      ],
+    });
+  });
+});
