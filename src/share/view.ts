@@ -3,7 +3,7 @@
 // selects no private field at all (no attendee name, e-mail, phone, feedback or rating, no internal field), and
 // reportView keeps only the sections whose show_*_on_report switch is on.
 import type { Context } from "../context";
-import { operation, run } from "../rest/graphql";
+import { operation, run } from "../operations/run";
 import { propertyTypeLabel } from "../schema/resources/report/property-types";
 import { BLACK, contrast, darkenUntil, parseHex, textOn, toHex, WHITE, type Rgb } from "./contrast";
 
