@@ -115,7 +115,8 @@ describe("showings' attendee fields", () => {
     try {
       const mid = await request(t.app).get(`/v1/showings/${showingId}`).set(team.auth);
       expect(mid.body.data.attendee_name).toBe("Jordan Buyer");
-      const done = await rotateAttendeeData(prisma, 1);
+      // This team's rows only: other test files share the database (and, on PostgreSQL, run in other processes).
+      const done = await rotateAttendeeData(prisma, 1, team.teamId);
       expect(done.showings).toBeGreaterThanOrEqual(2);
       const rows = await prisma.showing.findMany({ where: { teamId: team.teamId, attendeeName: { not: null } } });
       expect(rows.map((r) => storedKeyId(r.attendeeName!))).toEqual(rows.map(() => next.current.id));

@@ -27,6 +27,8 @@ export const AUDIT_ACTIONS = [
   "sign_in_link.created",
   "sign_in_link.revoked",
   "consent.withdrawn",
+  "attendee.exported",
+  "attendee.erased",
   "report.created",
   "report.updated",
   "report.published",
@@ -44,6 +46,8 @@ const RECORDED_FIELDS = {
   share_link: ["report_id", "label", "expires_at", "revoked_at"],
   sign_in_link: ["showing_id", "label", "expires_at", "revoked_at"],
   consent_receipt: ["showing_id", "withdrawn_at"],
+  // A person's data looked up or erased: the target id is the keyed hash of the e-mail or phone, never the value.
+  attendee: ["by", "sign_ins", "showings", "consents", "consents_pseudonymised"],
   // The facts and what the client is shown; long texts (description, executive summary) are left out.
   report: [
     "address",

@@ -53,6 +53,18 @@ function expiry(values: Values, help: string): Date | undefined {
   return date;
 }
 
+/** --email or --phone of the attendee commands: exactly one. */
+function person(values: Values, help: string): { email?: string; phone?: string } {
+  const email = text(values, "email", help);
+  const phone = text(values, "phone", help);
+  if ((email === undefined) === (phone === undefined)) throw new UsageError("Give exactly one of --email or --phone", help);
+  return email !== undefined ? { email } : { phone };
+}
+
+/** The attendee commands' module, loaded with the database (as ./commands is). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily, as prs.ts loads ./commands
+const attendeeCommands = () => require("./attendee-commands") as typeof import("./attendee-commands");
+
 function permissions(values: Values, help: string): Permissions | undefined {
   const value = text(values, "permissions", help);
   if (value === undefined) return undefined;
@@ -136,6 +148,31 @@ const COMMANDS: Record<string, CommandSpec> = {
       return (c) => c.rollKey(ref, value);
     },
   },
+  "attendees show": {
+    help: HELP.attendeesShow,
+    options: { team: { type: "string" }, email: { type: "string" }, phone: { type: "string" } },
+    prepare: (v) => {
+      const [id, who] = [teamId(v, HELP.attendeesShow), person(v, HELP.attendeesShow)];
+      return () => attendeeCommands().showAttendee(id, who);
+    },
+  },
+  "attendees erase": {
+    help: HELP.attendeesErase,
+    options: { team: { type: "string" }, email: { type: "string" }, phone: { type: "string" } },
+    prepare: (v) => {
+      const [id, who] = [teamId(v, HELP.attendeesErase), person(v, HELP.attendeesErase)];
+      return () => attendeeCommands().eraseAttendee(id, who);
+    },
+  },
+  "keys rotate-data-key": {
+    help: HELP.keysRotateDataKey,
+    options: { batch: { type: "string" } },
+    prepare: (v) => {
+      const value = text(v, "batch", HELP.keysRotateDataKey) ?? "500";
+      if (!/^\d{1,5}$/.test(value) || Number(value) < 1) throw new UsageError(`--batch must be a whole number of rows from 1 to 99999, got '${value}'`, HELP.keysRotateDataKey);
+      return () => attendeeCommands().rotateDataKey(Number(value));
+    },
+  },
   "documents register": {
     help: HELP.documentsRegister,
     options: { team: { type: "string" } },
@@ -155,7 +192,7 @@ const COMMANDS: Record<string, CommandSpec> = {
   },
 };
 
-const GROUP_HELP: Record<string, string> = { team: HELP.team, key: HELP.key, documents: HELP.documents };
+const GROUP_HELP: Record<string, string> = { team: HELP.team, key: HELP.key, documents: HELP.documents, attendees: HELP.attendees, keys: HELP.keys };
 const isHelp = (arg: string | undefined) => arg === "--help" || arg === "-h";
 
 /** What an invocation asks for: a help text to print, or work to run on the database. */

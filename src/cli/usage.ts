@@ -29,6 +29,9 @@ Commands:
   key roll <key id | key prefix | full key> [--overlap <time>]     replace a key, print the new one once
   documents register --team <team id> <manifest.json>              register trusted GraphQL documents
   documents list --team <team id>                                  list a team's registered documents
+  attendees show --team <team id> (--email <e> | --phone <p>)      everything held about one person
+  attendees erase --team <team id> (--email <e> | --phone <p>)     erase one person's contact data
+  keys rotate-data-key                                             re-encrypt attendee data with DATA_ENCRYPTION_KEY
 
 Run 'prs <command> --help' for a command's options; 'prs --version' prints the version.
 Exit codes: 0 success, 1 the command failed, 2 invalid arguments.
@@ -36,6 +39,22 @@ Exit codes: 0 success, 1 the command failed, 2 invalid arguments.
 ${ENV_NOTE}`,
   team: `Usage: prs team <create|list> [options]   ('prs team create --help' for details)`,
   key: `Usage: prs key <create|list|revoke|roll> [options]   ('prs key create --help' for details)`,
+  attendees: `Usage: prs attendees <show|erase> --team <team id> (--email <e-mail> | --phone <phone>)   ('prs attendees erase --help' for details)`,
+  attendeesShow: `Usage: prs attendees show --team <team id> (--email <e-mail> | --phone <phone>)
+
+Prints, as JSON, everything the team holds about one person (docs/data-protection.md "Requests from a person"):
+sign-ins, showings naming them, consent receipts. Recorded in the team's audit log (attendee.exported, actor: cli).`,
+  attendeesErase: `Usage: prs attendees erase --team <team id> (--email <e-mail> | --phone <phone>)
+
+Erases one person's contact data in the team: showings' attendee fields and sign-ins' contact fields cleared,
+consent receipts kept with keyed hashes in place of address and browser, the person put on the suppression list
+(never sent to a CRM again). Recorded in the team's audit log (attendee.erased, actor: cli).`,
+  keys: `Usage: prs keys rotate-data-key   ('prs keys rotate-data-key --help' for details)`,
+  keysRotateDataKey: `Usage: prs keys rotate-data-key [--batch <rows>]
+
+Re-encrypts every attendee value (and the other secrets kept with the data key) not under DATA_ENCRYPTION_KEY, and
+recomputes its keyed hashes, in batches (default 500 rows). Set the new key as DATA_ENCRYPTION_KEY and the old one in
+DATA_ENCRYPTION_KEYS first (docs/data-protection.md "Rotating the key"). Safe to run again.`,
   documents: `Usage: prs documents <register|list> --team <team id>   ('prs documents register --help' for details)`,
   documentsRegister: `Usage: prs documents register --team <team id> <manifest.json>
 

@@ -52,7 +52,7 @@ async function existing(prisma: PrismaClient, table: SealedTable): Promise<Seale
  * id) holds for a value: decrypted (plain text as it is), encrypted under the current key, keyed hashes recomputed.
  * Returns the rows rewritten per table.
  */
-async function rewrite(prisma: PrismaClient, stale: (column: string) => string, batch = BATCH): Promise<Record<string, number>> {
+async function rewrite(prisma: PrismaClient, stale: (column: string) => string, batch = BATCH, teamId?: string): Promise<Record<string, number>> {
   const ring = keyring();
   const done: Record<string, number> = {};
   for (const table of SEALED_TABLES) {
@@ -65,9 +65,10 @@ async function rewrite(prisma: PrismaClient, stale: (column: string) => string, 
     for (;;) {
       const rows = await prisma.$queryRawUnsafe<Record<string, string | null>[]>(
         `SELECT id::text AS id, ${columns.map((c) => q(c.column)).join(", ")} FROM ${q(table.table)}
-         WHERE $1::text IS NOT NULL AND id > $2::uuid AND (${condition}) ORDER BY id LIMIT ${batch}`,
+         WHERE $1::text IS NOT NULL AND id > $2::uuid AND (${condition}) AND ($3::uuid IS NULL OR team_id = $3::uuid) ORDER BY id LIMIT ${batch}`,
         ring.current.id,
         after,
+        teamId ?? null,
       );
       for (const row of rows) {
         const sets: string[] = [];
@@ -102,9 +103,12 @@ export function sealPlainAttendeeData(prisma: PrismaClient): Promise<Record<stri
   return rewrite(prisma, (column) => `${column} NOT LIKE 'e1.%'`);
 }
 
-/** Re-encrypts every value not under the current key (after DATA_ENCRYPTION_KEY changed), in batches of `batch` rows. */
-export function rotateAttendeeData(prisma: PrismaClient, batch = BATCH): Promise<Record<string, number>> {
-  return rewrite(prisma, (column) => `${column} NOT LIKE 'e1.' || $1 || '.%'`, batch);
+/**
+ * Re-encrypts every value not under the current key (after DATA_ENCRYPTION_KEY changed), in batches of `batch` rows;
+ * `teamId`: only that team's rows.
+ */
+export function rotateAttendeeData(prisma: PrismaClient, batch = BATCH, teamId?: string): Promise<Record<string, number>> {
+  return rewrite(prisma, (column) => `${column} NOT LIKE 'e1.' || $1 || '.%'`, batch, teamId);
 }
 
 /** Whether a stored value is encrypted (the dump test and `prs keys` report use it). */

@@ -11,6 +11,7 @@ import { statementChecked, type RestRoute } from "./route";
 import { shareLinkRoutes } from "./share-links";
 import { showingRoutes } from "./showings";
 import { signInLinkRoutes } from "./sign-in-links";
+import { attendeeRoutes } from "./attendees";
 import { socialPostRoutes } from "./social-posts";
 import { summaryRoutes } from "./summary";
 import { usageRoutes } from "./usage";
@@ -26,6 +27,7 @@ export const ROUTES: readonly RestRoute[] = [
   ...summaryRoutes,
   ...shareLinkRoutes,
   ...signInLinkRoutes,
+  ...attendeeRoutes,
   ...webhookRoutes,
   ...userRoutes,
   ...auditLogRoutes,

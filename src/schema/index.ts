@@ -19,6 +19,7 @@ import "./resources/webhook/object";
 import "./resources/share-link/object";
 import "./resources/sign-in/links";
 import "./resources/sign-in/consents";
+import "./resources/attendee-rights";
 import "./resources/connections";
 import "./types/apiKey";
 import "./types/auditLog";
