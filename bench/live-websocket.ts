@@ -9,6 +9,7 @@
 // 2. Latency across processes: SUBSCRIBERS (10) subscriptions on B over WebSocket and as many over SSE (reportEvents
 //    of one report per team), writes through A (updateReport over HTTP) at RATE/s (20) for SECONDS s (15); for every
 //    event received: receive time − the event's timestamp (its transaction's start). p50/p99 per transport.
+import { execFileSync } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createClient, type Client } from "graphql-ws";
@@ -25,9 +26,13 @@ const SECONDS = Number(process.env.SECONDS ?? 15);
 const log = (message: string) => process.stderr.write(`[live-ws] ${message}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The process listening on the server's port (ss -ltnp). */
 const pidOf = async (server: ServerProcess): Promise<number> => {
-  const line = server.output().split("\n").find((l) => l.includes('"msg":"listening"'));
-  return (JSON.parse(line!) as { pid: number }).pid;
+  const port = new URL(server.url).port;
+  const listing = execFileSync("ss", ["-ltnpH", `sport = :${port}`], { encoding: "utf8" });
+  const pid = Number(/pid=(\d+)/.exec(listing)?.[1]);
+  if (!pid) throw new Error(`no process found listening on ${port}: ${listing}`);
+  return pid;
 };
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
 /** RSS once it stops moving (three readings a second apart within 1 MB). */
