@@ -53,6 +53,8 @@ const ROUTES: Array<[string, string]> = [
   ["get", "/v1/showings/{showingId}/sign-in-links/{signInLinkId}/qr.png"],
   ["get", "/v1/attendees/consents"],
   ["post", "/v1/attendees/consents/{consentId}/withdraw"],
+  ["get", "/v1/attendees"],
+  ["post", "/v1/attendees/erase"],
   ["get", "/v1/reports/{reportId}/comparables"],
   ["post", "/v1/reports/{reportId}/comparables"],
   ["put", "/v1/reports/{reportId}/comparables"],
@@ -100,7 +102,7 @@ it("documents every route with its success and error responses", () => {
   expect(documented.sort()).toEqual([...ROUTES].sort());
   for (const [method, path] of ROUTES) {
     const responses = doc.paths[path][method].responses;
-    const success = /\/(test|redeliver)$/.test(path) ? "202" : method === "post" && !/\/(import|summary|rotate-secret|withdraw)$/.test(path) ? "201" : "200";
+    const success = /\/(test|redeliver)$/.test(path) ? "202" : method === "post" && !/\/(import|summary|rotate-secret|withdraw|erase)$/.test(path) ? "201" : "200";
     const media = path.endsWith("/pdf") ? "application/pdf" : path.endsWith("/qr.svg") ? "image/svg+xml" : path.endsWith("/qr.png") ? "image/png" : "application/json";
     expect(responses[success].content[media].schema).toBeDefined();
     for (const status of ["401", "405", "429"]) expect(responses[status].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Error" });
