@@ -68,7 +68,7 @@ const DAY = 86_400_000;
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
     page.setDefaultTimeout(10_000);
-  });
+  }, 240_000);
   afterAll(async () => {
     await browser?.close();
     await new Promise((resolve) => server?.close(resolve));
@@ -109,26 +109,35 @@ const DAY = 86_400_000;
     return now;
   }
   const keysCreated = () => prisma.apiKey.count({ where: { teamId } });
+  /** Opens the key form: a dialog over the list. */
+  async function openCreateKey() {
+    await page.getByRole("button", { name: "Create a key" }).click();
+    await page.getByRole("dialog", { name: "Create a key" }).waitFor();
+  }
 
   it("defect 1: a new key starts from the API's defaults, shows what it will hold, and no permission at all needs an explicit choice", async () => {
     await signIn(freeAdmin);
     await page.getByRole("heading", { name: "The team's keys" }).waitFor();
+    await openCreateKey();
     await page.getByLabel("Name").fill("Defaults key");
-    // Before it is created the form says what it will hold: every permission but api_keys, the signed-in key's tier.
+    // Before it is created the form says what it will hold: every permission but api_keys, the signed-in key's tier
+    // (only real actions: reports publish and share, showings do neither).
     const summary = page.getByTestId("key-summary");
-    await summary.getByText("reports: read, create, update, delete, publish").waitFor();
-    expect(await summary.innerText()).not.toContain("api_keys");
+    await summary.getByText("Reports: read, create, update, delete, publish, share").waitFor();
+    expect(await summary.innerText()).not.toContain("API keys");
+    expect(await summary.innerText()).toContain("Showings: read, create, update, delete;");
     await summary.getByText("free tier").waitFor();
     await checkPage("keys-create");
     await page.getByRole("button", { name: "Create key" }).click();
     const key = await page.getByTestId("secret").inputValue();
     expect(await apiStatus(key)).toBe(200);
     const row = page.locator("tr", { hasText: "Defaults key" });
-    expect(await row.locator("td.perms").innerText()).toContain("reports: read, create");
+    expect(await row.locator("td.perms .perm-short").innerText()).toBe("Everything but API keys");
     await page.getByRole("button", { name: "Done" }).click();
 
     // Nothing ticked: refused until the admin says so in plain words.
     const before = await keysCreated();
+    await openCreateKey();
     await page.getByLabel("Name").fill("Empty key");
     await page.getByRole("button", { name: "Untick all" }).click();
     await summary.getByText("no permission at all").waitFor();
@@ -167,7 +176,7 @@ const DAY = 86_400_000;
     // 24 events, 3 attempts each (the first and two retries), all failing: 72 attempts, the last of each `failed`.
     const log = `/v1/webhooks/${endpoint.id}/deliveries`;
     for (let i = 0; (await rest(admin, "GET", `${log}?status=failed&limit=1`)).body.total !== 24; i++) {
-      if (i > 150) throw new Error("the deliveries never all failed");
+      if (i > 600) throw new Error("the deliveries never all failed");
       await new Promise((r) => setTimeout(r, 200));
     }
     expect((await rest(admin, "GET", log)).body.total).toBe(72);
@@ -184,25 +193,176 @@ const DAY = 86_400_000;
     await signIn(admin, "#/webhooks");
     const item = page.locator("li.endpoint", { hasText: failing.url });
     await item.getByRole("button", { name: `Show deliveries of ${failing.url}` }).click();
-    await item.getByText("1–50 of 72").waitFor();
-    expect(await item.locator("tr.delivery").count()).toBe(50);
+    // One row per event (24), each with its three attempts nested, 20 a page.
+    await item.getByText("1–20 of 24").waitFor();
+    expect(await item.locator("tr.delivery").count()).toBe(20);
+    expect(await item.locator("tr.delivery").first().locator("li.attempt").count()).toBe(3);
     await item.getByRole("button", { name: "Next" }).click();
-    await item.getByText("51–72 of 72").waitFor();
-    expect(await item.locator("tr.delivery").count()).toBe(22);
-    // Each attempt's time to the second.
-    expect(await item.locator("tr.delivery td.sent").first().innerText()).toMatch(/\d{1,2}:\d\d:\d\d/);
-    await item.getByLabel("Status").selectOption("failed");
-    await item.getByText("1–24 of 24").waitFor();
+    await item.getByText("21–24 of 24").waitFor();
+    expect(await item.locator("tr.delivery").count()).toBe(4);
+    // Each attempt's time to the second; the event's final state.
+    expect(await item.locator("tr.delivery li.attempt").first().innerText()).toMatch(/\d{1,2}:\d\d:\d\d/);
+    expect(await item.locator("tr.delivery td.state").first().innerText()).toBe("Failed");
+    await item.getByLabel("State").selectOption("failed");
+    await item.getByText("1–20 of 24").waitFor();
     await item.getByLabel("Event type").selectOption("report.created");
     await item.getByText("1–2 of 2").waitFor();
     expect(await item.locator("tr.delivery").count()).toBe(2);
+    await item.getByLabel("State").selectOption("delivered");
+    await item.getByText("No event matches.").waitFor();
     await checkPage("webhooks-deliveries");
-  });
+  }, 240_000);
+
+  it("delivery log: one row per event with its attempts and final state, kept current; redelivering a delivered event asks first", async () => {
+    const flaky = await receiver([500, 200]);
+    try {
+      const endpoint = (await rest(admin, "POST", "/v1/webhooks", { url: flaky.url, events: ["report.created"], description: "fails once" })).body.data;
+      await signIn(admin, "#/webhooks");
+      const item = page.locator("li.endpoint", { hasText: flaky.url });
+      await item.getByRole("button", { name: `Show deliveries of ${flaky.url}` }).click();
+      await item.getByText("No event sent yet.").waitFor();
+      // A change of the team: its event appears in the open log, and after the failed first attempt and the retry that
+      // succeeds, its one row reads Delivered, both attempts nested — with no press of Refresh.
+      const report = (await rest(admin, "POST", "/v1/reports", { address: "1 Retry Road", price: 100000 })).body.data;
+      const row = item.locator("tr.delivery");
+      await row.locator("li.attempt", { hasText: "#2 succeeded" }).waitFor({ timeout: 20_000 });
+      expect(await row.count()).toBe(1);
+      expect(await row.locator("td.state").innerText()).toBe("Delivered");
+      expect(await row.locator("li.attempt").allInnerTexts()).toEqual([
+        expect.stringMatching(/^#1 failed, retried · HTTP 500 · \d+ ms · sent /),
+        expect.stringMatching(/^#2 succeeded · HTTP 200 · \d+ ms · sent /),
+      ]);
+      expect(flaky.received.map((r) => r.json.data.id)).toEqual([report.id, report.id]);
+      await checkPage("webhooks-delivery-log");
+
+      // Redeliver on a delivered event asks; Cancel sends nothing (no third attempt is made).
+      await row.getByRole("button", { name: /^Redeliver report\.created/ }).click();
+      const ask = page.getByRole("dialog", { name: "Send report.created again?" });
+      await ask.getByText("already received this event").waitFor();
+      expect((await focusedWhen((f) => f.text === "Cancel")).text).toBe("Cancel");
+      await checkPage("webhooks-redeliver-dialog");
+      await page.keyboard.press("Enter");
+      await ask.waitFor({ state: "hidden" });
+      expect(await prisma.webhookDelivery.count({ where: { endpointId: endpoint.id } })).toBe(2);
+      await row.getByRole("button", { name: /^Redeliver report\.created/ }).click();
+      await ask.getByRole("button", { name: "Send again" }).click();
+      await flaky.count(3);
+      await row.locator("li.attempt", { hasText: "#3 succeeded" }).waitFor();
+
+      // On a phone the row is a card: every attempt and the Redeliver button inside the screen.
+      await page.setViewportSize({ width: 390, height: 900 });
+      const button = row.getByRole("button", { name: /^Redeliver report\.created/ });
+      const box = (await button.boundingBox())!;
+      expect(box.x >= 0 && box.x + box.width <= 390).toBe(true);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
+      await checkPage("webhooks-delivery-log");
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await flaky.close();
+    }
+  }, 300_000);
+
+  it("keys: the list first, creation in a dialog over a dimmed page, permissions short and real, rows as cards on a phone, a row's action in ≤ 5 Tabs", async () => {
+    await newKey("Route key", "reports:read");
+    const long = `/v1/reports/${"a".repeat(36)}/comparables/${"b".repeat(36)}/adjustments`;
+    await prisma.apiKey.updateMany({ where: { teamId, name: "Route key" }, data: { lastUsedAt: new Date(), lastUsedRoute: long, lastUsedIp: "203.0.113.9" } });
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await signIn(admin);
+      const table = page.getByRole("region", { name: "API keys table" });
+      const own = table.locator("tr", { hasText: "Admin key" });
+      await own.waitFor();
+      // No form before the list; every permission the API checks, said in a word, the detail on demand.
+      expect(await page.getByRole("dialog").count()).toBe(0);
+      expect(await own.locator(".perm-short").innerText()).toBe("Everything");
+      const route = table.locator("tr", { hasText: "Route key" });
+      expect(await route.locator(".perm-short").innerText()).toBe("Reports: read");
+      await route.getByText("Details").click();
+      await route.getByText("Reports: read").last().waitFor();
+      // Keyboard only: from the heading, the first row's Roll in at most 5 Tabs.
+      await page.getByRole("heading", { name: "API keys", level: 1 }).click();
+      let tabs = 0;
+      for (; tabs < 5 && (await focused()).text !== "Roll"; tabs++) await page.keyboard.press("Tab");
+      expect([tabs, (await focused()).text]).toEqual([expect.any(Number), "Roll"]);
+      expect(tabs).toBeLessThanOrEqual(5);
+      // Never a clipped control: each Roll and Revoke shows its whole word inside the screen, beside a long route.
+      for (const button of await table.getByRole("button").all()) {
+        const fits = await button.evaluate((b) => b.scrollWidth <= b.clientWidth && b.getBoundingClientRect().right <= window.innerWidth);
+        expect([await button.innerText(), fits]).toEqual([await button.innerText(), true]);
+      }
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(width);
+      if (width === 390) expect(await route.evaluate((tr) => getComputedStyle(tr).display)).toBe("block");
+      await checkPage("keys-list");
+
+      // The form is a modal dialog over the dimmed page; it offers only real actions: reports publish, showings do not.
+      await openCreateKey();
+      const dialog = page.getByRole("dialog", { name: "Create a key" });
+      expect(await dialog.evaluate((d) => d.matches(":modal") && getComputedStyle(d, "::backdrop").backgroundColor)).toMatch(/^rgba\(0, 0, 0, 0\.\d+\)$/);
+      expect(await dialog.getByRole("group", { name: "Reports" }).getByLabel("publish").count()).toBe(1);
+      expect(await dialog.getByRole("group", { name: "Showings" }).getByLabel("publish").count()).toBe(0);
+      expect(await dialog.getByRole("group", { name: "Audit log" }).getByRole("checkbox").count()).toBe(1);
+      await checkPage("keys-create-dialog");
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "hidden" });
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }, 240_000);
+
+  it("webhooks: endpoints first, adding one in a dialog; an endpoint's first action in ≤ 5 Tabs", async () => {
+    await rest(admin, "POST", "/v1/webhooks", { url: `${failing.url}?tabs`, events: ["report.deleted"] });
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await signIn(admin, "#/webhooks");
+      await page.locator("li.endpoint").first().waitFor();
+      expect(await page.getByRole("dialog").count()).toBe(0);
+      await page.getByRole("heading", { name: "Webhooks", level: 1 }).click();
+      let tabs = 0;
+      for (; tabs < 5 && !(await focused()).text.startsWith("Send test event"); tabs++) await page.keyboard.press("Tab");
+      expect((await focused()).text).toMatch(/^Send test event/);
+      expect(tabs).toBeLessThanOrEqual(5);
+      await page.getByRole("button", { name: "Add an endpoint" }).click();
+      const dialog = page.getByRole("dialog", { name: "Add an endpoint" });
+      expect(await dialog.evaluate((d) => d.matches(":modal"))).toBe(true);
+      await checkPage("webhooks-create-dialog");
+      await dialog.getByRole("button", { name: "Cancel" }).click();
+      await dialog.waitFor({ state: "hidden" });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(width);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }, 240_000);
+
+  it("audit log: says exactly what is recorded, links each target to what it names, and filters by day", async () => {
+    const report = (await rest(admin, "POST", "/v1/reports", { address: "5 Audit Avenue", price: 200000 })).body.data;
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await signIn(admin, "#/audit-log");
+      const recorded = page.getByTestId("recorded");
+      await recorded.getByText(/report: created, updated, published, unpublished, deleted/).waitFor();
+      expect(await page.getByText("Every change to").count()).toBe(0);
+      const created = page.locator("tr", { hasText: "report.created" }).filter({ hasText: report.id });
+      await created.getByRole("link", { name: `report ${report.id}` }).waitFor();
+      // The time in the viewer's zone, UTC on hover.
+      expect(await created.locator("time").getAttribute("title")).toMatch(/UTC$/);
+      await checkPage("audit-log");
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    // A day with no entry empties the list; today's holds the report's creation; the target opens the report.
+    await page.getByLabel("To (the whole day)").fill("2020-01-01");
+    await page.getByRole("heading", { name: /^0 entries,/ }).waitFor();
+    expect(page.url()).toContain("to=2020-01-01");
+    const today = await page.evaluate(() => new Date().toLocaleDateString("en-CA"));
+    await page.getByLabel("To (the whole day)").fill(today);
+    await page.getByLabel("From (your time zone)").fill(today);
+    const created = page.locator("tr", { hasText: "report.created" }).filter({ hasText: report.id });
+    await created.getByRole("link", { name: `report ${report.id}` }).click();
+    await page.getByRole("heading", { name: "5 Audit Avenue", level: 1 }).waitFor();
+  }, 240_000);
 
   it("defect 7: the revoke dialog starts on Cancel, focus returns where it was, revoking says so, checkboxes are large enough", async () => {
     await signIn(admin);
     await page.getByRole("heading", { name: "The team's keys" }).waitFor();
-    const box = (await page.getByRole("group", { name: "reports" }).getByLabel("read").boundingBox())!;
+    await openCreateKey();
+    const box = (await page.getByRole("group", { name: "Reports" }).getByLabel("read").boundingBox())!;
     expect(Math.min(box.width, box.height)).toBeGreaterThanOrEqual(24);
 
     await page.getByLabel("Name").fill("Focus key");
@@ -232,7 +392,8 @@ const DAY = 86_400_000;
 
   it("defect 8: the key form offers only the tiers and dates the API allows, and says why in plain words", async () => {
     await signIn(admin);
-    await page.getByRole("heading", { name: "Create a key" }).waitFor();
+    await page.getByRole("heading", { name: "The team's keys" }).waitFor();
+    await openCreateKey();
     const tiers = await page.getByLabel("Rate-limit tier").locator("option").allInnerTexts();
     expect(tiers.map((t) => t.split(" ")[0])).toEqual(["free", "standard"]);
     const expires = page.getByLabel(/^Expires on/);
@@ -305,8 +466,11 @@ const DAY = 86_400_000;
     const url = `${failing.url}?complete`;
     const endpoint = (await rest(admin, "POST", "/v1/webhooks", { url, events: ["report.created"], description: "to edit" })).body.data;
     await signIn(admin, "#/webhooks");
-    const create = page.getByRole("region", { name: "Add an endpoint" });
+    await page.getByRole("button", { name: "Add an endpoint" }).click();
+    const create = page.getByRole("dialog", { name: "Add an endpoint" });
     await create.getByText(EVENT_TYPES["report.published"]).waitFor();
+    await create.getByRole("button", { name: "Cancel" }).click();
+    await create.waitFor({ state: "hidden" });
     const item = page.locator("li.endpoint", { hasText: url });
 
     await item.getByRole("button", { name: `Edit ${url}` }).click();

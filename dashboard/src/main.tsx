@@ -9,7 +9,7 @@ import { clearKey, holds, missingAdminPermissions, storeKey, storedKey } from ".
 import { KeysPage } from "./pages/keys";
 import { UsagePage } from "./pages/usage";
 import { AuditLogPage } from "./pages/audit-log";
-import { WebhooksPage } from "./pages/webhooks";
+import { EventPage, WebhooksPage } from "./pages/webhooks";
 import { ReportsPage, ReportPage } from "./pages/reports";
 import { ErrorMessage, messageOf } from "./ui";
 import "./styles.css";
@@ -104,7 +104,8 @@ function App() {
   const [notice, setNotice] = useState<string | null>(null);
   const route = useRoute();
   const [page = "keys", id, ...rest] = route.path;
-  const current = PAGES.find((p) => p.path === page && (id === undefined || p.path === "reports") && rest.length === 0);
+  const eventPage = page === "webhooks" && id === "events" && rest.length === 1;
+  const current = PAGES.find((p) => p.path === page && ((id === undefined && rest.length === 0) || (p.path === "reports" && rest.length === 0) || eventPage));
   const title = current?.title ?? "Page not found";
   useEffect(() => void (document.title = session ? `${title} · Team dashboard` : "Sign in · Team dashboard"), [title, session]);
   // A new page (or report) takes the focus to its content, as a page load would for keyboard and screen readers.
@@ -140,7 +141,7 @@ function App() {
   else if (!allowed(current)) content = <NotAllowed what={current.what ?? current.title} needs={current.needs!} />;
   else if (current.path === "keys") content = <KeysPage {...props} />;
   else if (current.path === "usage") content = <UsagePage {...props} />;
-  else if (current.path === "webhooks") content = <WebhooksPage {...props} />;
+  else if (current.path === "webhooks") content = eventPage ? <EventPage {...props} id={rest[0]} /> : <WebhooksPage {...props} />;
   else if (current.path === "audit-log") content = <AuditLogPage {...props} />;
   else if (current.path === "reports") content = id ? <ReportPage {...props} id={id} /> : <ReportsPage {...props} />;
   return (

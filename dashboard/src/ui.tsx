@@ -58,6 +58,20 @@ export const date = (iso: string | null | undefined): string => (iso ? new Date(
 export const seconds = (iso: string | null | undefined): string =>
   iso ? new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" }) + " UTC" : "—";
 
+/** A time in the viewer's own zone ("Dec 2, 2026, 9:04:25 AM GMT+1"), to the second when `precise`. */
+export const local = (iso: string, precise = false): string =>
+  new Date(iso).toLocaleString("en-US", { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", ...(precise ? { second: "2-digit" } : {}), timeZoneName: "short" });
+
+/** A time as the viewer reads it (their zone), with the UTC time on hover and for machines (`datetime`). */
+export function When({ iso, precise = false }: { iso: string | null | undefined; precise?: boolean }) {
+  if (!iso) return <>—</>;
+  return (
+    <time dateTime={iso} title={precise ? seconds(iso) : date(iso)}>
+      {local(iso, precise)}
+    </time>
+  );
+}
+
 /** "51–72 of 72" with Previous and Next: a list that has more than one page says so. */
 export function Pager({ offset, size, total, onPage, label }: { offset: number; size: number; total: number; onPage: (offset: number) => void; label: string }) {
   return (
@@ -125,9 +139,28 @@ export function ShownOnce({ label, value, onDone }: { label: string; value: stri
  * without a mouse). A column named "" holds the rows' buttons: its heading is for screen readers only.
  */
 export function Table({ label, columns, children }: { label: string; columns: string[]; children: ComponentChildren }) {
+  // Each cell carries its column's name (data-label): on a phone the rows stack as cards, each value under its name.
+  const table = useRef<HTMLTableElement>(null);
+  const [scrolls, setScrolls] = useState(false);
+  const [, setWidth] = useState(0);
+  useEffect(() => {
+    const onResize = () => setWidth(window.innerWidth);
+    window.addEventListener("resize", onResize);
+    return () => window.removeEventListener("resize", onResize);
+  }, []);
+  useEffect(() => {
+    // The region takes the focus only when it scrolls sideways (a keyboard user scrolls it): else it is no tab stop.
+    const wrap = table.current?.parentElement;
+    const now = !!wrap && wrap.scrollWidth > wrap.clientWidth + 1;
+    if (now !== scrolls) setScrolls(now);
+    for (const row of Array.from(table.current?.tBodies[0]?.rows ?? []))
+      Array.from(row.cells).forEach((cell, i) => {
+        if (!cell.hasAttribute("data-label") && columns[i]) cell.setAttribute("data-label", columns[i]);
+      });
+  });
   return (
-    <div class="table-wrap" tabIndex={0} role="region" aria-label={label}>
-      <table>
+    <div class="table-wrap" tabIndex={scrolls ? 0 : undefined} role="region" aria-label={label}>
+      <table ref={table}>
         <thead>
           <tr>
             {columns.map((column) => (

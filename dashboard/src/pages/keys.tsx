@@ -6,11 +6,13 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { client, graphql, type ResultOf } from "../graphql";
 import type { PageProps } from "../page";
-import { date, ErrorMessage, Loading, messageOf, ShownOnce, Table, useLoad } from "../ui";
+import { type Catalog, Permissions, realGroups, resourceName } from "../permissions";
+import { date, ErrorMessage, Loading, messageOf, ShownOnce, Table, useLoad, When } from "../ui";
 
 const KEYS = graphql(`
   query Keys {
     apiKeys { id name description prefix permissions rateLimitTier createdAt lastUsedAt lastUsedIp lastUsedRoute expiresAt revokedAt replacedById }
+    permissionCatalog { resource actions { action } }
   }
 `);
 const CREATE = graphql(`
@@ -43,7 +45,7 @@ function LastUse({ k }: { k: Key }) {
   if (!k.lastUsedAt) return <>never</>;
   return (
     <>
-      {date(k.lastUsedAt)}
+      <When iso={k.lastUsedAt} />
       {k.lastUsedIp && <span class="sub">from {k.lastUsedIp}</span>}
       {k.lastUsedRoute && (
         <span class="sub">
@@ -67,10 +69,60 @@ const DAY = 86_400_000;
 /** How often the table is read again while the page is open ("Last used" is kept to within a minute). */
 const REFRESH_MS = 30_000;
 
-const permissionList = (permissions: Record<string, string[]>) => {
-  const held = Object.entries(permissions).filter(([, actions]) => actions.length > 0);
-  return held.length ? held.map(([resource, actions]) => `${resource}: ${actions.join(", ")}`).join("; ") : "none (only GET /v1/users/me)";
-};
+/** The keys, one row each: its permissions short (the detail on demand), its buttons in the last column. */
+function KeysTable({ keys, catalog, ownId, onRoll, onRevoke }: { keys: Key[]; catalog: Catalog; ownId: string; onRoll: (k: Key) => void; onRevoke: (k: Key) => void }) {
+  return (
+    <Table label="API keys table" columns={["Name", "Prefix", "Permissions", "Tier", "Created", "Last used", "Expires", "Revoked", ""]}>
+      {keys.map((k) => (
+        <tr key={k.id} data-key-id={k.id} tabIndex={-1}>
+          <td>
+            {k.name}
+            {k.description && <span class="sub">{k.description}</span>}
+          </td>
+          <td>
+            <code>{k.prefix}</code>
+          </td>
+          <td class="perms">
+            <Permissions held={k.permissions} catalog={catalog} name={k.name} />
+          </td>
+          <td>{k.rateLimitTier}</td>
+          <td>
+            <When iso={k.createdAt} />
+          </td>
+          <td class="last-used">
+            <LastUse k={k} />
+          </td>
+          <td>
+            <When iso={k.expiresAt} />
+          </td>
+          <td>{revokedOrRolled(k)}</td>
+          <td class="actions">
+            {!k.revokedAt && !k.replacedById && (
+              <button
+                type="button"
+                class="secondary"
+                aria-label={`Roll ${k.name}`}
+                onClick={() => onRoll(k)}
+              >
+                Roll
+              </button>
+            )}
+            {!k.revokedAt && k.id !== ownId && (
+              <button
+                type="button"
+                class="danger"
+                aria-label={`Revoke ${k.name}`}
+                onClick={() => onRevoke(k)}
+              >
+                Revoke
+              </button>
+            )}
+          </td>
+        </tr>
+      ))}
+    </Table>
+  );
+}
 
 /** Focuses the table row of key `id` once it is on the page (after a create or a revoke, where the focus belongs). */
 function focusRow(id: string) {
@@ -88,6 +140,7 @@ export function KeysPage(props: PageProps) {
   const [status, setStatus] = useState<string | null>(null);
   const [focusAfterLoad, setFocusAfterLoad] = useState<string | null>(null);
   const dialog = useRef<HTMLDialogElement>(null);
+  const createDialog = useRef<HTMLDialogElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
 
   // "Last used" moves while the page is open: read again every REFRESH_MS and when the tab comes back.
@@ -136,15 +189,27 @@ export function KeysPage(props: PageProps) {
 
   return (
     <>
-      <h1>API keys</h1>
-      <CreateKey
-        props={props}
-        onCreated={(key, name, id) => {
-          setCreated({ key, name, id });
-          setStatus(null);
-          keys.reload();
-        }}
-      />
+      <div class="row page-head">
+        <h1>API keys</h1>
+        <button type="button" onClick={() => createDialog.current?.showModal()} disabled={!keys.data}>
+          Create a key
+        </button>
+      </div>
+      <dialog ref={createDialog} class="wide" aria-labelledby="create-key-title">
+        {keys.data && (
+          <CreateKey
+            props={props}
+            catalog={keys.data.permissionCatalog}
+            onCancel={() => createDialog.current?.close()}
+            onCreated={(key, name, id) => {
+              createDialog.current?.close();
+              setCreated({ key, name, id });
+              setStatus(null);
+              keys.reload();
+            }}
+          />
+        )}
+      </dialog>
       {created && (
         <ShownOnce
           label={`New key “${created.name}”:`}
@@ -168,55 +233,21 @@ export function KeysPage(props: PageProps) {
         <ErrorMessage error={keys.error ?? error} onRetry={keys.error ? keys.reload : undefined} />
         {!keys.data && !keys.error && <Loading what="keys" />}
         {keys.data && (
-          <Table label="API keys table" columns={["Name", "Description", "Prefix", "Permissions", "Tier", "Created", "Last used", "Expires", "Revoked", ""]}>
-            {keys.data.apiKeys.map((k) => (
-              <tr key={k.id} data-key-id={k.id} tabIndex={-1}>
-                <td>{k.name}</td>
-                <td>{k.description ?? "—"}</td>
-                <td>
-                  <code>{k.prefix}</code>
-                </td>
-                <td class="perms">{permissionList(k.permissions)}</td>
-                <td>{k.rateLimitTier}</td>
-                <td>{date(k.createdAt)}</td>
-                <td class="last-used">
-                  <LastUse k={k} />
-                </td>
-                <td>{date(k.expiresAt)}</td>
-                <td>{revokedOrRolled(k)}</td>
-                <td class="actions">
-                  {!k.revokedAt && !k.replacedById && (
-                    <button
-                      type="button"
-                      class="secondary"
-                      aria-label={`Roll ${k.name}`}
-                      onClick={() => {
-                        setRolling(k);
-                        rollDialog.current?.showModal();
-                      }}
-                    >
-                      Roll
-                    </button>
-                  )}
-                  {!k.revokedAt && k.id !== props.who.apiKey.id && (
-                    <button
-                      type="button"
-                      class="danger"
-                      aria-label={`Revoke ${k.name}`}
-                      onClick={() => {
-                        setRevoking(k);
-                        dialog.current?.showModal();
-                        // Start on Cancel: Enter on a freshly opened dialog must not revoke a key.
-                        cancel.current?.focus();
-                      }}
-                    >
-                      Revoke
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </Table>
+          <KeysTable
+            keys={keys.data.apiKeys}
+            catalog={keys.data.permissionCatalog}
+            ownId={props.who.apiKey.id}
+            onRoll={(k) => {
+              setRolling(k);
+              rollDialog.current?.showModal();
+            }}
+            onRevoke={(k) => {
+              setRevoking(k);
+              dialog.current?.showModal();
+              // Start on Cancel: Enter on a freshly opened dialog must not revoke a key.
+              cancel.current?.focus();
+            }}
+          />
         )}
       </section>
       <dialog ref={dialog} aria-labelledby="revoke-title" onClose={() => setRevoking(null)}>
@@ -267,20 +298,20 @@ export function KeysPage(props: PageProps) {
 }
 
 /** The default permissions of a new key: what the API gives a key created without a list, within the signed-in key's. */
-const defaultPermissions = (held: Record<string, string[]>): Set<string> =>
-  new Set(Object.entries(held).flatMap(([resource, actions]) => (resource === "api_keys" ? [] : actions.map((a) => `${resource}:${a}`))));
+const defaultPermissions = (held: Record<string, string[]>, catalog: Catalog): Set<string> =>
+  new Set(realGroups(held, catalog).flatMap(({ resource, actions }) => (resource === "api_keys" ? [] : actions.map((a) => `${resource}:${a}`))));
 
 /** yyyy-mm-dd of a time, in UTC (a key expires at 00:00 UTC of its date). */
 const day = (time: number) => new Date(time).toISOString().slice(0, 10);
 const longDay = (iso: string) => new Date(iso).toLocaleDateString("en-US", { dateStyle: "medium", timeZone: "UTC" });
 
-function CreateKey({ props, onCreated }: { props: PageProps; onCreated: (key: string, name: string, id: string) => void }) {
+function CreateKey({ props, catalog, onCreated, onCancel }: { props: PageProps; catalog: Catalog; onCreated: (key: string, name: string, id: string) => void; onCancel: () => void }) {
   const api = client(props);
   const own = props.who.apiKey;
-  // The permissions a new key may hold are those of the signed-in key (the API refuses any other).
-  const available = Object.entries(own.permissions);
+  // The permissions a new key may hold: those of the signed-in key (the API refuses any other) that the API checks.
+  const available = realGroups(own.permissions, catalog).map((g) => [g.resource, g.actions] as const);
   const tiers = TIERS.slice(0, TIERS.indexOf(own.rateLimitTier) + 1);
-  const [ticked, setTicked] = useState(() => defaultPermissions(own.permissions));
+  const [ticked, setTicked] = useState(() => defaultPermissions(own.permissions, catalog));
   const [tier, setTier] = useState(own.rateLimitTier);
   const [expires, setExpires] = useState("");
   const [noPermission, setNoPermission] = useState(false);
@@ -319,7 +350,7 @@ function CreateKey({ props, onCreated }: { props: PageProps; onCreated: (key: st
       });
       setError(null);
       form.reset();
-      setTicked(defaultPermissions(own.permissions));
+      setTicked(defaultPermissions(own.permissions, catalog));
       setTier(own.rateLimitTier);
       setExpires("");
       setNoPermission(false);
@@ -332,7 +363,7 @@ function CreateKey({ props, onCreated }: { props: PageProps; onCreated: (key: st
   };
 
   return (
-    <section class="card" aria-labelledby="create-key-title">
+    <>
       <h2 id="create-key-title">Create a key</h2>
       <form onSubmit={onSubmit}>
         <div class="fields">
@@ -379,7 +410,7 @@ function CreateKey({ props, onCreated }: { props: PageProps; onCreated: (key: st
           <legend>Permissions</legend>
           <p class="hint">Ticked: what a key gets when none are named (everything your key holds except managing keys).</p>
           <div class="row">
-            <button type="button" class="secondary" onClick={() => setTicked(defaultPermissions(own.permissions))}>
+            <button type="button" class="secondary" onClick={() => setTicked(defaultPermissions(own.permissions, catalog))}>
               Back to the defaults
             </button>
             <button type="button" class="secondary" onClick={() => setTicked(new Set())}>
@@ -389,7 +420,7 @@ function CreateKey({ props, onCreated }: { props: PageProps; onCreated: (key: st
           <div class="perm-grid">
             {available.map(([resource, actions]) => (
               <fieldset key={resource} class="perm-group">
-                <legend>{resource}</legend>
+                <legend>{resourceName(resource)}</legend>
                 {actions.map((action) => (
                   <label key={action} class="check">
                     <input
@@ -408,7 +439,7 @@ function CreateKey({ props, onCreated }: { props: PageProps; onCreated: (key: st
         </fieldset>
         <div class="summary" data-testid="key-summary" aria-live="polite">
           <strong>The new key will hold:</strong>{" "}
-          {chosen.length ? chosen.map(([resource, actions]) => `${resource}: ${actions.join(", ")}`).join("; ") : "no permission at all (it can only call GET /v1/users/me)"}
+          {chosen.length ? chosen.map(([resource, actions]) => `${resourceName(resource)}: ${actions.join(", ")}`).join("; ") : "no permission at all (it can only call GET /v1/users/me)"}
           {"; "}the {tier} tier; {expires ? `it expires on ${longDay(`${expires}T00:00:00Z`)}` : own.expiresAt ? `it expires with your key on ${longDay(own.expiresAt)}` : "it never expires"}.
         </div>
         {ticked.size === 0 && (
@@ -417,11 +448,16 @@ function CreateKey({ props, onCreated }: { props: PageProps; onCreated: (key: st
             Yes, create a key that can do nothing but GET /v1/users/me
           </label>
         )}
-        <button type="submit" disabled={busy}>
-          Create key
-        </button>
         <ErrorMessage error={error} />
+        <div class="row">
+          <button type="button" class="secondary" onClick={onCancel}>
+            Cancel
+          </button>
+          <button type="submit" disabled={busy}>
+            Create key
+          </button>
+        </div>
       </form>
-    </section>
+    </>
   );
 }

@@ -1,10 +1,13 @@
 // Webhooks: the team's endpoints (add or edit one with event types from the catalog, each with its description;
 // the secret shown once; enable/disable; rotate the secret and delete, each after a confirmation; send a test event),
 // each endpoint's delivery log with redelivery, and the team's recent events.
-import { useRef, useState } from "preact/hooks";
+import type { RefObject } from "preact";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { client, graphql, type ResultOf } from "../graphql";
+import { useTeamEvents } from "../live";
 import type { PageProps } from "../page";
-import { ErrorMessage, Loading, messageOf, Pager, seconds, ShownOnce, Table, useLoad } from "../ui";
+import { href } from "../router";
+import { ErrorMessage, Loading, messageOf, Pager, seconds, ShownOnce, Table, useLoad, When } from "../ui";
 
 const ENDPOINTS = graphql(`
   query Endpoints {
@@ -48,16 +51,22 @@ const TEST = graphql(`
   }
 `);
 const DELIVERIES = graphql(`
-  query Deliveries($endpointId: ID!, $status: String, $eventType: String, $limit: Int!, $offset: Int!) {
-    webhookDeliveries(endpointId: $endpointId, status: $status, eventType: $eventType, limit: $limit, offset: $offset) {
+  query EventDeliveries($endpointId: ID!, $state: String, $eventType: String, $limit: Int!, $offset: Int!) {
+    webhookEventDeliveries(endpointId: $endpointId, state: $state, eventType: $eventType, limit: $limit, offset: $offset) {
       total
-      items { id eventId eventType attempt status responseStatus durationMs error createdAt sentAt nextAttemptAt }
+      items {
+        state
+        nextAttemptAt
+        event { id type createdAt }
+        attempts { id attempt status responseStatus durationMs error createdAt sentAt nextAttemptAt }
+      }
     }
   }
 `);
-/** Delivery attempts per page of the log. */
-const LOG_PAGE = 50;
-const STATUSES = ["pending", "succeeded", "retrying", "failed"];
+/** Events per page of the log. */
+const LOG_PAGE = 20;
+/** Where an event stands at the endpoint (the API's states), as the filter offers them. */
+const STATES = ["pending", "retrying", "delivered", "failed"];
 const REDELIVER = graphql(`
   mutation Redeliver($endpointId: ID!, $deliveryId: ID!) {
     redeliverWebhook(endpointId: $endpointId, deliveryId: $deliveryId) { id }
@@ -84,6 +93,7 @@ export function WebhooksPage(props: PageProps) {
   const [status, setStatus] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<Confirm | null>(null);
   const dialog = useRef<HTMLDialogElement>(null);
+  const createDialog = useRef<HTMLDialogElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
 
   /** Runs an action on an endpoint; its error shows above the list, `done` (if any) in the status line. */
@@ -107,17 +117,26 @@ export function WebhooksPage(props: PageProps) {
 
   return (
     <>
-      <h1>Webhooks</h1>
-      {list.data && (
-        <EndpointForm
-          props={props}
-          types={types}
-          onSaved={(url, value) => {
-            if (value) setSecret({ label: `Signing secret of ${url}:`, value });
-            list.reload();
-          }}
-        />
-      )}
+      <div class="row page-head">
+        <h1>Webhooks</h1>
+        <button type="button" disabled={!list.data} onClick={() => createDialog.current?.showModal()}>
+          Add an endpoint
+        </button>
+      </div>
+      <dialog ref={createDialog} class="wide" aria-labelledby="create-endpoint-title">
+        {list.data && (
+          <EndpointForm
+            props={props}
+            types={types}
+            onCancel={() => createDialog.current?.close()}
+            onSaved={(url, value) => {
+              createDialog.current?.close();
+              if (value) setSecret({ label: `Signing secret of ${url}:`, value });
+              list.reload();
+            }}
+          />
+        )}
+      </dialog>
       {secret && <ShownOnce label={secret.label} value={secret.value} onDone={() => setSecret(null)} />}
       <section class="card" aria-labelledby="endpoints-title">
         <h2 id="endpoints-title">Endpoints</h2>
@@ -208,32 +227,69 @@ export function WebhooksPage(props: PageProps) {
         </ul>
       </section>
       {list.data && <RecentEvents props={props} />}
-      <dialog ref={dialog} aria-labelledby="confirm-title" onClose={() => setConfirm(null)}>
-        <h2 id="confirm-title">{confirm?.title}</h2>
-        <p>{confirm?.text}</p>
-        <form method="dialog" class="row">
-          <button type="submit" class="secondary" ref={cancel}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            class="danger"
-            onClick={() => {
-              const c = confirm;
-              dialog.current?.close();
-              if (c) void act(c.run, c.action === "Delete endpoint" ? "The endpoint is deleted." : undefined);
-            }}
-          >
-            {confirm?.action}
-          </button>
-        </form>
-      </dialog>
+      <ConfirmDialog
+        dialog={dialog}
+        cancel={cancel}
+        confirm={confirm}
+        onClose={() => setConfirm(null)}
+        onConfirm={(c) => void act(c.run, c.action === "Delete endpoint" ? "The endpoint is deleted." : undefined)}
+      />
     </>
   );
 }
 
+/** Asks before a change that cannot be taken back (rotate, delete); it opens on Cancel. */
+function ConfirmDialog({
+  dialog,
+  cancel,
+  confirm,
+  onClose,
+  onConfirm,
+}: {
+  dialog: RefObject<HTMLDialogElement>;
+  cancel: RefObject<HTMLButtonElement>;
+  confirm: Confirm | null;
+  onClose: () => void;
+  onConfirm: (c: Confirm) => void;
+}) {
+  return (
+    <dialog ref={dialog} aria-labelledby="confirm-title" onClose={onClose}>
+      <h2 id="confirm-title">{confirm?.title}</h2>
+      <p>{confirm?.text}</p>
+      <form method="dialog" class="row">
+        <button type="submit" class="secondary" ref={cancel}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          class="danger"
+          onClick={() => {
+            const c = confirm;
+            dialog.current?.close();
+            if (c) onConfirm(c);
+          }}
+        >
+          {confirm?.action}
+        </button>
+      </form>
+    </dialog>
+  );
+}
+
 /** Adds an endpoint, or with `endpoint` edits its URL, events and description. Each event type shows its description. */
-function EndpointForm({ props, types, endpoint, onSaved }: { props: PageProps; types: EventType[]; endpoint?: Endpoint; onSaved: (url: string, secret?: string) => void }) {
+function EndpointForm({
+  props,
+  types,
+  endpoint,
+  onSaved,
+  onCancel,
+}: {
+  props: PageProps;
+  types: EventType[];
+  endpoint?: Endpoint;
+  onSaved: (url: string, secret?: string) => void;
+  onCancel?: () => void;
+}) {
   const api = client(props);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -294,10 +350,17 @@ function EndpointForm({ props, types, endpoint, onSaved }: { props: PageProps; t
           ))}
         </div>
       </fieldset>
-      <button type="submit" disabled={busy}>
-        {endpoint ? "Save changes" : "Add endpoint"}
-      </button>
       <ErrorMessage error={error} />
+      <div class="row">
+        {onCancel && (
+          <button type="button" class="secondary" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+        <button type="submit" disabled={busy}>
+          {endpoint ? "Save changes" : "Add endpoint"}
+        </button>
+      </div>
     </form>
   );
   return endpoint ? (
@@ -305,10 +368,10 @@ function EndpointForm({ props, types, endpoint, onSaved }: { props: PageProps; t
       {fields}
     </div>
   ) : (
-    <section class="card" aria-labelledby="create-endpoint-title">
+    <>
       <h2 id="create-endpoint-title">Add an endpoint</h2>
       {fields}
-    </section>
+    </>
   );
 }
 
@@ -316,6 +379,7 @@ function EndpointForm({ props, types, endpoint, onSaved }: { props: PageProps; t
 function RecentEvents({ props }: { props: PageProps }) {
   const api = client(props);
   const events = useLoad(() => api(EVENTS), []);
+  useTeamEvents(props.apiKey, () => events.reload());
   const page = events.data?.webhookEvents;
   return (
     <section class="card" aria-labelledby="events-title">
@@ -335,8 +399,12 @@ function RecentEvents({ props }: { props: PageProps }) {
           <Table label="Recent events table" columns={["When", "Type", "Event id"]}>
             {page.items.map((ev) => (
               <tr key={ev.id} class="event">
-                <td>{seconds(ev.createdAt)}</td>
-                <td>{ev.type}</td>
+                <td>
+                  <When iso={ev.createdAt} precise />
+                </td>
+                <td>
+                  <a href={href(["webhooks", "events", ev.id])}>{ev.type}</a>
+                </td>
                 <td>
                   <code>{ev.id}</code>
                 </td>
@@ -349,27 +417,235 @@ function RecentEvents({ props }: { props: PageProps }) {
   );
 }
 
+const EVENT = graphql(`
+  query EventDetail($id: ID!) {
+    webhookEvent(id: $id) {
+      id type createdAt data
+      deliveries {
+        endpointId state nextAttemptAt
+        event { id type createdAt }
+        attempts { id attempt status responseStatus durationMs error createdAt sentAt nextAttemptAt }
+      }
+    }
+    webhookEndpoints(limit: 100) { items { id url enabled } }
+  }
+`);
+
+/**
+ * One event (#/webhooks/events/<id>): its payload as the receivers get it, and its delivery to each endpoint with
+ * every attempt; Redeliver from there (asking first when that endpoint already received it).
+ */
+export function EventPage(props: PageProps & { id: string }) {
+  const api = client(props);
+  const found = useLoad(() => api(EVENT, { id: props.id }), [props.id]);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [asking, setAsking] = useState<{ endpointId: string; url: string; attemptId: string } | null>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const ev = found.data?.webhookEvent;
+  const urls = new Map(found.data?.webhookEndpoints.items.map((e) => [e.id, e.url]) ?? []);
+  useTeamEvents(props.apiKey, () => found.reload());
+  const due = ev?.deliveries.map((d) => (d.nextAttemptAt ? Date.parse(d.nextAttemptAt) : Infinity)).reduce((a, b) => Math.min(a, b), Infinity) ?? Infinity;
+  useEffect(() => {
+    if (due === Infinity) return;
+    const timer = setTimeout(found.reload, Math.min(Math.max(due - Date.now() + 500, 1000), 15_000));
+    return () => clearTimeout(timer);
+  }, [due, ev]);
+  const redeliver = async (endpointId: string, attemptId: string, url: string) => {
+    try {
+      await api(REDELIVER, { endpointId, deliveryId: attemptId });
+      setError(null);
+      setDone(`The event is being sent to ${url} again.`);
+    } catch (err) {
+      setError(messageOf(err));
+      setDone(null);
+    }
+    found.reload();
+  };
+  return (
+    <>
+      <p>
+        <a href={href(["webhooks"])}>← Webhooks</a>
+      </p>
+      <h1>Event {ev ? ev.type : props.id}</h1>
+      <ErrorMessage error={found.error ?? error} onRetry={found.error ? found.reload : undefined} />
+      {!found.data && !found.error && <Loading what="the event" />}
+      <p role="status" class="status">
+        {done}
+      </p>
+      {ev && (
+        <>
+          <dl class="facts">
+            <dt>Id (webhook-id)</dt>
+            <dd>
+              <code>{ev.id}</code>
+            </dd>
+            <dt>Happened</dt>
+            <dd>
+              <When iso={ev.createdAt} precise />
+            </dd>
+          </dl>
+          <section class="card" aria-labelledby="deliveries-title">
+            <h2 id="deliveries-title">Deliveries</h2>
+            {ev.deliveries.length === 0 && <p>No endpoint was sent this event (none subscribed to {ev.type} when it happened).</p>}
+            {ev.deliveries.length > 0 && (
+              <Table label="Deliveries of this event" columns={["Endpoint", "State", "Attempts", ""]}>
+                {ev.deliveries.map((d) => {
+                  const url = urls.get(d.endpointId) ?? "a deleted endpoint";
+                  const last = d.attempts[d.attempts.length - 1];
+                  return (
+                    <tr key={d.endpointId} class="delivery" data-state={d.state}>
+                      <td data-label="Endpoint">
+                        <code>{url}</code>
+                      </td>
+                      <td data-label="State" class="state">
+                        <StateText d={d} />
+                      </td>
+                      <td data-label="Attempts">
+                        <ol class="attempts">
+                          {d.attempts.map((a) => (
+                            <AttemptLine key={a.id} a={a} />
+                          ))}
+                        </ol>
+                      </td>
+                      <td class="actions">
+                        {urls.has(d.endpointId) && (
+                          <button
+                            type="button"
+                            class="secondary"
+                            aria-label={`Redeliver to ${url}`}
+                            onClick={() => {
+                              if (d.state !== "delivered") return void redeliver(d.endpointId, last.id, url);
+                              setAsking({ endpointId: d.endpointId, url, attemptId: last.id });
+                              dialog.current?.showModal();
+                            }}
+                          >
+                            Redeliver
+                          </button>
+                        )}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </Table>
+            )}
+          </section>
+          <section class="card" aria-labelledby="payload-title">
+            <h2 id="payload-title">Payload</h2>
+            <p class="hint">The body each endpoint receives (its data is the object as it was when the event happened).</p>
+            <pre class="payload" tabIndex={0} aria-label="Payload">
+              {JSON.stringify({ id: ev.id, type: ev.type, timestamp: ev.createdAt, data: ev.data }, null, 2)}
+            </pre>
+          </section>
+        </>
+      )}
+      <dialog ref={dialog} aria-labelledby="event-redeliver-title" onClose={() => setAsking(null)}>
+        <h2 id="event-redeliver-title">Send this event to {asking?.url} again?</h2>
+        <p>That endpoint already received it: the receiver gets it a second time, with the same webhook-id.</p>
+        <form method="dialog" class="row">
+          <button type="submit" class="secondary" autoFocus>
+            Cancel
+          </button>
+          <button
+            type="button"
+            onClick={() => {
+              const a = asking;
+              dialog.current?.close();
+              if (a) void redeliver(a.endpointId, a.attemptId, a.url);
+            }}
+          >
+            Send again
+          </button>
+        </form>
+      </dialog>
+    </>
+  );
+}
+
+type EventDelivery = ResultOf<typeof DELIVERIES>["webhookEventDeliveries"]["items"][number];
+type Attempt = EventDelivery["attempts"][number];
+
+/** Where an event stands, in words: "Delivered", "Retrying at 12:09:25 PM", "Failed", "Sending". */
+function StateText({ d }: { d: Pick<EventDelivery, "state" | "nextAttemptAt"> }) {
+  if (d.state === "delivered") return <>Delivered</>;
+  if (d.state === "failed") return <>Failed</>;
+  const label = d.state === "retrying" ? "Retrying at" : "Sending at";
+  return (
+    <>
+      {label} <When iso={d.nextAttemptAt} precise />
+    </>
+  );
+}
+
+/** One attempt in a line: "#2 succeeded · 200 · 31 ms · sent 12:04:30 PM". */
+function AttemptLine({ a }: { a: Attempt }) {
+  const outcome = a.status === "pending" ? "waiting" : a.status === "retrying" ? "failed, retried" : a.status;
+  return (
+    <li class="attempt" data-status={a.status}>
+      #{a.attempt} {outcome}
+      {a.responseStatus != null && ` · HTTP ${a.responseStatus}`}
+      {a.error && a.responseStatus == null && ` · ${a.error}`}
+      {a.durationMs != null && ` · ${a.durationMs} ms`}
+      {" · "}
+      {a.sentAt ? (
+        <>
+          sent <When iso={a.sentAt} precise />
+        </>
+      ) : (
+        <>
+          due <When iso={a.nextAttemptAt ?? a.createdAt} precise />
+        </>
+      )}
+    </li>
+  );
+}
+
+/**
+ * The endpoint's delivery log: one row per event, its attempts nested, where it stands. Kept current: read again on
+ * each of the team's live events (a new event brings new deliveries) and, while an attempt waits, when it falls due.
+ * Redelivering an event the endpoint already received asks first (the receiver would get it twice).
+ */
 function Deliveries({ props, endpointId, types }: { props: PageProps; endpointId: string; types: { type: string }[] }) {
   const api = client(props);
-  const [status, setStatus] = useState("");
+  const [state, setState] = useState("");
   const [eventType, setEventType] = useState("");
   const [offset, setOffset] = useState(0);
-  const log = useLoad(
-    () => api(DELIVERIES, { endpointId, status: status || null, eventType: eventType || null, limit: LOG_PAGE, offset }),
-    [endpointId, status, eventType, offset],
-  );
+  const log = useLoad(() => api(DELIVERIES, { endpointId, state: state || null, eventType: eventType || null, limit: LOG_PAGE, offset }), [endpointId, state, eventType, offset]);
   const [error, setError] = useState<string | null>(null);
-  const page = log.data?.webhookDeliveries;
+  const [done, setDone] = useState<string | null>(null);
+  const [asking, setAsking] = useState<EventDelivery | null>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const page = log.data?.webhookEventDeliveries;
+  useTeamEvents(props.apiKey, () => log.reload());
+  // While an attempt waits, read again once it is due (a retry's outcome is no live event of the team).
+  const due = page?.items.map((d) => (d.nextAttemptAt ? Date.parse(d.nextAttemptAt) : Infinity)).reduce((a, b) => Math.min(a, b), Infinity) ?? Infinity;
+  useEffect(() => {
+    if (due === Infinity) return;
+    const timer = setTimeout(log.reload, Math.min(Math.max(due - Date.now() + 500, 1000), 15_000));
+    return () => clearTimeout(timer);
+  }, [due, page]);
   const filter = (set: (v: string) => void) => (e: Event) => (set((e.target as HTMLSelectElement).value), setOffset(0));
+  const redeliver = async (d: EventDelivery) => {
+    const last = d.attempts[d.attempts.length - 1];
+    try {
+      await api(REDELIVER, { endpointId, deliveryId: last.id });
+      setError(null);
+      setDone(`${d.event.type} ${d.event.id} is being sent again.`);
+    } catch (err) {
+      setError(messageOf(err));
+      setDone(null);
+    }
+    log.reload();
+  };
   return (
     <div class="deliveries">
       <div class="row">
         <h4>Delivery log</h4>
         <label class="inline">
-          Status
-          <select value={status} onChange={filter(setStatus)}>
+          State
+          <select value={state} onChange={filter(setState)}>
             <option value="">any</option>
-            {STATUSES.map((s) => (
+            {STATES.map((s) => (
               <option key={s} value={s}>
                 {s}
               </option>
@@ -391,35 +667,41 @@ function Deliveries({ props, endpointId, types }: { props: PageProps; endpointId
           Refresh log
         </button>
       </div>
+      <p role="status" class="status">
+        {done}
+      </p>
       <ErrorMessage error={log.error ?? error} onRetry={log.error ? log.reload : undefined} />
-      {page?.items.length === 0 && <p>{status || eventType ? "No delivery matches." : "No delivery yet."}</p>}
+      {page?.items.length === 0 && <p>{state || eventType ? "No event matches." : "No event sent yet."}</p>}
       {page && page.items.length > 0 && (
         <>
-          <Table label="Delivery log" columns={["Event", "Status", "Response", "Duration", "Attempt", "Sent", "Next retry", ""]}>
+          <Table label="Delivery log" columns={["Event", "State", "Attempts", ""]}>
             {page.items.map((d) => (
-              <tr key={d.id} class="delivery" data-status={d.status}>
-                <td>
-                  {d.eventType} <code>{d.eventId}</code>
+              <tr key={d.event.id} class="delivery" data-state={d.state}>
+                <td data-label="Event">
+                  <a href={href(["webhooks", "events", d.event.id])}>{d.event.type}</a> <code>{d.event.id}</code>
+                  <span class="sub">
+                    <When iso={d.event.createdAt} precise />
+                  </span>
                 </td>
-                <td>{d.status}</td>
-                <td>{d.responseStatus ?? d.error ?? "—"}</td>
-                <td>{d.durationMs == null ? "—" : `${d.durationMs} ms`}</td>
-                <td>{d.attempt}</td>
-                <td class="sent">{d.sentAt ? seconds(d.sentAt) : `not yet (scheduled ${seconds(d.createdAt)})`}</td>
-                <td>{seconds(d.nextAttemptAt)}</td>
-                <td>
+                <td data-label="State" class="state">
+                  <StateText d={d} />
+                </td>
+                <td data-label="Attempts">
+                  <ol class="attempts">
+                    {d.attempts.map((a) => (
+                      <AttemptLine key={a.id} a={a} />
+                    ))}
+                  </ol>
+                </td>
+                <td class="actions">
                   <button
                     type="button"
                     class="secondary"
-                    aria-label={`Redeliver ${d.eventType} attempt ${d.attempt}`}
-                    onClick={async () => {
-                      try {
-                        await api(REDELIVER, { endpointId, deliveryId: d.id });
-                        setError(null);
-                      } catch (err) {
-                        setError(messageOf(err));
-                      }
-                      log.reload();
+                    aria-label={`Redeliver ${d.event.type} ${d.event.id}`}
+                    onClick={() => {
+                      if (d.state !== "delivered") return void redeliver(d);
+                      setAsking(d);
+                      dialog.current?.showModal();
                     }}
                   >
                     Redeliver
@@ -431,6 +713,25 @@ function Deliveries({ props, endpointId, types }: { props: PageProps; endpointId
           <Pager offset={offset} size={LOG_PAGE} total={page.total} onPage={setOffset} label="Delivery log pages" />
         </>
       )}
+      <dialog ref={dialog} aria-labelledby={`redeliver-title-${endpointId}`} onClose={() => setAsking(null)}>
+        <h2 id={`redeliver-title-${endpointId}`}>Send {asking?.event.type} again?</h2>
+        <p>The endpoint already received this event: the receiver gets it a second time, with the same webhook-id.</p>
+        <form method="dialog" class="row">
+          <button type="submit" class="secondary" autoFocus>
+            Cancel
+          </button>
+          <button
+            type="button"
+            onClick={() => {
+              const d = asking;
+              dialog.current?.close();
+              if (d) void redeliver(d);
+            }}
+          >
+            Send again
+          </button>
+        </form>
+      </dialog>
     </div>
   );
 }
