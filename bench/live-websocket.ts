@@ -65,7 +65,8 @@ const wsClient = (server: ServerProcess, key: string): Client =>
 const IDLE = `subscription { teamEvents(types: ["insight.deleted"]) { id } }`;
 
 async function memory(env: NodeJS.ProcessEnv, teams: Team[], transport: "websocket" | "sse"): Promise<{ before: number; after: number }> {
-  const server = await startServer(env);
+  // Stream counts of a transport's run are its own (a stopped process's places stay counted until their lease ends).
+  const server = await startServer({ ...env, REDIS_KEY_PREFIX: `${env.REDIS_KEY_PREFIX}:${transport}` });
   const pid = await pidOf(server);
   const before = await settledRss(pid);
   const keys = teams.flatMap((t) => t.keys);
@@ -165,6 +166,7 @@ async function main(): Promise<void> {
   for (const transport of ["websocket", "sse"] as const) {
     log(`memory: ${STREAMS} ${transport} subscriptions on a fresh process`);
     const { before, after } = await memory(env, teams, transport);
+    log(`memory ${transport}: ${before.toFixed(0)} -> ${after.toFixed(0)} MB`);
     results.push(`memory ${transport}: RSS ${before.toFixed(0)} MB → ${after.toFixed(0)} MB with ${STREAMS} subscriptions: ${(((after - before) * 1024) / STREAMS).toFixed(1)} KB each`);
   }
   log("latency: subscriptions on B, writes through A");
