@@ -414,7 +414,7 @@ describe("GraphQL", () => {
       ],
     };
     const root = await gql(`query($r: ID!) { ${valuation.replace("valuation", "valuation(reportId: $r)")} }`, { r: reportId });
-    expect(root.body).toEqual({ data: { valuation: expected } });
+    expect(root.body).toEqual({ data: { valuation: expected }, extensions: { cost: expect.anything() } });
     // A report read selecting similarity (the one-statement path does not serve it: the resolvers answer).
     const nested = await gql(`query($r: ID!) { report(id: $r) { comparables { id similarity } ${valuation} } }`, { r: reportId });
     expect(nested.body).toEqual({
@@ -427,9 +427,10 @@ describe("GraphQL", () => {
           valuation: expected,
         },
       },
+      extensions: { cost: expect.anything() },
     });
     const one = await gql(`query($id: ID!) { comparable(id: $id) { similarity } }`, { id: s1 });
-    expect(one.body).toEqual({ data: { comparable: { similarity: 0.76 } } });
+    expect(one.body).toEqual({ data: { comparable: { similarity: 0.76 } }, extensions: { cost: expect.anything() } });
     // The REST bodies of a comparable keep the comparable's own fields (as the report's detail and webhook payloads).
     expect((await api.get(`/v1/comparables/${s1}`)).body.data).not.toHaveProperty("similarity");
   });

@@ -50,7 +50,7 @@ describe("registering a manifest", () => {
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ data: { registered: 1, unchanged: 0 } });
     const run = await gql(other.auth, { documentId: `sha256:${sha(text)}` });
-    expect(run.body).toEqual({ data: { reports: { total: 0 } } });
+    expect(run.body).toEqual({ data: { reports: { total: 0 } }, extensions: { cost: expect.anything() } });
     expect((await register({ [`sha1:${sha(text)}`]: text }, other.auth)).body.error.message).toMatch(/manifest key "sha1:[0-9a-f]+" is not a SHA-256 hash/);
   });
 
@@ -105,7 +105,7 @@ describe("registering a manifest", () => {
       query: `mutation($m: JSON!) { registerGraphQLDocuments(manifest: $m) { registered unchanged } }`,
       variables: { m: { [sha(text)]: text } },
     });
-    expect(res.body).toEqual({ data: { registerGraphQLDocuments: { registered: 1, unchanged: 0 } } });
+    expect(res.body).toEqual({ data: { registerGraphQLDocuments: { registered: 1, unchanged: 0 } }, extensions: { cost: expect.anything() } });
     const entry = await prisma.auditLogEntry.findFirst({ where: { teamId: team.teamId, action: "graphql_documents.registered" }, orderBy: { createdAt: "desc" } });
     expect(entry?.changes).toEqual({ registered: { before: null, after: 1 }, unchanged: { before: null, after: 0 } });
   });
@@ -162,9 +162,9 @@ describe("running a document by documentId", () => {
       .set(team.auth)
       .set("Accept", "application/graphql-response+json");
     expect(got.status).toBe(200);
-    expect(got.body).toEqual({ data: { report: { id: reportId, address: "1 Trusted Way", showings: [] } } });
+    expect(got.body).toEqual({ data: { report: { id: reportId, address: "1 Trusted Way", showings: [] } }, extensions: { cost: expect.anything() } });
     const posted = await gql(team.auth, { documentId: `sha256:${sha(REPORTS)}`, variables: { limit: 1 } });
-    expect(posted.body).toEqual({ data: { reports: { total: 1, items: [{ id: reportId, address: "1 Trusted Way" }] } } });
+    expect(posted.body).toEqual({ data: { reports: { total: 1, items: [{ id: reportId, address: "1 Trusted Way" }] } }, extensions: { cost: expect.anything() } });
   });
 
   it("answers an unknown id (or another team's) 400 PERSISTED_QUERY_NOT_FOUND", async () => {
