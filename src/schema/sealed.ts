@@ -10,7 +10,9 @@ export function sealed(field: string, nullable: boolean) {
   const valueOf = (row: any) => decryptContact((row[field] as string | null | undefined) ?? null);
   return {
     value: valueOf,
-    build: (t: any, description: string) => t.string({ nullable, description, select: { [field]: true }, resolve: valueOf }),
+    // No field-level `select`: the prisma objects carrying sealed fields load whole rows, and a `select` here made
+    // Pothos read every showing under a report's `showings` a second time by id (one more statement per request).
+    build: (t: any, description: string) => t.string({ nullable, description, resolve: valueOf }),
     sql: (row: RowSql) => row.column(field),
   };
 }
