@@ -26,6 +26,7 @@ interface Fixture {
   insightId: string;
   postId: string;
   linkId: string;
+  signInLinkId: string;
 }
 type Item = Exclude<keyof Fixture, "reportId">;
 
@@ -72,10 +73,27 @@ const RACERS: Record<string, Racer> = {
   "generate and save a summary": { op: "generateSummary", run: (f) => send("post", `/v1/reports/${f.reportId}/summary`).send({ length: "short" }) },
   "create a share link": { op: "createShareLink", run: (f, n) => send("post", `/v1/reports/${f.reportId}/share-links`).send({ label: `Link ${n}` }) },
   "revoke a share link": { op: "revokeShareLink", needs: "linkId", run: (f) => send("delete", `/v1/reports/${f.reportId}/share-links/${f.linkId}`) },
+  "create a sign-in link": { op: "createSignInLink", needs: "showingId", run: (f, n) => send("post", `/v1/showings/${f.showingId}/sign-in-links`).send({ label: `Door ${n}` }) },
+  "revoke a sign-in link": {
+    op: "revokeSignInLink",
+    needs: "signInLinkId",
+    run: (f) => send("delete", `/v1/showings/${f.showingId}/sign-in-links/${f.signInLinkId}`),
+  },
 };
 
 /** Write operations that do not take a report (the rest of the document's writes must all be raced). */
-const NOT_OF_A_REPORT = ["createReport", "createWebhook", "updateWebhook", "deleteWebhook", "rotateWebhookSecret", "testWebhook", "redeliverWebhook", "registerGraphQLDocuments"];
+const NOT_OF_A_REPORT = [
+  "createReport",
+  "createWebhook",
+  "updateWebhook",
+  "deleteWebhook",
+  "rotateWebhookSecret",
+  "testWebhook",
+  "redeliverWebhook",
+  "registerGraphQLDocuments",
+  "eraseAttendee", // a person's contact data across the team's reports, by e-mail or phone
+  "withdrawConsent", // a consent receipt, kept whatever happens to its showing or report
+];
 
 /** Trials per racer; each sends the racer twice and the report's delete at once. */
 const TRIALS = 6;
@@ -85,13 +103,23 @@ async function fixture(needs: Item | undefined, trial: number): Promise<Fixture>
   const reportId: string = (await send("post", "/v1/reports").send({ address: `${trial} Race Street`, sqft: 1500 })).body.data.id;
   const data = { teamId: team.teamId, reportId };
   const made = async (row: Promise<{ id: string }>) => (await row).id;
+  // A sign-in link belongs to a showing of the report.
+  const showingId = needs === "showingId" || needs === "signInLinkId" ? await made(prisma.showing.create({ data })) : "";
   return {
     reportId,
-    showingId: needs === "showingId" ? await made(prisma.showing.create({ data })) : "",
+    showingId,
     comparableId: needs === "comparableId" ? await made(prisma.comparable.create({ data: { ...data, address: "1 Held Ave" } })) : "",
     insightId: needs === "insightId" ? await made(prisma.agentInsight.create({ data: { ...data, author: "Dana Agent", body: "Held" } })) : "",
     postId: needs === "postId" ? await made(prisma.socialMediaPost.create({ data: { ...data, platform: "x", externalId: "held", likes: 1 } })) : "",
     linkId: needs === "linkId" ? await made(prisma.shareLink.create({ data: { ...data, tokenHash: randomUUID(), expiresAt: new Date(Date.now() + 86_400_000) } })) : "",
+    signInLinkId:
+      needs === "signInLinkId"
+        ? await made(
+            prisma.signInLink.create({
+              data: { teamId: team.teamId, showingId, tokenHash: randomUUID(), tokenSealed: "held", formSecret: "held", expiresAt: new Date(Date.now() + 86_400_000) },
+            }),
+          )
+        : "",
   };
 }
 

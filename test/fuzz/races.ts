@@ -12,8 +12,11 @@ import type { Operation } from "./rest";
 import { changedTables } from "./store";
 import { isObj, Ref, toJsonText, type Val } from "./values";
 
-/** How to add an item of a table to a report through the API (the racers that name one need it). */
-const ITEM_CREATORS: Record<string, (reportId: string) => { sent: Omit<Sent, "headers">; id: (json: any) => string }> = {
+/**
+ * How to add an item of a table to a report through the API (the racers that name one need it), given the ids made
+ * so far for the path's earlier parameters (a sign-in link belongs to the showing made before it).
+ */
+const ITEM_CREATORS: Record<string, (reportId: string, ids: Record<string, string>) => { sent: Omit<Sent, "headers">; id: (json: any) => string }> = {
   showings: (reportId) => ({ sent: { method: "POST", path: "/v1/showings", body: JSON.stringify({ report_id: reportId }) }, id: (json) => json.data.id }),
   comparables: (reportId) => ({ sent: { method: "POST", path: `/v1/reports/${reportId}/comparables`, body: '{"address":"1 Race Ave"}' }, id: (json) => json.data.id }),
   agent_insights: (reportId) => ({ sent: { method: "POST", path: `/v1/reports/${reportId}/insights`, body: '{"body":"Raced"}' }, id: (json) => json.data.id }),
@@ -22,6 +25,7 @@ const ITEM_CREATORS: Record<string, (reportId: string) => { sent: Omit<Sent, "he
     id: (json) => json.data.results[0].id,
   }),
   share_links: (reportId) => ({ sent: { method: "POST", path: `/v1/reports/${reportId}/share-links`, body: '{"label":"Raced"}' }, id: (json) => json.data.id }),
+  sign_in_links: (_reportId, ids) => ({ sent: { method: "POST", path: `/v1/showings/${ids.showings}/sign-in-links`, body: '{"label":"Raced"}' }, id: (json) => json.data.id }),
 };
 
 export interface RaceCase {
@@ -81,7 +85,7 @@ export async function runRace(world: World, c: RaceCase): Promise<void> {
   let path = c.op.template.replace("{reportId}", reportId);
   for (const p of c.op.params.filter((x) => x.in === "path" && x.name !== "reportId")) {
     const table = world.tableFor(p.name)!;
-    const create = ITEM_CREATORS[table](reportId);
+    const create = ITEM_CREATORS[table](reportId, ids);
     ids[table] = create.id((await world.client.send({ ...create.sent, headers })).json);
     path = path.replace(`{${p.name}}`, ids[table]);
   }
