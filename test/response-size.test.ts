@@ -119,7 +119,7 @@ describe("refused before it runs, by its estimate", () => {
 
   it("keeps every REST document's estimate within the default bound", () => {
     restRouter(); // every REST module is loaded
-    const variables = { limit: 100, first: 100, offset: 0, status: "all", granularity: "HOUR", comparables: [], posts: [{}], manifest: {} };
+    const variables = { limit: 100, first: 100, offset: 0, status: "all", granularity: "HOUR", comparables: [], posts: [{}], manifest: {}, showingId: "x", format: "SVG", baseUrl: "https://reports.example.com" };
     const uuid = "00000000-0000-4000-8000-000000000000";
     const ids = { id: uuid, reportId: uuid, deliveryId: uuid, address: "x", atomic: false };
     // Mutations' required input, as test/graphql-limits.test.ts gives it.
