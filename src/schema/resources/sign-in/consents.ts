@@ -14,6 +14,7 @@ import { pageArgs, pageType } from "../../page";
 import { hasInvalidCharacters } from "../../rules";
 import { isUuid, teamIdOf } from "../../scope";
 import { findShowing } from "../showing/object";
+import { MAX_QUESTIONS } from "./links";
 import { hashSignInToken, isWellFormedSignInToken } from "./token";
 
 export const CONSENT_NOT_FOUND = "Consent receipt not found";
@@ -40,7 +41,13 @@ builder.prismaObject("Attendee", {
     email: t.string({ nullable: true, description: "The e-mail given", select: { name: true, email: true, phone: true }, resolve: (a) => openContact(a).email }),
     phone: t.string({ nullable: true, description: "The phone number given", select: { name: true, email: true, phone: true }, resolve: (a) => openContact(a).phone }),
     workingWithAgent: t.exposeString("workingWithAgent", { description: "Whether the visitor works with an agent: yes, no or unsaid" }),
-    answers: t.field({ type: [Answer], description: "Answers to the team's questions at the latest sign-in", resolve: (a) => answersOf(a.answers) }),
+    // One answer per question of the link, so at most MAX_QUESTIONS (the size estimate's bound of this list).
+    answers: t.field({
+      type: [Answer],
+      description: "Answers to the team's questions at the latest sign-in",
+      complexity: { field: MAX_QUESTIONS, multiplier: MAX_QUESTIONS },
+      resolve: (a) => answersOf(a.answers),
+    }),
     signIns: t.exposeInt("signIns", { description: "How many times the visitor signed in to this showing" }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "The first sign-in" }),
     updatedAt: t.expose("updatedAt", { type: "DateTime", description: "The latest sign-in" }),
