@@ -62,6 +62,7 @@ beforeAll(async () => {
   hook = await receiver();
   ids.reportId = (await request(t.app).post("/v1/reports").set(team.auth).send({ address: "1 List Lane" })).body.data.id;
   ids.webhookId = (await request(t.app).post("/v1/webhooks").set(team.auth).send({ url: hook.url, events: ["*"] })).body.data.id;
+  ids.showingId = (await request(t.app).post("/v1/showings").set(team.auth).send({ report_id: ids.reportId, event_type: "open_house" })).body.data.id;
 });
 afterAll(async () => {
   await hook.close();
@@ -74,6 +75,7 @@ const valid = (): Record<string, object> => ({
   "post /v1/reports/{reportId}/social-posts/import": { posts: [{ platform: "instagram", external_id: "ig-1", likes: 3, metrics_at: "2026-05-03T09:00:00Z" }] },
   "post /v1/webhooks": { url: hook.url, events: ["report.created"] },
   "patch /v1/webhooks/{webhookId}": { events: ["report.created"] },
+  "post /v1/showings/{showingId}/sign-in-links": { label: "Front door", questions: ["How did you hear about this open house?"] },
 });
 
 const send = (route: string, body: object) => {
@@ -112,5 +114,5 @@ it("keeps GraphQL's own list coercion on /graphql", async () => {
     .post("/graphql")
     .set(team.auth)
     .send({ query: `mutation($events: [String!]) { updateWebhookEndpoint(id: "${ids.webhookId}", input: { events: $events }) { events } }`, variables: { events: "report.updated" } });
-  expect(res.body).toEqual({ data: { updateWebhookEndpoint: { events: ["report.updated"] } } });
+  expect(res.body).toEqual({ data: { updateWebhookEndpoint: { events: ["report.updated"] } }, extensions: { cost: expect.anything() } });
 });
