@@ -18,6 +18,7 @@ describe("loadConfig", () => {
       REDIS_KEY_PREFIX: "prs:rl",
       CORS_ORIGINS: "*",
       LOG_LEVEL: "info",
+      LOG_FORMAT: "auto",
       RATE_LIMIT_FREE: 100,
       RATE_LIMIT_STANDARD: 1000,
       RATE_LIMIT_PRO: 5000,
