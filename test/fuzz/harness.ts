@@ -30,6 +30,12 @@ export interface Prepared {
   write: boolean;
   /** The media type of a documented success that is not JSON (the report's PDF). */
   binary?: string;
+  /**
+   * Whose data the request acts on: the fuzz team's (default), or the other team's when it is sent to a public page
+   * of the other team's own (a visitor signing in on its open-house link changes its attendees, as the design says).
+   * The team it does not act on never changes; the one it acts on changes only when the request is accepted.
+   */
+  actsOn?: "own" | "other";
 }
 
 export class FuzzFailure extends Error {}
@@ -163,11 +169,14 @@ export class World {
     }
     if (before) {
       const after = await this.refresh();
-      // The other team never changes; a refused request changes nothing of the fuzz team either.
-      const theirs = changedTables(before[this.other.teamId], after[this.other.teamId]);
-      if (theirs.length) this.fail("other team's rows changed", prepared, answer, `other team's rows changed in ${theirs.join(", ")}`);
+      // The team the request does not act on (the other team, unless it is sent to that team's public page) never
+      // changes; a refused request changes nothing of the team it acts on either.
+      const [actor, bystander] = prepared.actsOn === "other" ? [this.other, this.own] : [this.own, this.other];
+      const who = bystander === this.other ? "other team's" : "fuzz team's";
+      const theirs = changedTables(before[bystander.teamId], after[bystander.teamId]);
+      if (theirs.length) this.fail(`${who} rows changed`, prepared, answer, `${who} rows changed in ${theirs.join(", ")}`);
       if (!ok) {
-        const mine = changedTables(before[this.own.teamId], after[this.own.teamId]);
+        const mine = changedTables(before[actor.teamId], after[actor.teamId]);
         if (mine.length) this.fail("refused request changed rows", prepared, answer, `refused (${answer?.status ?? "no answer"}) but rows changed in ${mine.join(", ")}`);
       }
     }

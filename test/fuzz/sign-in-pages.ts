@@ -1,8 +1,10 @@
 // The public pages of open-house sign-in links (GET/POST /s/<token>, /s/<token>/thanks, /s/<token>/withdraw;
 // docs/open-house-sign-in.md), which no OpenAPI operation describes: random and hostile paths, methods, bodies and
 // media types. Every answer is below 500 and an HTML page (or a 303 to a page under /s/); only a live link's own form
-// answers 200 (its own report's address, never another's); markup sent in a field never comes back unescaped; the
-// other team's rows never change, and an answer that refused the form changed nothing.
+// answers 200 (its own report's address, never another's); markup sent in a field never comes back unescaped; a
+// case changes only the rows of the team whose link it names (a sign-in on the other team's link records that team's
+// visitor: its attendees, consent receipts, the showing's attendees_count), and an answer that refused the form
+// changed nothing.
 import { hash } from "node:crypto";
 import fc from "fast-check";
 import { prisma } from "../../src/db";
@@ -13,6 +15,8 @@ import type { World } from "./harness";
 export interface SignInLinks {
   /** Live links' tokens → the address of their report (one per team). */
   live: Map<string, string>;
+  /** The other team's live link's token (a case sent to it acts on that team's rows). */
+  theirs: string;
   revoked: string;
   others: () => Promise<string[]>;
 }
@@ -21,6 +25,7 @@ export interface SignInLinks {
 export async function makeSignInLinks(world: World): Promise<SignInLinks> {
   const live = new Map<string, string>();
   let revoked = "";
+  let theirs = "";
   for (const [team, address] of [[world.own, "1 Fuzz Sign-in St"], [world.other, "2 Other Sign-in St"]] as const) {
     const headers = { Authorization: `Bearer ${team.key}`, "Content-Type": "application/json" };
     const report = await world.client.send({ method: "POST", path: "/v1/reports", headers, body: JSON.stringify({ address }) });
@@ -28,6 +33,7 @@ export async function makeSignInLinks(world: World): Promise<SignInLinks> {
     const path = `/v1/showings/${(showing.json as any).data.id}/sign-in-links`;
     const link = await world.client.send({ method: "POST", path, headers, body: JSON.stringify({ questions: ["Budget?", "Moving when?"] }) });
     live.set((link.json as any).data.token, address);
+    if (team === world.other) theirs = (link.json as any).data.token;
     if (team === world.own) {
       const gone = await world.client.send({ method: "POST", path, headers, body: "{}" });
       await world.client.send({ method: "DELETE", path: `${path}/${(gone.json as any).data.id}`, headers });
@@ -35,7 +41,7 @@ export async function makeSignInLinks(world: World): Promise<SignInLinks> {
     }
   }
   const addresses = new Set(live.values());
-  return { live, revoked, others: async () => (await prisma.report.findMany({ select: { address: true } })).map((r) => r.address).filter((a) => !addresses.has(a) && a.length > 6) };
+  return { live, theirs, revoked, others: async () => (await prisma.report.findMany({ select: { address: true } })).map((r) => r.address).filter((a) => !addresses.has(a) && a.length > 6) };
 }
 
 const TOKEN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".split("");
@@ -89,7 +95,7 @@ export async function runSignInPage(world: World, links: SignInLinks, c: Case): 
   const headers: Record<string, string> = c.media && body !== undefined ? { "Content-Type": c.media } : {};
   // Each case from an address of its own: the per-address bound (10 a minute per link) would otherwise answer most.
   headers["X-Forwarded-For"] = `100.64.${Math.floor(c.from / 250)}.${c.from % 250}`;
-  const prepared = { label: `${c.method} /s/…`, sent: { method: c.method, path, headers, body }, problems: [] as string[], unauthenticated: true, write: c.method === "POST" };
+  const prepared = { label: `${c.method} /s/…`, sent: { method: c.method, path, headers, body }, problems: [] as string[], unauthenticated: true, write: c.method === "POST", actsOn: c.segment === links.theirs ? ("other" as const) : ("own" as const) };
   const address = links.live.get(c.segment);
   const opens = address !== undefined && (c.method === "GET" || c.method === "HEAD") && ["", "/thanks", "/"].includes(c.suffix.split("?")[0]);
   const others = await links.others();
