@@ -94,9 +94,9 @@ export function useLiveStreams(): Plugin {
         return;
       }
       // Refused before anything ran (its parameters, its key, validation, the limits): for a request asking for an
-      // event stream, too, the refusal is JSON with its status.
+      // event stream or for parts (multipart/mixed, @defer/@stream), too, the refusal is JSON with its status.
       const single = !isAsyncIterable(result) && !Array.isArray(result) ? (result as ExecutionResult) : null;
-      if (single?.errors?.length && single.data == null && (request.headers.get("accept") ?? "").includes("text/event-stream")) {
+      if (single?.errors?.length && single.data == null && /text\/event-stream|multipart\/mixed/i.test(request.headers.get("accept") ?? "")) {
         setResultProcessor(refusal, "application/json");
       }
     },

@@ -631,7 +631,11 @@ export async function runGql(world: World, model: GqlModel, c: GqlCase, readers:
  * as few documents as the bound allows.
  */
 async function readBackGraphql(world: World, model: GqlModel, cause: Prepared): Promise<void> {
-  const roots = model.fields.filter((f) => f.kind === "query" && f.field.args.every((a) => !isNonNullType(a.type) || a.defaultValue !== undefined));
+  // Roots that look one thing up by exactly one of their optional arguments (their description says so: a person by
+  // e-mail or phone, consent receipts by showing, e-mail or phone) have no list to read without one.
+  const roots = model.fields.filter(
+    (f) => f.kind === "query" && f.field.args.every((a) => !isNonNullType(a.type) || a.defaultValue !== undefined) && !/\bexactly one\b/i.test(f.field.description ?? ""),
+  );
   const documents: string[][] = [[]];
   let size = 0;
   for (const f of roots) {
