@@ -120,7 +120,7 @@ async function listen(handler: http.RequestListener): Promise<{ server: http.Ser
         { origin: api.origin, key: team.key },
       );
       expect(answers.rest).toEqual({ status: 200, remaining: expect.stringMatching(/^\d+$/), requestId: expect.any(String), total: 1 });
-      expect(answers.graphql).toEqual({ status: 200, body: { data: { me: { team: { id: team.teamId } } } } });
+      expect(answers.graphql).toEqual({ status: 200, body: { data: { me: { team: { id: team.teamId } } }, extensions: { cost: expect.anything() } } });
     } finally {
       await new Promise((resolve) => app.server.close(resolve));
     }

@@ -104,7 +104,7 @@ it("creates the first team and a key with every permission on the first start on
   expect(server.output()).not.toMatch(/authorization/i);
   expect(me.team.name).toBe("My Team");
   expect(Object.keys(me.api_key.permissions).sort()).toEqual(
-    ["ai_insights", "api_keys", "audit_log", "comparables", "reports", "showings", "social_media", "team", "webhooks"],
+    ["ai_insights", "api_keys", "attendees", "audit_log", "comparables", "reports", "showings", "social_media", "team", "webhooks"],
   );
   expect(await server.stop("SIGTERM")).toBe(0);
   expect(server.output()).toContain('"msg":"stopped"');
