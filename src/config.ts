@@ -120,8 +120,6 @@ const envSchema = z.object({
       error: "must be comma-separated keys of 32 bytes in base64",
     })
     .optional(),
-  // Base URL of the Follow Up Boss API the "follow_up_boss" CRM destinations send to (docs/api.md "CRM destinations").
-  FOLLOW_UP_BOSS_URL: z.string().url().default("https://api.followupboss.com"),
   // Emit an event per SQL statement (tests and benchmarks count them); off in normal operation.
   SQL_STATEMENT_EVENTS: z.stringbool().default(false),
   // Prometheus metrics at /metrics (src/observability/metrics.ts), off unless one of these says where: a port of
