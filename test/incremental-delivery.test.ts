@@ -113,6 +113,12 @@ describe("@defer and @stream", () => {
     expect(assemble(parts)).toEqual(((await all.json()) as Part).data);
   });
 
+  it("refuses a negative initialCount with a 400 naming it (found by the fuzz suite: it was a 500)", async () => {
+    const res = await post(`{ reports(limit: 3) { items @stream(initialCount: -1) { id } } }`);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { errors: Array<{ message: string }> }).errors[0].message).toMatch(/initialCount must be 0 or more/);
+  });
+
   it("refuses before anything is sent a document whose deferred fragment passes the object limit", async () => {
     // The page, and 100 reports × (1 + 5 collections × 100): 50,101 objects, 50,000 of them in the deferred fragment.
     const five = `a: comparables { id } b: comparables { id } showings { id } socialMediaPosts { id } agentInsights { id }`;

@@ -41,6 +41,23 @@ export function usesIncrementalDelivery(document: DocumentNode): boolean {
   return found;
 }
 
+/** A negative `initialCount` of @stream (graphql-tools throws on it, which would answer a 500): the 400 naming it. */
+function negativeInitialCount(document: DocumentNode, variables: Record<string, unknown> | undefined): GraphQLError | null {
+  let found: GraphQLError | null = null;
+  visit(document, {
+    Directive(node) {
+      if (node.name.value !== "stream") return;
+      const arg = node.arguments?.find((a) => a.name.value === "initialCount");
+      const value = !arg ? 0 : arg.value.kind === "IntValue" ? Number(arg.value.value) : arg.value.kind === "Variable" ? Number(variables?.[arg.value.name.value] ?? 0) : 0;
+      if (value < 0) {
+        found = new GraphQLError(`@stream's initialCount must be 0 or more; got ${value}`, { nodes: [node], extensions: { code: "BAD_USER_INPUT", http: { status: 400 } } });
+        return BREAK;
+      }
+    },
+  });
+  return found;
+}
+
 /**
  * Declares @defer and @stream on the service's schema itself (once): Yoga's plugin would otherwise replace it with a
  * copy, which the compiled engine and the one-statement path do not know (./engine.ts runs only its own schema).
@@ -64,6 +81,8 @@ export function useIncrementalDelivery(): Plugin[] {
         if (!/multipart\/mixed|text\/event-stream|\*\/\*|multipart\/\*|text\/\*/i.test(accept)) {
           return setResultAndStopExecution({ errors: [notAcceptable()] });
         }
+        const refused = negativeInitialCount(args.document, args.variableValues as Record<string, unknown> | undefined);
+        if (refused) return setResultAndStopExecution({ errors: [refused] });
         setExecuteFn((executionArgs) => {
           // The text the resolvers return is counted against MAX_RESPONSE_BYTES, every part's (./limits.ts).
           countAnswer(executionArgs.contextValue);
