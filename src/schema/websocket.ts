@@ -57,6 +57,11 @@ interface Extra {
   socket: WebSocket;
   request: IncomingMessage;
   key?: SocketKey;
+  /**
+   * Set when a stream's key was revoked: the socket closes 4403 right behind the message saying so, before the
+   * stream's `complete` (which would let a lazy client close first, with 1000).
+   */
+  revoked?: boolean;
 }
 
 const EVENT_ID = /^evt_[A-Za-z0-9_-]{1,64}$/;
@@ -254,7 +259,7 @@ export function graphqlWebSockets(yoga: Yoga, limiter: RateLimiter): GraphQLWebS
       if (!errors?.length) return undefined;
       // A live stream ended by its key's revocation (src/live/streams.ts): the socket goes with it.
       if (errors.some((e) => (e.extensions as { code?: string } | undefined)?.code === "UNAUTHENTICATED")) {
-        setImmediate(() => ctx.extra.socket.close(CloseCode.Forbidden, "Forbidden: the API key was revoked or has expired"));
+        ctx.extra.revoked = true;
       }
       return { ...(result as ExecutionResult), errors: errors.map(formatted) } as unknown as ExecutionResult;
     },
@@ -262,6 +267,7 @@ export function graphqlWebSockets(yoga: Yoga, limiter: RateLimiter): GraphQLWebS
   });
 
   wss.on("connection", (socket: WebSocket, request: IncomingMessage) => {
+    const extra: Extra = { socket, request };
     let alive = true;
     const ping = setInterval(() => {
       if (!alive) return void socket.terminate();
@@ -282,6 +288,7 @@ export function graphqlWebSockets(yoga: Yoga, limiter: RateLimiter): GraphQLWebS
               pendingPayload = null;
             }
             socket.send(text, () => resolve());
+            if (extra.revoked) socket.close(CloseCode.Forbidden, "Forbidden: the API key was revoked or has expired");
           }),
         close: (code, reason) => socket.close(code, reason),
         onMessage: (cb) =>
@@ -293,7 +300,7 @@ export function graphqlWebSockets(yoga: Yoga, limiter: RateLimiter): GraphQLWebS
             });
           }),
       },
-      { socket, request },
+      extra,
     );
     socket.once("close", (code, reason) => {
       clearInterval(ping);
