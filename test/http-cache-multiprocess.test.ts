@@ -14,6 +14,8 @@ if (!ready) {
 }
 
 const PAGE = `query Page { reports(limit: 5) { total items { id address showings { attendee_name: attendeeName } } } }`;
+/** An answer without the budget left in its cost (which every request changes). */
+const sameButBudget = (body: any) => ({ ...body, extensions: { ...body.extensions, cost: { ...body.extensions?.cost, throttleStatus: { ...body.extensions?.cost?.throttleStatus, currentlyAvailable: 0 } } } });
 const sha = (text: string) => createHash("sha256").update(text).digest("hex");
 
 (ready ? describe : describe.skip)("HTTP caching with two server processes on one PostgreSQL and one Redis", () => {
@@ -55,7 +57,8 @@ const sha = (text: string) => createHash("sha256").update(text).digest("hex");
     expect((await page(b, etag)).status).toBe(304);
     const fromB = await page(b);
     expect(fromB.headers.get("etag")).toBe(etag);
-    expect(await fromB.json()).toEqual(body);
+    // The same answer; only its cost's budget is of now (a kept answer is charged again: docs/api.md "Read cost").
+    expect(sameButBudget(await fromB.json())).toEqual(sameButBudget(body));
 
     const showing = await rest(b, "POST", "/v1/showings", { report_id: reportId, attendee_name: "Sam Second", scheduled_at: "2027-02-01T10:00:00Z" });
     expect(showing.status).toBe(201);
