@@ -74,6 +74,9 @@ export const createReportBody = restBodySchema(reportFields, "create").meta({
     mls_id: "MLS-2026-004512",
     custom_agent_name: "Jordan Rivera",
     custom_agent_email: "jordan.rivera@example.com",
+    agent_phone: "+1 (217) 555-0107",
+    brokerage_name: "Prairie Home Realty",
+    agent_license: "IL 475.123456",
   },
 });
 export const updateReportBody = restBodySchema(reportFields, "update").meta({
