@@ -4,7 +4,7 @@
 // wrote has dir="auto": it is a bidirectional isolate, so right-to-left text and bidi controls in it (an agent name
 // holding U+202E) lay out within that element and never reorder the text around it ("Prepared by", the e-mail).
 import { createHash } from "node:crypto";
-import { barScale, type ComparableRow, type Fact, type NoteView, type ReportView, type Theme, type ValuationView } from "./view";
+import { barScale, type AgentView, type ComparableRow, type Fact, type NoteView, type ReportView, type Theme, type ValuationView } from "./view";
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 export const escapeHtml = (value: unknown): string => String(value).replace(/[&<>"']/g, (c) => ESCAPES[c]);
@@ -31,6 +31,7 @@ body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans
 .kicker{margin-top:0;margin-bottom:0;text-transform:uppercase;letter-spacing:.08em;font-size:.8rem}
 h1{margin:.25rem 0;font-size:clamp(1.5rem,5vw,2.4rem);line-height:1.2}
 .place{margin-top:0;margin-bottom:0}
+.agent{margin:.75rem 0 0;font-size:.95rem}.agent a{color:inherit}
 main{padding:0 1rem}
 section{margin:2rem 0}
 h2{color:${t.accent};font-size:1.35rem;border-bottom:2px solid ${t.accent};padding-bottom:.25rem}
@@ -131,9 +132,20 @@ ${v.comparables.length
     : ""}</section>`;
 }
 
+/** The header's agent line: the agent, their phone (a tel: link), brokerage and licence, as far as given. */
+function agentLine(a: AgentView): Html {
+  const parts = [
+    html`<strong dir="auto">${a.name}</strong>`,
+    a.phone ? (a.phoneHref ? html`<a href="${a.phoneHref}" dir="auto">${a.phone}</a>` : html`<span dir="auto">${a.phone}</span>`) : null,
+    a.brokerage ? html`<span dir="auto">${a.brokerage}</span>` : null,
+    a.license ? html`<span>License <span dir="auto">${a.license}</span></span>` : null,
+  ].filter((p): p is Html => p !== null);
+  return html`<p class="agent">${parts.map((p, i) => (i ? html` · ${p}` : p))}</p>`;
+}
+
 function body(v: ReportView & { pdfHref?: string }): Html {
   const a = v.activity;
-  return html`<header class="cover"><p class="kicker">Property report</p><h1 dir="auto">${v.title}</h1>${v.place ? html`<p class="place" dir="auto">${v.place}</p>` : ""}</header>
+  return html`<header class="cover"><p class="kicker">Property report</p><h1 dir="auto">${v.title}</h1>${v.place ? html`<p class="place" dir="auto">${v.place}</p>` : ""}${agentLine(v.agent)}</header>
 <main>
 <section aria-labelledby="s-property" id="property"><h2 id="s-property">The property</h2>${facts(v.facts)}${v.description ? paragraphs(v.description) : ""}</section>
 ${v.summary ? html`<section aria-labelledby="s-summary" id="summary"><h2 id="s-summary">Executive summary</h2>${paragraphs(v.summary)}</section>` : ""}

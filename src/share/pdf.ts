@@ -170,6 +170,10 @@ function cover(doc: Doc, v: ReportView): void {
   doc.fillColor(t.onPrimary).font("Helvetica").fontSize(9).text("PROPERTY REPORT", MARGIN, 34, { characterSpacing: 1 });
   doc.font("Helvetica-Bold").fontSize(22).text(printable(v.title), MARGIN, 50, { width: width(doc), height: 34, ellipsis: true });
   if (v.place) doc.font("Helvetica").fontSize(11).text(printable(v.place), MARGIN, 86, { width: width(doc) });
+  // The agent, their phone, brokerage and licence, on one line at the band's foot.
+  const a = v.agent;
+  const agent = [a.name, a.phone, a.brokerage, a.license ? `License ${a.license}` : null].filter(Boolean).join("  ·  ");
+  doc.font("Helvetica").fontSize(9.5).text(printable(agent), MARGIN, 103, { width: width(doc), height: 12, ellipsis: true, lineBreak: false });
   doc.x = MARGIN;
   doc.y = 140;
 }

@@ -10,7 +10,7 @@ import { BLACK, contrast, darkenUntil, parseHex, textOn, toHex, WHITE, type Rgb 
 const REPORT = operation(`query ReportView($id: ID!) {
   report(id: $id) {
     id address city state zip price beds baths sqft yearBuilt propertyType lotSize description clientSummary
-    listingAgent customAgentName customAgentEmail primaryColor secondaryColor
+    listingAgent customAgentName customAgentEmail agentPhone brokerageName agentLicense primaryColor secondaryColor
     showComps showShowings showSocial showAgentInsights showNeighborhood
     valuation { estimatedValue valueRange { low high } pricePerSqft { median } comparablesUsed comparablesTotal confidence { level score } comparables { id used } }
     comparables { id address city price sqft beds baths yearBuilt distanceMiles saleDate status adjustments adjustedPrice pricePerSqft similarity included }
@@ -48,6 +48,9 @@ export interface ReportData {
   listingAgent: string;
   customAgentName?: Maybe<string>;
   customAgentEmail?: Maybe<string>;
+  agentPhone?: Maybe<string>;
+  brokerageName?: Maybe<string>;
+  agentLicense?: Maybe<string>;
   primaryColor?: Maybe<string>;
   secondaryColor?: Maybe<string>;
   showComps: boolean;
@@ -156,6 +159,34 @@ export interface NoteView {
   title: string | null;
   body: string;
 }
+/** Who the client deals with: the agent, how to reach them, their brokerage and licence (each null when not given). */
+export interface AgentView {
+  name: string;
+  email: string | null;
+  phone: string | null;
+  /** The phone as a tel: URL (its digits and a leading +), or null when it holds fewer than 3 digits. */
+  phoneHref: string | null;
+  brokerage: string | null;
+  license: string | null;
+}
+
+/** "+1 (217) 555-0107 ext. 2" → "tel:+12175550107": what a phone dials, without the words around it. */
+export function telHref(phone: Maybe<string>): string | null {
+  if (!phone) return null;
+  const main = phone.split(/[a-z]/i)[0]; // an extension ("ext. 2", "x2") is not dialled
+  const digits = main.replace(/\D/g, "");
+  return digits.length >= 3 ? `tel:${main.trim().startsWith("+") ? "+" : ""}${digits}` : null;
+}
+
+const agentOf = (r: ReportData): AgentView => ({
+  name: r.customAgentName || r.listingAgent,
+  email: r.customAgentEmail ?? null,
+  phone: r.agentPhone?.trim() || null,
+  phoneHref: telHref(r.agentPhone),
+  brokerage: r.brokerageName?.trim() || null,
+  license: r.agentLicense?.trim() || null,
+});
+
 /** Everything the page and the PDF show, already formatted; a section is absent when its switch is off. */
 export interface ReportView {
   title: string;
@@ -163,7 +194,7 @@ export interface ReportView {
   facts: Fact[];
   description: string | null;
   summary: string | null;
-  agent: { name: string; email: string | null };
+  agent: AgentView;
   /** The day the page or PDF was made (UTC), as "Dec 2, 2026": a printed report says when its figures held. */
   prepared: string;
   theme: Theme;
@@ -307,7 +338,7 @@ export function reportView(r: ReportData): ReportView {
     description: r.description || null,
     summary: r.clientSummary || null,
     prepared: dateOf(new Date()),
-    agent: r.customAgentName ? { name: r.customAgentName, email: r.customAgentEmail ?? null } : { name: r.listingAgent, email: r.customAgentEmail ?? null },
+    agent: agentOf(r),
     theme: themeOf(r.primaryColor, r.secondaryColor),
     ...(r.showComps ? { valuation: valuationOf(r) } : {}),
     ...(r.showShowings ? { activity: activityOf(r) } : {}),

@@ -1,7 +1,7 @@
 // The view of a shared report (src/share/view.ts): the one function the public page and the PDFs are made from.
 import { contrast, parseHex, WHITE } from "../../src/share/contrast";
 import { escapeHtml, reportPage } from "../../src/share/page";
-import { pdfFileName, reportView, themeOf, themeTextContrast, type ReportData } from "../../src/share/view";
+import { pdfFileName, reportView, telHref, themeOf, themeTextContrast, type ReportData } from "../../src/share/view";
 
 const SWITCHES = ["showComps", "showShowings", "showSocial", "showAgentInsights", "showNeighborhood"] as const;
 const SECTION = { showComps: "valuation", showShowings: "activity", showSocial: "social", showAgentInsights: "insights", showNeighborhood: "neighborhood" } as const;
@@ -83,8 +83,37 @@ describe("reportView", () => {
   });
 
   it("names the custom agent when set, else the listing agent", () => {
-    expect(reportView(report({ customAgentName: "Jordan", customAgentEmail: "j@example.com" })).agent).toEqual({ name: "Jordan", email: "j@example.com" });
-    expect(reportView(report()).agent).toEqual({ name: "Lee Listing", email: null });
+    const none = { phone: null, phoneHref: null, brokerage: null, license: null };
+    expect(reportView(report({ customAgentName: "Jordan", customAgentEmail: "j@example.com" })).agent).toEqual({ name: "Jordan", email: "j@example.com", ...none });
+    expect(reportView(report()).agent).toEqual({ name: "Lee Listing", email: null, ...none });
+  });
+
+  it("carries the agent's phone (with its tel: URL), brokerage and licence; blank ones are left out", () => {
+    const agent = reportView(report({ agentPhone: " +1 (217) 555-0107 ", brokerageName: "Prairie Home Realty", agentLicense: "IL 475.123456" })).agent;
+    expect(agent).toEqual({ name: "Lee Listing", email: null, phone: "+1 (217) 555-0107", phoneHref: "tel:+12175550107", brokerage: "Prairie Home Realty", license: "IL 475.123456" });
+    expect(reportView(report({ agentPhone: "  ", brokerageName: "", agentLicense: " " })).agent).toMatchObject({ phone: null, phoneHref: null, brokerage: null, license: null });
+  });
+
+  it.each([
+    ["217-555-0107", "tel:2175550107"],
+    ["+44 20 7946 0958", "tel:+442079460958"],
+    ["(217) 555-0107 ext. 12", "tel:2175550107"],
+    ["555-0107 x3", "tel:5550107"],
+    ["call the office", null],
+    ["12", null],
+    ['"><script>', null],
+    ["javascript:alert(1)//217-555-0107", null],
+  ])("dials %s as %s", (phone, href) => {
+    expect(telHref(phone)).toBe(href);
+  });
+
+  it("shows the agent line in the page's header: the phone as a tel: link, brokerage and licence, escaped", () => {
+    const { html } = reportPage(reportView(report({ agentPhone: "217-555-0107", brokerageName: 'Prairie <Home> "Realty"', agentLicense: "IL 475.123456" })));
+    const header = html.slice(html.indexOf('<header class="cover">'), html.indexOf("</header>"));
+    expect(header).toContain('<p class="agent"><strong dir="auto">Lee Listing</strong> · <a href="tel:2175550107" dir="auto">217-555-0107</a> · <span dir="auto">Prairie &lt;Home&gt; &quot;Realty&quot;</span> · <span>License <span dir="auto">IL 475.123456</span></span></p>');
+    // Without any of them, the agent alone; a phone that dials nothing is text, not a link.
+    expect(reportPage(reportView(report())).html).toContain('<p class="agent"><strong dir="auto">Lee Listing</strong></p>');
+    expect(reportPage(reportView(report({ agentPhone: "on request" }))).html).toContain('<p class="agent"><strong dir="auto">Lee Listing</strong> · <span dir="auto">on request</span></p>');
   });
 });
 
