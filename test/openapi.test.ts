@@ -130,6 +130,10 @@ it("documents parameters and bodies from the route schemas", () => {
   expect(schemas.CreateReportBody.required).toEqual(["address"]);
   expect(Object.keys(schemas.CreateReportBody.properties)).toEqual(expect.arrayContaining(["beds", "bedrooms", "baths", "bathrooms", "sqft", "square_feet", "portal_property_id", "primary_color", "secondary_color", "custom_agent_name", "custom_agent_email", "mls_id", "lot_size"]));
   expect(Object.keys(schemas.UpdateReportBody.properties)).toEqual(expect.arrayContaining(["status", "is_draft", "show_social_media_on_report", "show_social_on_report"]));
+  // The branding fields, bounded in both bodies (the fuzz suite builds report bodies from these schemas).
+  for (const body of [schemas.CreateReportBody, schemas.UpdateReportBody]) {
+    expect(body.properties).toMatchObject({ agent_phone: { maxLength: 100 }, brokerage_name: { maxLength: 1000 }, agent_license: { maxLength: 100 } });
+  }
   expect(schemas.CreateShowingBody.required).toEqual(["report_id"]);
   expect(schemas.CreateShowingBody.properties.rating).toMatchObject({ minimum: 1, maximum: 5 });
   expect(schemas.UpdateShowingBody.properties.event_type).toBeDefined();
