@@ -3,18 +3,10 @@
 // the route takes a list is a 400 naming the field. The list positions are those of the REST operation's own
 // variable types (its input objects included), so every list a route passes to GraphQL is strict, whatever declares
 // it; null and absent values are left to GraphQL's own rules (required, not null).
-import {
-  getNullableType,
-  isInputObjectType,
-  isListType,
-  Kind,
-  typeFromAST,
-  type DocumentNode,
-  type GraphQLInputType,
-  type GraphQLSchema,
-} from "graphql";
+import { getNullableType, isInputObjectType, isListType, type DocumentNode, type GraphQLInputType, type GraphQLSchema } from "graphql";
 import { badField, type ApiError } from "../schema/errors";
 import type { InputPath } from "../schema/errors";
+import { declaredVariables } from "../schema/input-errors";
 
 /** Whether a value of this type may hold a list (a list itself, or an input object whose fields may). */
 function mayHoldList(type: GraphQLInputType, seen = new Set<GraphQLInputType>()): boolean {
@@ -52,14 +44,9 @@ const listVariables = new WeakMap<DocumentNode, Array<[name: string, type: Graph
 function listVariablesOf(schema: GraphQLSchema, document: DocumentNode): Array<[string, GraphQLInputType]> {
   let found = listVariables.get(document);
   if (!found) {
-    found = [];
-    for (const definition of document.definitions) {
-      if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
-      for (const variable of definition.variableDefinitions ?? []) {
-        const type = typeFromAST(schema, variable.type) as GraphQLInputType | undefined;
-        if (type && mayHoldList(type)) found.push([variable.variable.name.value, type]);
-      }
-    }
+    found = declaredVariables(schema, document)
+      .filter(({ type }) => mayHoldList(type))
+      .map(({ name, type }): [string, GraphQLInputType] => [name, type]);
     listVariables.set(document, found);
   }
   return found;

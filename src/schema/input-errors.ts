@@ -16,6 +16,7 @@ import {
   type DocumentNode,
   type GraphQLInputType,
   type GraphQLSchema,
+  type VariableDefinitionNode,
 } from "graphql";
 import { badField, type ApiError } from "./errors";
 import { requiredMessageOf } from "./fields";
@@ -49,35 +50,42 @@ function reasonFor(type: GraphQLInputType, value: unknown, error: GraphQLError):
   }
 }
 
+/** Every variable a document's operations declare, with its input type in `schema` (one of no such type left out). */
+export function declaredVariables(schema: GraphQLSchema, document: DocumentNode): Array<{ name: string; type: GraphQLInputType; definition: VariableDefinitionNode }> {
+  const found: Array<{ name: string; type: GraphQLInputType; definition: VariableDefinitionNode }> = [];
+  for (const operation of document.definitions) {
+    if (operation.kind !== Kind.OPERATION_DEFINITION) continue;
+    for (const definition of operation.variableDefinitions ?? []) {
+      const type = typeFromAST(schema, definition.type);
+      if (type && isInputType(type)) found.push({ name: definition.variable.name.value, type, definition });
+    }
+  }
+  return found;
+}
+
 /**
  * The first refused variable value of an operation, as an ApiError naming its input path (e.g. ["input",
  * "price"]); undefined when every value is acceptable.
  */
 export function variableError(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>): ApiError | undefined {
-  for (const definition of document.definitions) {
-    if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
-    for (const variable of definition.variableDefinitions ?? []) {
-      const name = variable.variable.name.value;
-      const type = typeFromAST(schema, variable.type);
-      if (!type || !isInputType(type)) continue;
-      const value = variables[name];
-      if (value === undefined && (variable.defaultValue || !isNonNullType(type))) continue;
-      let found: ApiError | undefined;
-      coerceInputValue(value, type, (path, invalid, error) => {
-        if (found) return;
-        const fieldPath = [name, ...path];
-        // A missing or extra field is reported at the object; name the field itself.
-        const missing = /^Field "(\w+)" of required type/.exec(error.message);
-        if (missing) {
-          const message = requiredMessageOf(getNamedType(typeAt(type, path)).name, missing[1]);
-          return void (found = badField([...fieldPath, missing[1]], message ?? "is required"));
-        }
-        const unknown = /^Field "(\w+)" is not defined/.exec(error.message);
-        if (unknown) return void (found = badField([...fieldPath, unknown[1]], "is not a known field"));
-        found = badField(fieldPath, reasonFor(typeAt(type, path), invalid, error));
-      });
-      if (found) return found;
-    }
+  for (const { name, type, definition } of declaredVariables(schema, document)) {
+    const value = variables[name];
+    if (value === undefined && (definition.defaultValue || !isNonNullType(type))) continue;
+    let found: ApiError | undefined;
+    coerceInputValue(value, type, (path, invalid, error) => {
+      if (found) return;
+      const fieldPath = [name, ...path];
+      // A missing or extra field is reported at the object; name the field itself.
+      const missing = /^Field "(\w+)" of required type/.exec(error.message);
+      if (missing) {
+        const message = requiredMessageOf(getNamedType(typeAt(type, path)).name, missing[1]);
+        return void (found = badField([...fieldPath, missing[1]], message ?? "is required"));
+      }
+      const unknown = /^Field "(\w+)" is not defined/.exec(error.message);
+      if (unknown) return void (found = badField([...fieldPath, unknown[1]], "is not a known field"));
+      found = badField(fieldPath, reasonFor(typeAt(type, path), invalid, error));
+    });
+    if (found) return found;
   }
   return undefined;
 }
