@@ -13,6 +13,7 @@ const SYSTEM = [
   "share-page",
   "sign-in-page",
   "dashboard-admin",
+  "dashboard-report",
   "example-front-end",
   "cli",
   "server-process",

@@ -1,12 +1,13 @@
-// Reports, read-only: a page of the team's reports with an address search (the API's own address matching), and
-// a detail page with the whole report: summary, description, valuation, comparables, showings and open houses,
-// agent insights and social engagement, in words and formatted numbers (labels, not the API's codes).
+// Reports: a page of the team's reports with an address search (the API's own address matching), and a detail page
+// with the whole report: summary, description, valuation, comparables, showings and open houses, agent insights and
+// social engagement, in words and formatted numbers (labels, not the API's codes); its branding (the agent's phone,
+// brokerage and licence the client's page shows), editable with reports:update; and its share links with their views.
 import { useState } from "preact/hooks";
 import { href, navigate } from "../router";
 import { client, graphql, type ResultOf } from "../graphql";
 import type { PageProps } from "../page";
 import { holds } from "../session";
-import { date, ErrorMessage, Loading, money, num, Pager, plural, Table, useLoad } from "../ui";
+import { date, ErrorMessage, Loading, messageOf, money, num, Pager, plural, Table, useLoad, When } from "../ui";
 
 const PAGE = 20;
 const REPORTS = graphql(`
@@ -28,6 +29,7 @@ const REPORT = graphql(`
   query Report($id: ID!, $comps: Boolean!, $showings: Boolean!, $social: Boolean!, $insights: Boolean!) {
     report(id: $id) {
       id address city state zip price beds baths sqft lotSize yearBuilt propertyType status listingAgent createdAt updatedAt
+      customAgentName agentPhone brokerageName agentLicense
       description executiveSummary summaryStale summaryStaleFields
       valuation @include(if: $comps) {
         comparablesTotal comparablesUsed estimatedValue warnings
@@ -41,6 +43,17 @@ const REPORT = graphql(`
       agentInsights(limit: 100) @include(if: $insights) { id title body category source author createdAt }
       engagement @include(if: $social) { totals { posts likes comments shares saves views reach engagementRate } platforms { platform posts likes comments views engagementRate } }
     }
+  }
+`);
+
+const BRANDING = graphql(`
+  mutation UpdateBranding($id: ID!, $input: UpdateReportInput!) {
+    updateReport(id: $id, input: $input) { id agentPhone brokerageName agentLicense }
+  }
+`);
+const SHARE_LINKS = graphql(`
+  query ReportShareLinks($reportId: ID!) {
+    shareLinks(reportId: $reportId, limit: 100) { total items { id label createdAt expiresAt revokedAt viewsCount lastViewedAt } }
   }
 `);
 
@@ -189,7 +202,111 @@ export function ReportPage(props: PageProps & { id: string }) {
       {!detail.data && !detail.error && <Loading what="the report" />}
       {detail.data && !r && <p>Report not found.</p>}
       {r && <WholeReport r={r} />}
+      {r && <Branding props={props} r={r} editable={may("reports:update")} onSaved={detail.reload} />}
+      {r && may("reports:share") && <ShareLinks props={props} reportId={r.id} />}
     </>
+  );
+}
+
+/** The agent's details the client's page and PDF show beside the agent's name; a form with reports:update. */
+function Branding({ props, r, editable, onSaved }: { props: PageProps; r: Detail; editable: boolean; onSaved: () => void }) {
+  const api = client(props);
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const onSubmit = async (e: Event) => {
+    e.preventDefault();
+    const data = new FormData(e.currentTarget as HTMLFormElement);
+    // An emptied field clears it (null): the client's page then leaves it out.
+    const value = (name: string) => String(data.get(name) ?? "").trim() || null;
+    setBusy(true);
+    setSaved(false);
+    try {
+      await api(BRANDING, { id: r.id, input: { agentPhone: value("agentPhone"), brokerageName: value("brokerageName"), agentLicense: value("agentLicense") } });
+      setError(null);
+      setSaved(true);
+      onSaved();
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section class="card" aria-labelledby="branding-title">
+      <h2 id="branding-title">Agent and branding</h2>
+      <p class="hint">Shown to your client beside the agent's name ({r.customAgentName || r.listingAgent}) on the report's page and PDF.</p>
+      {editable ? (
+        <form onSubmit={onSubmit}>
+          <div class="fields">
+            <label>
+              Agent phone
+              <input name="agentPhone" type="tel" maxLength={100} autoComplete="off" defaultValue={r.agentPhone ?? ""} />
+            </label>
+            <label>
+              Brokerage name
+              <input name="brokerageName" maxLength={1000} autoComplete="off" defaultValue={r.brokerageName ?? ""} />
+            </label>
+            <label>
+              Agent license number
+              <input name="agentLicense" maxLength={100} autoComplete="off" defaultValue={r.agentLicense ?? ""} />
+            </label>
+          </div>
+          <div class="row">
+            <button type="submit" disabled={busy}>
+              Save branding
+            </button>
+            {saved && <p aria-live="polite">Saved.</p>}
+          </div>
+          <ErrorMessage error={error} />
+        </form>
+      ) : (
+        <dl class="facts">
+          <dt>Agent phone</dt>
+          <dd>{r.agentPhone ?? "—"}</dd>
+          <dt>Brokerage name</dt>
+          <dd>{r.brokerageName ?? "—"}</dd>
+          <dt>Agent license number</dt>
+          <dd>{r.agentLicense ?? "—"}</dd>
+        </dl>
+      )}
+    </section>
+  );
+}
+
+/** The report's share links, each with its views: how often and when the client last opened it. */
+function ShareLinks({ props, reportId }: { props: PageProps; reportId: string }) {
+  const api = client(props);
+  const links = useLoad(() => api(SHARE_LINKS, { reportId }), [reportId]);
+  const page = links.data?.shareLinks;
+  const now = Date.now();
+  const state = (l: { revokedAt?: string | null; expiresAt: string }) =>
+    l.revokedAt ? "Revoked" : new Date(l.expiresAt).getTime() <= now ? "Expired" : "Active";
+  return (
+    <section class="card" aria-labelledby="links-title">
+      <h2 id="links-title">Share links</h2>
+      <ErrorMessage error={links.error} onRetry={links.error ? links.reload : undefined} />
+      {!page && !links.error && <Loading what="the share links" />}
+      {page && !page.items.length && <p>Not shared yet.</p>}
+      {page && page.items.length > 0 && (
+        <Table label="Share links table" columns={["Label", "State", "Views", "Last viewed", "Created", "Expires"]}>
+          {page.items.map((l) => (
+            <tr key={l.id}>
+              <td>{l.label ?? "—"}</td>
+              <td>{state(l)}</td>
+              <td data-testid="link-views">{plural(l.viewsCount, "view")}</td>
+              <td>{l.lastViewedAt ? <When iso={l.lastViewedAt} /> : "Not opened yet"}</td>
+              <td>
+                <When iso={l.createdAt} />
+              </td>
+              <td>
+                <When iso={l.expiresAt} />
+              </td>
+            </tr>
+          ))}
+        </Table>
+      )}
+    </section>
   );
 }
 

@@ -1,0 +1,125 @@
+// The dashboard's report page in headless Chromium against the real server: the report's branding (agent phone,
+// brokerage, licence) edited in its form and read back from the API, shown read-only to a key without
+// reports:update; and the report's share links with their views (count and last view) after the client opened one.
+// Screenshots go to artifacts/screenshots/dashboard-report-*.png. Needs Debian's chromium (or CHROMIUM_PATH) like
+// test/dashboard.test.ts: skipped with a message without one, a failure under REQUIRE_CHROMIUM.
+import { execFileSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { chromium, type Browser, type Page } from "playwright-core";
+import request from "supertest";
+import { addKey, createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { restClient } from "./support/openapi";
+import { CHROMIUM, chromiumFor, SCREENSHOTS } from "./support/chromium";
+
+const available = chromiumFor("dashboard report page browser tests");
+const ROOT = path.join(__dirname, "..");
+const ADMIN = "api_keys:read,api_keys:create,api_keys:delete,reports:read";
+
+(available ? describe : describe.skip)("the dashboard's report page in Chromium", () => {
+  let t: TestApp;
+  let team: TestTeam;
+  let api: ReturnType<typeof restClient>;
+  let server: http.Server;
+  let origin: string;
+  let browser: Browser;
+  let page: Page;
+  let reportId: string;
+  let problems: string[];
+
+  beforeAll(async () => {
+    execFileSync(process.execPath, [path.join(ROOT, "scripts/build-dashboard.mjs"), "--if-stale"], { cwd: ROOT, stdio: "inherit" });
+    t = await startTestApp();
+    team = await createTeam({ name: "Branding Realty" });
+    api = restClient(t.app, team.auth);
+    reportId = (await api.post("/v1/reports", { address: "7 Brand Street", city: "Springfield", state: "IL", price: 500000, agent_phone: "217-555-0101" })).body.data.id;
+    server = http.createServer(t.app);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM });
+    mkdirSync(SCREENSHOTS, { recursive: true });
+  }, 240_000);
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => server?.close(resolve));
+    await t?.close();
+  });
+  beforeEach(async () => {
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    page.setDefaultTimeout(10_000);
+    problems = [];
+    page.on("console", (m) => {
+      if (m.type() === "error") problems.push(`console: ${m.text()}`);
+    });
+    page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  });
+  afterEach(async () => {
+    await page.context().close();
+    expect(problems).toEqual([]);
+  });
+
+  /** Signs in with a key of the team holding `permissions` and opens the report's page. */
+  async function openReport(permissions: string) {
+    const key = (await addKey(team.teamId, permissions)).Authorization.slice("Bearer ".length);
+    await page.goto(`${origin}/dashboard/`);
+    await page.getByLabel("Admin API key").fill(key);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: "API keys", level: 1 }).waitFor();
+    await page.goto(`${origin}/dashboard/#/reports/${reportId}`);
+    await page.getByRole("heading", { name: "7 Brand Street", level: 1 }).waitFor();
+  }
+  async function noSeriousAxeViolation() {
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  }
+
+  it("edits the branding: saved through the API, an emptied field cleared", async () => {
+    await openReport(`${ADMIN},reports:update`);
+    const branding = page.getByRole("region", { name: "Agent and branding" });
+    expect(await branding.getByLabel("Agent phone").inputValue()).toBe("217-555-0101");
+    await branding.getByLabel("Agent phone").fill("");
+    await branding.getByLabel("Brokerage name").fill("Prairie Home Realty");
+    await branding.getByLabel("Agent license number").fill("IL 475.123456");
+    await branding.getByRole("button", { name: "Save branding" }).click();
+    await branding.getByText("Saved.").waitFor();
+    expect((await api.get(`/v1/reports/${reportId}`)).body.data).toMatchObject({ agent_phone: null, brokerage_name: "Prairie Home Realty", agent_license: "IL 475.123456" });
+    // A value the API refuses is shown as its message, and nothing changes.
+    await branding.getByLabel("Agent phone").evaluate((input: HTMLInputElement) => input.removeAttribute("maxlength"));
+    await branding.getByLabel("Agent phone").fill("9".repeat(101));
+    await branding.getByRole("button", { name: "Save branding" }).click();
+    await branding.getByRole("alert").getByText("agentPhone must be at most 100 characters").waitFor();
+    expect((await api.get(`/v1/reports/${reportId}`)).body.data.agent_phone).toBeNull();
+    // The refused request is logged by Chromium itself when the answer is a 400.
+    problems = problems.filter((p) => !p.includes("status of 400"));
+    await noSeriousAxeViolation();
+    await page.screenshot({ path: path.join(SCREENSHOTS, "dashboard-report-branding.png"), fullPage: true });
+  });
+
+  it("shows the branding read-only to a key without reports:update, and no share links without reports:share", async () => {
+    await api.patch(`/v1/reports/${reportId}`, { brokerage_name: "Read Only Realty" });
+    await openReport(ADMIN);
+    const branding = page.getByRole("region", { name: "Agent and branding" });
+    await branding.getByText("Read Only Realty").waitFor();
+    expect(await branding.getByRole("textbox").count()).toBe(0);
+    expect(await page.getByRole("heading", { name: "Share links" }).count()).toBe(0);
+  });
+
+  it("lists the report's share links with their views: count and last view, or not opened yet", async () => {
+    const opened = (await api.post(`/v1/reports/${reportId}/share-links`, { label: "Sent to the Smiths" })).body.data;
+    await api.post(`/v1/reports/${reportId}/share-links`, { label: "Not opened" });
+    expect((await request(t.app).get(`/r/${opened.token}`)).status).toBe(200);
+    await openReport(`${ADMIN},reports:share`);
+    const table = page.getByRole("region", { name: "Share links table" });
+    const smiths = table.getByRole("row").filter({ hasText: "Sent to the Smiths" });
+    await smiths.getByRole("cell", { name: "1 view", exact: true }).waitFor();
+    expect(await smiths.locator("time").count()).toBe(3); // last viewed, created, expires
+    const unopened = table.getByRole("row").filter({ hasText: "Not opened" }).first();
+    await unopened.getByRole("cell", { name: "0 views", exact: true }).waitFor();
+    await unopened.getByText("Not opened yet").waitFor();
+    await noSeriousAxeViolation();
+    await page.screenshot({ path: path.join(SCREENSHOTS, "dashboard-report-share-links.png"), fullPage: true });
+  });
+});
