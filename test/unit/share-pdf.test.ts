@@ -3,41 +3,12 @@
 import { reportPdf } from "../../src/share/pdf";
 import { reportView, type ReportData } from "../../src/share/view";
 import { pdfText } from "../support/pdf-text";
+import { sampleReport } from "../support/report-data";
 
 const HEADINGS = ["The property", "Executive summary", "Market valuation", "Comparable properties", "Showing activity", "Social media reach", "Agent insights", "The neighborhood"];
 
-const report = (description: string): ReportData => ({
-  id: "r1",
-  address: "12 Garden Lane",
-  city: "Springfield",
-  state: "IL",
-  price: 700000,
-  sqft: 2000,
-  description,
-  clientSummary: "Priced in line with recent sales nearby.\n\nShowings have been steady.",
-  listingAgent: "Lee Listing",
-  showComps: true,
-  showShowings: true,
-  showSocial: true,
-  showAgentInsights: true,
-  showNeighborhood: true,
-  valuation: {
-    estimatedValue: 620000,
-    valueRange: { low: 610000, high: 650000 },
-    pricePerSqft: { median: 310 },
-    comparablesUsed: 3,
-    comparablesTotal: 3,
-    confidence: { level: "high", score: 0.8 },
-    comparables: ["a", "b", "c"].map((id) => ({ id, used: true })),
-  },
-  comparables: ["a", "b", "c"].map((id, i) => ({ id, address: `${i + 1} Elm St`, price: 600000 + i * 20000, sqft: 2000, included: true })),
-  showings: [{ showingDate: "2026-07-04T15:00:00Z", eventType: "open_house", attendeesCount: 14 }],
-  engagement: { totals: { posts: 1, likes: 10, comments: 2, shares: 1, views: 400 }, platforms: [{ platform: "instagram", posts: 1, likes: 10, comments: 2, shares: 1, views: 400 }] },
-  agentInsights: [
-    { title: "Priced to sell", body: "Three pending sales on this street closed above list.", category: "pricing" },
-    { title: "Location", body: "A quiet street near the park.", category: "neighborhood" },
-  ],
-});
+const report = (description: string): ReportData =>
+  sampleReport({ address: "12 Garden Lane", description, clientSummary: "Priced in line with recent sales nearby.\n\nShowings have been steady." });
 
 describe("the report's PDF", () => {
   it("numbers every page in a footer and never ends a page with a heading, for descriptions of any length", async () => {

@@ -1,47 +1,15 @@
 // The view of a shared report (src/share/view.ts): the one function the public page and the PDFs are made from.
 import { contrast, parseHex, WHITE } from "../../src/share/contrast";
 import { escapeHtml, reportPage } from "../../src/share/page";
-import { pdfFileName, reportView, telHref, themeOf, themeTextContrast, type ReportData } from "../../src/share/view";
+import { pdfFileName, reportView, telHref, themeOf, themeTextContrast } from "../../src/share/view";
+import { sampleReport } from "../support/report-data";
 
 const SWITCHES = ["showComps", "showShowings", "showSocial", "showAgentInsights", "showNeighborhood"] as const;
 const SECTION = { showComps: "valuation", showShowings: "activity", showSocial: "social", showAgentInsights: "insights", showNeighborhood: "neighborhood" } as const;
 
-const report = (over: Partial<ReportData> = {}): ReportData => ({
-  id: "r1",
-  address: "1 Subject St",
-  city: "Springfield",
-  state: "IL",
-  zip: "62704",
-  price: 700000,
-  sqft: 2000,
-  listingAgent: "Lee Listing",
-  showComps: true,
-  showShowings: true,
-  showSocial: true,
-  showAgentInsights: true,
-  showNeighborhood: true,
-  valuation: { estimatedValue: 620000, valueRange: { low: 610000, high: 650000 }, pricePerSqft: { median: 310 }, comparablesUsed: 1, comparablesTotal: 3, confidence: { level: "medium", score: 0.6 }, comparables: [{ id: "c1", used: true }, { id: "c2", used: false }, { id: "c3", used: false }] },
-  comparables: [
-    { id: "c2", address: "No Size Ct", price: 500000, included: true },
-    { id: "c1", address: "A St", price: 600000, sqft: 2000, adjustments: { garage: 10000 }, adjustedPrice: 610000, pricePerSqft: 305, similarity: 0.874, included: true },
-    { id: "c3", address: "Dropped Rd", price: 900000, sqft: 1000, adjustedPrice: 900000, pricePerSqft: 900, included: false },
-  ],
-  // Extra fields a careless document might carry: the view never copies them.
-  showings: [
-    { showingDate: "2026-07-01T15:00:00Z", eventType: "showing", attendeesCount: 2, attendeeEmail: "pat@example.com", feedback: "dated kitchen" } as never,
-    { showingDate: "2026-07-04T15:00:00Z", eventType: "open_house", attendeesCount: 14 },
-  ],
-  engagement: { totals: { posts: 1, likes: 10, comments: 2, shares: 1, views: 400 }, platforms: [{ platform: "instagram", posts: 1, likes: 10, comments: 2, shares: 1, views: 400 }] },
-  agentInsights: [
-    { title: "Priced to sell", body: "Closed above list.", category: "pricing" },
-    { title: "Location", body: "Near the park.", category: "neighborhood" },
-  ],
-  ...over,
-});
-
 describe("reportView", () => {
   it("shows every section whose switch is on, formatted, and never a private field", () => {
-    const v = reportView(report());
+    const v = reportView(sampleReport());
     expect(v.valuation).toMatchObject({ estimate: "$620,000", low: "$610,000", high: "$650,000", position: 0.25, confidence: "Medium (score 0.60)" });
     // The included comparables, the used one first, each marked; the excluded one never.
     expect(v.valuation!.comparables).toEqual([
@@ -57,41 +25,41 @@ describe("reportView", () => {
   });
 
   it.each(SWITCHES)("leaves out exactly the section of %s when it is off", (name) => {
-    const v = reportView(report({ [name]: false }));
+    const v = reportView(sampleReport({ [name]: false }));
     for (const other of SWITCHES) expect({ other, present: v[SECTION[other]] !== undefined }).toEqual({ other, present: other !== name });
     const html = reportPage(v).html;
     for (const other of SWITCHES) expect({ other, present: html.includes(`id="${SECTION[other]}"`) }).toEqual({ other, present: other !== name });
   });
 
   it("leaves out sections with nothing to show and collections the reader may not read (null)", () => {
-    const v = reportView(report({ comparables: null, valuation: null, showings: [], engagement: null, agentInsights: null }));
+    const v = reportView(sampleReport({ comparables: null, valuation: null, showings: [], engagement: null, agentInsights: null }));
     expect([v.valuation, v.activity, v.social, v.insights, v.neighborhood]).toEqual([undefined, undefined, undefined, undefined, undefined]);
   });
 
   it("leaves out a valuation with no estimate and no comparable (never \"From 0 of 0 comparable properties\")", () => {
     const empty = { estimatedValue: null, valueRange: null, pricePerSqft: null, comparablesUsed: 0, comparablesTotal: 0, confidence: { level: "low", score: 0 } };
-    const v = reportView(report({ comparables: [], valuation: empty }));
+    const v = reportView(sampleReport({ comparables: [], valuation: empty }));
     expect(v.valuation).toBeUndefined();
     const { html } = reportPage(v);
     expect(html).not.toMatch(/Market valuation|Not enough comparable|0 of 0/);
   });
 
   it("gives the page Open Graph tags: the address as title, the place and agent as description, escaped", () => {
-    const { html } = reportPage(reportView(report({ address: '1 "Quoted" <St>' })));
+    const { html } = reportPage(reportView(sampleReport({ address: '1 "Quoted" <St>' })));
     expect(html).toContain('<meta property="og:title" content="1 &quot;Quoted&quot; &lt;St&gt;">');
     expect(html).toContain('<meta property="og:description" content="Springfield, IL 62704 · Property report by Lee Listing">');
   });
 
   it("names the custom agent when set, else the listing agent", () => {
     const none = { phone: null, phoneHref: null, brokerage: null, license: null };
-    expect(reportView(report({ customAgentName: "Jordan", customAgentEmail: "j@example.com" })).agent).toEqual({ name: "Jordan", email: "j@example.com", ...none });
-    expect(reportView(report()).agent).toEqual({ name: "Lee Listing", email: null, ...none });
+    expect(reportView(sampleReport({ customAgentName: "Jordan", customAgentEmail: "j@example.com" })).agent).toEqual({ name: "Jordan", email: "j@example.com", ...none });
+    expect(reportView(sampleReport()).agent).toEqual({ name: "Lee Listing", email: null, ...none });
   });
 
   it("carries the agent's phone (with its tel: URL), brokerage and licence; blank ones are left out", () => {
-    const agent = reportView(report({ agentPhone: " +1 (217) 555-0107 ", brokerageName: "Prairie Home Realty", agentLicense: "IL 475.123456" })).agent;
+    const agent = reportView(sampleReport({ agentPhone: " +1 (217) 555-0107 ", brokerageName: "Prairie Home Realty", agentLicense: "IL 475.123456" })).agent;
     expect(agent).toEqual({ name: "Lee Listing", email: null, phone: "+1 (217) 555-0107", phoneHref: "tel:+12175550107", brokerage: "Prairie Home Realty", license: "IL 475.123456" });
-    expect(reportView(report({ agentPhone: "  ", brokerageName: "", agentLicense: " " })).agent).toMatchObject({ phone: null, phoneHref: null, brokerage: null, license: null });
+    expect(reportView(sampleReport({ agentPhone: "  ", brokerageName: "", agentLicense: " " })).agent).toMatchObject({ phone: null, phoneHref: null, brokerage: null, license: null });
   });
 
   it.each([
@@ -108,12 +76,12 @@ describe("reportView", () => {
   });
 
   it("shows the agent line in the page's header: the phone as a tel: link, brokerage and licence, escaped", () => {
-    const { html } = reportPage(reportView(report({ agentPhone: "217-555-0107", brokerageName: 'Prairie <Home> "Realty"', agentLicense: "IL 475.123456" })));
+    const { html } = reportPage(reportView(sampleReport({ agentPhone: "217-555-0107", brokerageName: 'Prairie <Home> "Realty"', agentLicense: "IL 475.123456" })));
     const header = html.slice(html.indexOf('<header class="cover">'), html.indexOf("</header>"));
     expect(header).toContain('<p class="agent"><strong dir="auto">Lee Listing</strong> · <a href="tel:2175550107" dir="auto">217-555-0107</a> · <span dir="auto">Prairie &lt;Home&gt; &quot;Realty&quot;</span> · <span>License <span dir="auto">IL 475.123456</span></span></p>');
     // Without any of them, the agent alone; a phone that dials nothing is text, not a link.
-    expect(reportPage(reportView(report())).html).toContain('<p class="agent"><strong dir="auto">Lee Listing</strong></p>');
-    expect(reportPage(reportView(report({ agentPhone: "on request" }))).html).toContain('<p class="agent"><strong dir="auto">Lee Listing</strong> · <span dir="auto">on request</span></p>');
+    expect(reportPage(reportView(sampleReport())).html).toContain('<p class="agent"><strong dir="auto">Lee Listing</strong></p>');
+    expect(reportPage(reportView(sampleReport({ agentPhone: "on request" }))).html).toContain('<p class="agent"><strong dir="auto">Lee Listing</strong> · <span dir="auto">on request</span></p>');
   });
 });
 
@@ -134,7 +102,7 @@ it("escapes HTML", () => {
 });
 
 describe("the facts a client reads", () => {
-  const factsOf = (fields: Record<string, unknown>) => Object.fromEntries(reportView(report(fields)).facts.map((f) => [f.label, f.value]));
+  const factsOf = (fields: Record<string, unknown>) => Object.fromEntries(reportView(sampleReport(fields)).facts.map((f) => [f.label, f.value]));
   it("give the lot size its unit and name the property type as a person would", () => {
     expect(factsOf({ lotSize: 0.25, propertyType: "single family" })).toMatchObject({ "Lot size": "0.25 acres", "Property type": "Single-family home" });
     expect(factsOf({ lotSize: 1, propertyType: "SFR" })).toMatchObject({ "Lot size": "1 acre", "Property type": "Single-family home" });
@@ -145,8 +113,8 @@ describe("the facts a client reads", () => {
 
 describe("the PDF's file name", () => {
   it("is the address in ASCII letters and digits, else report.pdf", () => {
-    expect(pdfFileName(reportView(report({ address: "12 Garden Lane, Unit 4" })))).toBe("12-garden-lane-unit-4.pdf");
-    expect(pdfFileName(reportView(report({ address: "Église Saint-Jean 7" })))).toBe("eglise-saint-jean-7.pdf");
-    expect(pdfFileName(reportView(report({ address: "東京 \u202e" })))).toBe("report.pdf");
+    expect(pdfFileName(reportView(sampleReport({ address: "12 Garden Lane, Unit 4" })))).toBe("12-garden-lane-unit-4.pdf");
+    expect(pdfFileName(reportView(sampleReport({ address: "Église Saint-Jean 7" })))).toBe("eglise-saint-jean-7.pdf");
+    expect(pdfFileName(reportView(sampleReport({ address: "東京 \u202e" })))).toBe("report.pdf");
   });
 });
