@@ -50,6 +50,9 @@ const COLOURS = { navy: ["#0B2545", "#8DA9C4"], lemon: ["#FFEB3B", "#FFF59D"] } 
         description: "A bright family home on a quiet street, with a large garden and a new kitchen.",
         custom_agent_name: "Jordan Agent",
         custom_agent_email: "jordan@example.com",
+        agent_phone: "+1 (217) 555-0107",
+        brokerage_name: "Garden Realty Group",
+        agent_license: "IL 475.123456",
         primary_color: colours[0],
         secondary_color: colours[1],
         ...fields,
@@ -107,6 +110,8 @@ const COLOURS = { navy: ["#0B2545", "#8DA9C4"], lemon: ["#FFEB3B", "#FFF59D"] } 
       const context = await browser.newContext({ viewport });
       const { page, problems } = await open(context, pagePath);
       for (const section of Object.values(SWITCHES)) expect(await page.locator(`#${section}`).count()).toBe(1);
+      // The header's agent line, its phone a tel: link (axe checks its contrast on the band's colour below).
+      expect(await page.locator("header .agent a").getAttribute("href")).toBe("tel:+12175550107");
       const { violations } = await new AxeBuilder({ page }).analyze();
       expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
       // Nothing wider than the screen but the comparables' own scrolling table.
