@@ -8,31 +8,21 @@ import request from "supertest";
 import { createClient } from "graphql-sse";
 import { prisma } from "../src/db";
 import { liveStreams, MAX_STREAMS_PER_KEY } from "../src/live/streams";
-import { addKey, countStatements, createTeam, listening, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { addKey, countStatements, createTeam, listeningTeamApp, type ListeningTeamApp, type TestApp, type TestTeam } from "./support/app";
 import { openLiveStream, type LiveStream } from "./support/sse";
 
 let t: TestApp;
-let closeServer: () => Promise<void>;
 let base: string;
 let team: TestTeam;
+let gql: ListeningTeamApp["gql"];
+let close: () => Promise<void>;
 const open: LiveStream[] = [];
 
 beforeAll(async () => {
-  t = await startTestApp();
-  ({ base, close: closeServer } = await listening(t.app));
-  team = await createTeam({ permissions: "reports:*,showings:*,comparables:*,ai_insights:*,social_media:*,api_keys:*,webhooks:read" });
+  ({ t, base, team, gql, close } = await listeningTeamApp("reports:*,showings:*,comparables:*,ai_insights:*,social_media:*,api_keys:*,webhooks:read"));
 });
 afterEach(() => open.splice(0).forEach((stream) => stream.close()));
-afterAll(async () => {
-  await closeServer();
-  await t.close();
-});
-
-const gql = async (auth: Record<string, string>, query: string, variables: Record<string, unknown> = {}) => {
-  const res = await request(t.app).post("/graphql").set(auth).send({ query, variables });
-  expect(res.body.errors).toBeUndefined();
-  return res.body.data;
-};
+afterAll(() => close());
 
 const newReport = async (auth = team.auth, address = "1 Live Street") =>
   (await gql(auth, `mutation($a: String!) { createReport(input: { address: $a, listingAgent: "Ann" }) { id } }`, { a: address })).createReport.id as string;

@@ -9,35 +9,25 @@ import request from "supertest";
 import { sha256Hex } from "../src/graphql-documents/documents";
 import { MAX_STREAMS_PER_KEY } from "../src/live/streams";
 import { MAX_MESSAGE_BYTES, originAllowed } from "../src/schema/websocket";
-import { createTeam, listening, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { createTeam, listeningTeamApp, type ListeningTeamApp, type TestApp, type TestTeam } from "./support/app";
 import { openLiveStream, type LiveStream } from "./support/sse";
 
 let t: TestApp;
-let closeServer: () => Promise<void>;
 let base: string;
 let url: string;
 let team: TestTeam;
+let gql: ListeningTeamApp["gql"];
+let close: () => Promise<void>;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  t = await startTestApp();
-  ({ base, close: closeServer } = await listening(t.app));
+  ({ t, base, team, gql, close } = await listeningTeamApp("reports:*,showings:*,api_keys:*"));
   url = `${base.replace("http", "ws")}/graphql`;
-  team = await createTeam({ permissions: "reports:*,showings:*,api_keys:*" });
 });
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.dispose()));
 });
-afterAll(async () => {
-  await closeServer();
-  await t.close();
-});
-
-const gql = async (auth: Record<string, string>, query: string, variables: Record<string, unknown> = {}) => {
-  const res = await request(t.app).post("/graphql").set(auth).send({ query, variables });
-  expect(res.body.errors).toBeUndefined();
-  return res.body.data;
-};
+afterAll(() => close());
 
 /** A graphql-ws client of `key` that does not retry: a closed socket is an answer here. */
 function client(key: string | null, options: { onClosed?: (code: number, reason: string) => void } = {}): Client {

@@ -2,6 +2,7 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import request from "supertest";
 import { createApiKey } from "../../src/auth/api-keys";
 import { parsePermissions, TEAM_FULL_ACCESS } from "../../src/auth/permissions";
 import { createRateLimiter, type RateLimiter } from "../../src/auth/rate-limit";
@@ -111,4 +112,32 @@ export async function listening(app: TestApp["app"]): Promise<{ server: http.Ser
     await new Promise((resolve) => server.close(resolve));
   };
   return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close };
+}
+
+export interface ListeningTeamApp {
+  t: TestApp;
+  /** `http://127.0.0.1:<port>` */
+  base: string;
+  team: TestTeam;
+  /** A GraphQL request over supertest with `auth`, expected to answer without errors: its `data`. */
+  gql(auth: Record<string, string>, query: string, variables?: Record<string, unknown>): Promise<any>;
+  /** Ends the listener, then the app. */
+  close(): Promise<void>;
+}
+
+/** The app on a loopback port (`listening`) with a team whose key holds `permissions`: the prelude of live-stream tests. */
+export async function listeningTeamApp(permissions: string): Promise<ListeningTeamApp> {
+  const t = await startTestApp();
+  const server = await listening(t.app);
+  const team = await createTeam({ permissions });
+  const gql = async (auth: Record<string, string>, query: string, variables: Record<string, unknown> = {}) => {
+    const res = await request(t.app).post("/graphql").set(auth).send({ query, variables });
+    expect(res.body.errors).toBeUndefined();
+    return res.body.data;
+  };
+  const close = async () => {
+    await server.close();
+    await t.close();
+  };
+  return { t, base: server.base, team, gql, close };
 }
