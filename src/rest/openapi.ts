@@ -104,10 +104,12 @@ function routeConfig(route: RestRoute): RouteConfig {
     request: {
       params: route.params,
       query: route.query,
-      body: route.body && {
-        required: !route.bodyOptional,
-        content: { "application/json": { schema: route.body }, ...(route.csvBody ? { "text/csv": { schema: route.csvBody } } : {}) },
-      },
+      body: route.multipartBody
+        ? { required: true, content: { "multipart/form-data": { schema: route.multipartBody } } }
+        : route.body && {
+            required: !route.bodyOptional,
+            content: { "application/json": { schema: route.body }, ...(route.csvBody ? { "text/csv": { schema: route.csvBody } } : {}) },
+          },
     },
     responses: {
       [route.status ?? 200]: route.binary

@@ -91,6 +91,8 @@ export interface RestRoute {
   bodyOptional?: boolean;
   /** A second body type the route takes (text/csv). */
   csvBody?: z.ZodType;
+  /** A multipart/form-data body instead of JSON (a photo upload): its parts. */
+  multipartBody?: z.ZodType;
   /** Its body parsers; default: JSON (./input.ts) for POST, PUT and PATCH, none for the others. */
   parsers?: RequestHandler[];
   status?: 200 | 201 | 202;

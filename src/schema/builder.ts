@@ -41,7 +41,10 @@ export const builder = new SchemaBuilder<{
   PrismaTypes: PrismaTypes;
   /** permission: the key holds it; permissions: the key holds every one (a 403 names the first it lacks). */
   AuthScopes: { authenticated: boolean; permission: Permission; permissions: readonly Permission[] };
-  Scalars: { DateTime: { Input: Date; Output: Date | string }; JSON: { Input: unknown; Output: unknown }; SafeInt: { Input: number; Output: number } };
+  Scalars: { DateTime: { Input: Date; Output: Date | string }; JSON: { Input: unknown; Output: unknown }; SafeInt: { Input: number; Output: number };
+    /** A file part of a multipart request (src/schema/resources/photo/object.ts); input only. */
+    File: { Input: { readonly size: number; readonly type: string; readonly name?: string; arrayBuffer(): Promise<ArrayBuffer> }; Output: never };
+  };
   DefaultFieldNullability: false;
 }>({
   plugins: [ScopeAuthPlugin, PrismaPlugin, ValidationPlugin, ComplexityPlugin],

@@ -11,6 +11,8 @@ export interface Sent {
   path: string;
   headers: Record<string, string>;
   body?: string;
+  /** How `body` becomes bytes: UTF-8 (default), or latin1 for a body holding binary parts (a multipart upload). */
+  encoding?: "latin1";
 }
 
 export interface Answer {
@@ -49,7 +51,7 @@ export class Client {
     return new Promise((resolve, reject) => {
       let answered = false;
       const headers: Record<string, string | number> = { ...req.headers };
-      const body = req.body === undefined ? undefined : Buffer.from(req.body, "utf8");
+      const body = req.body === undefined ? undefined : Buffer.from(req.body, req.encoding ?? "utf8");
       if (body) headers["Content-Length"] = body.length;
       const r = http.request({ host: "127.0.0.1", port: this.port, method: req.method, path: req.path, headers, agent: this.agent }, (res) => {
         answered = true;

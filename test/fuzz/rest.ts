@@ -25,6 +25,8 @@ export interface Operation {
   undocumented?: boolean;
   /** The media type of a success that is not JSON (the report's PDF). */
   binary?: string;
+  /** The parts of a multipart/form-data body (a photo's upload) instead of a JSON body. */
+  multipart?: Schema;
 }
 
 const METHODS = ["get", "post", "put", "patch", "delete"];
@@ -46,10 +48,11 @@ export function operationsOf(doc: Record<string, any>): Operation[] {
         .filter((p) => ["path", "query", "header"].includes(p.in))
         .map((p) => ({ name: p.name, in: p.in, description: p.description ?? p.schema?.description, required: Boolean(p.required || p.in === "path"), schema: p.schema ?? { type: "string" } }));
       const body = op.requestBody?.content?.["application/json"]?.schema;
+      const multipart = op.requestBody?.content?.["multipart/form-data"]?.schema;
       const success: Record<string, unknown> | undefined = op.responses?.["200"]?.content ?? op.responses?.["201"]?.content;
       // A success answer documented as another type too (a PDF; the usage export's text/csv) may come as that type.
       const binary = success ? Object.keys(success).find((type) => type !== "application/json") : undefined;
-      ops.push(named({ method: method.toUpperCase(), template, params, body, ...(binary ? { binary } : {}) }));
+      ops.push(named({ method: method.toUpperCase(), template, params, body, ...(binary ? { binary } : {}), ...(multipart ? { multipart } : {}) }));
     }
     const served = METHODS.filter((m) => item[m]);
     const missing = METHODS.filter((m) => !item[m]);
@@ -67,7 +70,56 @@ export function operationsOf(doc: Record<string, any>): Operation[] {
 type Segment = { ref: Ref } | { raw: string };
 type QueryPart = { name: string; raw: string } | { name: string; value: Val };
 type Auth = "key" | "none" | "random" | "malformed-prefix" | "basic" | "lowercase-bearer" | "long" | "key-with-space" | "other-team-revoked";
-type Body = { json: Val } | { raw: string; contentType?: string } | undefined;
+type Body = { json: Val } | { raw: string; contentType?: string } | { multipart: Parts } | undefined;
+
+/** Files an upload may carry (base64): which the API must accept, and which it must refuse. */
+const FILES: Record<string, { base64: string; image: boolean }> = {
+  // A 1×1 PNG and a 1×1 JPEG: images it accepts.
+  png: { base64: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", image: true },
+  jpeg: {
+    base64:
+      "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8UHRofHh0aHBwgJC4nICIsIxwcKDcpLDAxNDQ0Hyc5PTgyPC4zNDL/wAALCAABAAEBAREA/8QAFAABAAAAAAAAAAAAAAAAAAAACf/EABQQAQAAAAAAAAAAAAAAAAAAAAD/2gAIAQEAAD8AKp//2Q==",
+    image: true,
+  },
+  text: { base64: Buffer.from("not a picture at all").toString("base64"), image: false },
+  // A 1×1 GIF of two frames: animated, and not a JPEG, PNG or WebP.
+  gif: { base64: "R0lGODlhAQABAIAAAAAAAP///yH/C05FVFNDQVBFMi4wAwEAAAAh+QQACgAAACwAAAAAAQABAAACAkQBACH5BAAKAAAALAAAAAABAAEAAAICTAEAOw==", image: false },
+  // A PNG cut short: damaged.
+  truncated: { base64: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk", image: false },
+  empty: { base64: "", image: false },
+};
+
+interface Parts {
+  /** A key of FILES, or none. */
+  file: string | null;
+  alt: Val | null;
+  /** The position part as sent, or none. */
+  position: string | null;
+}
+
+const BOUNDARY = "fuzzBoundary7MA4YWxkTrZu0gW";
+
+/** The multipart body as a latin1 string (its file bytes as they are, its text parts in UTF-8). */
+function multipartText(world: World, parts: Parts): string {
+  const out: string[] = [];
+  const text = (name: string, value: string) => out.push(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${Buffer.from(value, "utf8").toString("latin1")}\r\n`);
+  if (parts.alt !== null) text("alt", typeof parts.alt === "string" ? parts.alt : toJsonText(parts.alt, (ref) => world.resolve(ref).value));
+  if (parts.position !== null) text("position", parts.position);
+  if (parts.file !== null) {
+    const bytes = Buffer.from(FILES[parts.file].base64, "base64").toString("latin1");
+    out.push(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="photo.${parts.file}"\r\nContent-Type: application/octet-stream\r\n\r\n${bytes}\r\n`);
+  }
+  return `${out.join("")}--${BOUNDARY}--\r\n`;
+}
+
+function partsArb(op: Operation, d: World["oracle"]["deref"]): fc.Arbitrary<Parts> {
+  const altSchema = (d(op.multipart!) as { properties?: Record<string, Schema> }).properties?.alt ?? { type: "string" };
+  return fc.record({
+    file: fc.oneof({ weight: 6, arbitrary: fc.constantFrom("png", "jpeg") }, { weight: 3, arbitrary: fc.constantFrom(...Object.keys(FILES)) }, { weight: 1, arbitrary: fc.constant(null) }),
+    alt: fc.oneof({ weight: 6, arbitrary: validArb(altSchema, "alt", d) }, { weight: 2, arbitrary: hostileArb(altSchema, "alt", d) }, { weight: 1, arbitrary: fc.constant(null) }),
+    position: fc.oneof({ weight: 4, arbitrary: fc.constant(null) }, { weight: 3, arbitrary: fc.integer({ min: 0, max: 39 }).map(String) }, { weight: 2, arbitrary: fc.constantFrom(...HOSTILE_QUERY_VALUES) }),
+  });
+}
 
 export interface RestCase {
   op: Operation;
@@ -150,6 +202,7 @@ const authArb: fc.Arbitrary<Auth> = fc.oneof(
 function bodyArb(world: World, op: Operation): fc.Arbitrary<Body> {
   const d = world.oracle.deref;
   const raw = fc.constantFrom(...RAW_BODIES).map((b) => ({ raw: b.text, contentType: b.contentType }) as Body);
+  if (op.multipart) return fc.oneof({ weight: 12, arbitrary: partsArb(op, d).map((multipart) => ({ multipart }) as Body) }, { weight: 1, arbitrary: raw });
   if (!op.body) {
     return fc.oneof({ weight: 12, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: raw });
   }
@@ -265,7 +318,23 @@ export function prepareRest(world: World, c: RestCase): Prepared {
   }
 
   let body: string | undefined;
-  if (c.body && "json" in c.body) {
+  let encoding: "latin1" | undefined;
+  if (c.body && "multipart" in c.body && op.multipart) {
+    const parts = c.body.multipart;
+    body = multipartText(world, parts);
+    encoding = "latin1";
+    headers["Content-Type"] = `multipart/form-data; boundary=${BOUNDARY}`;
+    if (parts.file === null || !FILES[parts.file].image) problems.push(`file is ${parts.file ?? "missing"}, not an image it accepts`);
+    if (parts.alt === null) problems.push("no alt");
+    else {
+      const alt = typeof parts.alt === "string" ? parts.alt : undefined;
+      const altSchema = (world.oracle.deref(op.multipart) as { properties?: Record<string, Schema> }).properties?.alt ?? { type: "string" };
+      if (alt === undefined) problems.push("alt is not text");
+      else problems.push(...world.oracle.valueProblems(altSchema, alt, "alt"));
+      if (alt !== undefined && alt.trim() === "") problems.push("alt is blank");
+    }
+    if (parts.position !== null && !/^(?:[0-9]|[1-3][0-9])$/.test(parts.position)) problems.push(`position ${parts.position} is not 0 to 39`);
+  } else if (c.body && "json" in c.body) {
     body = toJsonText(c.body.json, (ref) => world.resolve(ref).value);
     headers["Content-Type"] = "application/json";
     bodyText.push(body);
@@ -283,10 +352,11 @@ export function prepareRest(world: World, c: RestCase): Prepared {
         if (!exists || world.tableFor(ref.hint) !== world.tableFor(refField(c.body, ref) ?? ref.hint)) problems.push(`${ref.hint} names no row of the team`);
       });
     }
-  } else if (c.body) {
+  } else if (c.body && "raw" in c.body) {
     body = c.body.raw;
     const type = c.body.contentType ?? "application/json";
     if (type !== "") headers["Content-Type"] = type;
+    if (op.multipart) problems.push("body is no upload (no file part)");
     if (op.body) {
       // JSON in UTF-8 with a JSON type is judged like any body (a leading BOM is tolerated); anything else is invalid.
       let parsed: unknown;
@@ -300,13 +370,15 @@ export function prepareRest(world: World, c: RestCase): Prepared {
     }
   } else if (op.body && op.method !== "DELETE") {
     problems.push("no body");
+  } else if (op.multipart) {
+    problems.push("no body");
   }
 
   const unauthenticated = c.auth !== "key";
   if (unauthenticated) problems.push("no valid key");
   return {
     label: `${op.method} ${op.template}`,
-    sent: { method: op.method, path, headers, body },
+    sent: { method: op.method, path, headers, body, ...(encoding ? { encoding } : {}) },
     problems,
     unauthenticated,
     write: op.method !== "GET",
@@ -373,10 +445,23 @@ export function readersOf(ops: Operation[]): Operation[] {
 
 /** Creates rows through every documented POST (parents first), so path parameters have rows to name. */
 export async function seedRows(world: World, ops: Operation[], team: "own" | "other", perOp: number, seed: number): Promise<void> {
-  const posts = ops.filter((op) => op.method === "POST" && !op.undocumented && op.body).sort((a, b) => a.params.length - b.params.length);
+  const posts = ops.filter((op) => op.method === "POST" && !op.undocumented && (op.body || op.multipart)).sort((a, b) => a.params.length - b.params.length);
   const t = team === "own" ? world.own : world.other;
   let n = 0;
   for (const op of posts) {
+    if (op.multipart) {
+      // A photo (the 1×1 PNG) for each of the first perOp rows the path can name.
+      for (let i = 0; i < perOp; i++) {
+        let path = op.template;
+        for (const p of op.params.filter((x) => x.in === "path")) path = path.replace(`{${p.name}}`, encodeURIComponent(world.resolve(new Ref(p.name, "own", n), t).value));
+        n++;
+        const marker = team === "other" ? ` ${world.marker}` : "";
+        const body = multipartText(world, { file: "png", alt: `Seeded photo ${i}${marker}`, position: null });
+        await world.client.send({ method: "POST", path, headers: { Authorization: `Bearer ${t.key}`, "Content-Type": `multipart/form-data; boundary=${BOUNDARY}` }, body, encoding: "latin1" });
+        await world.refresh();
+      }
+      continue;
+    }
     const arb = validArb(op.body!, "body", world.oracle.deref, { marker: team === "other" ? world.marker : undefined, optionalRate: 0.7 });
     for (const value of fc.sample(arb, { seed: seed + n++, numRuns: perOp })) {
       let path = op.template;

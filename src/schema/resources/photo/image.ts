@@ -1,0 +1,96 @@
+// A photo's bytes made safe to show (docs/api.md "Photos"): decoded by sharp (libvips), turned upright by its EXIF
+// orientation, resized to the rendition widths (never enlarged) and encoded again, so nothing of the upload but its
+// pixels is kept: no EXIF (a phone's GPS position, camera, times), no XMP, IPTC or ICC profile, no comments. What
+// cannot be shown safely is refused with a 400 naming the problem, before anything is decoded where it can be.
+import sharp from "sharp";
+import { badField } from "../../errors";
+
+/** The largest upload: 25 MiB. */
+export const MAX_PHOTO_BYTES = 25 * 1024 * 1024;
+/** The most pixels a photo may have (its width × height, read from its header before it is decoded). */
+export const MAX_PHOTO_PIXELS = 50_000_000;
+/** The widths of the stored renditions; an image narrower than one is not enlarged to it. */
+export const RENDITION_WIDTHS = [480, 960, 1600] as const;
+
+const ACCEPTED = new Set(["jpeg", "png", "webp"]);
+const FILE = ["file"];
+
+export interface Rendition {
+  width: number;
+  height: number;
+  bytes: Buffer;
+}
+export interface ProcessedPhoto {
+  /** The upright image's size (after its EXIF orientation). */
+  width: number;
+  height: number;
+  /** image/jpeg, or image/webp when the image has transparency (JPEG has none). */
+  contentType: "image/jpeg" | "image/webp";
+  /** Narrowest first; at least one. */
+  renditions: Rendition[];
+}
+
+/** Whether a PNG holds an animation (an acTL chunk before its first IDAT: APNG); libvips would show its first frame. */
+export function isAnimatedPng(bytes: Uint8Array): boolean {
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let at = 8;
+  while (at + 8 <= view.length) {
+    const length = view.readUInt32BE(at);
+    const type = view.toString("latin1", at + 4, at + 8);
+    if (type === "acTL") return true;
+    if (type === "IDAT" || type === "IEND") return false;
+    at += 12 + length;
+  }
+  return false;
+}
+
+const refuse = (reason: string) => badField(FILE, reason);
+
+/** Whether the bytes start as a JPEG, PNG or WebP file does (to tell a damaged one from another kind of file). */
+const looksAccepted = (b: Buffer): boolean =>
+  (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) ||
+  b.subarray(0, 8).equals(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10])) ||
+  (b.toString("latin1", 0, 4) === "RIFF" && b.toString("latin1", 8, 12) === "WEBP");
+
+/**
+ * Checks and re-encodes an upload. Refusals (400, naming `file`): empty, over MAX_PHOTO_BYTES, not JPEG, PNG or WebP
+ * (by its content, whatever its name or declared type), over MAX_PHOTO_PIXELS (sharp's limitInputPixels: refused
+ * from the header, before a decompression bomb is decoded), animated, or not decodable.
+ */
+export async function processPhoto(bytes: Uint8Array): Promise<ProcessedPhoto> {
+  if (bytes.byteLength === 0) throw refuse("must not be empty");
+  if (bytes.byteLength > MAX_PHOTO_BYTES) throw refuse("must be at most 25 MB (26,214,400 bytes)");
+  const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const options = { limitInputPixels: MAX_PHOTO_PIXELS, failOn: "error" as const, sequentialRead: true };
+  let meta: sharp.Metadata;
+  try {
+    meta = await sharp(input, options).metadata();
+  } catch (err) {
+    if (/pixel limit/i.test(String((err as Error)?.message))) throw refuse("must be at most 50 megapixels");
+    throw refuse(looksAccepted(input) ? "could not be read as an image (damaged or incomplete)" : "must be a JPEG, PNG or WebP image");
+  }
+  if (!meta.format || !ACCEPTED.has(meta.format)) throw refuse("must be a JPEG, PNG or WebP image");
+  if (!meta.width || !meta.height) throw refuse("could not be read as an image");
+  if (meta.width * meta.height > MAX_PHOTO_PIXELS) throw refuse("must be at most 50 megapixels");
+  if ((meta.pages ?? 1) > 1 || (meta.format === "png" && isAnimatedPng(input))) throw refuse("must not be animated");
+  const contentType = meta.hasAlpha ? "image/webp" : "image/jpeg";
+  // Orientations 5 to 8 turn the image a quarter: its upright width is its stored height.
+  const upright = (meta.orientation ?? 1) >= 5 ? { width: meta.height, height: meta.width } : { width: meta.width, height: meta.height };
+  const widths = [...new Set(RENDITION_WIDTHS.map((w) => Math.min(w, upright.width)))];
+  try {
+    // One decode, turned upright; each rendition is a clone. sharp writes no metadata unless asked (withMetadata).
+    const base = sharp(input, options).rotate();
+    const renditions = await Promise.all(
+      widths.map(async (width) => {
+        const resized = base.clone().resize({ width, withoutEnlargement: true });
+        const encoded = contentType === "image/jpeg" ? resized.jpeg({ quality: 82, mozjpeg: true }) : resized.webp({ quality: 82 });
+        const { data, info } = await encoded.toBuffer({ resolveWithObject: true });
+        return { width: info.width, height: info.height, bytes: data };
+      }),
+    );
+    return { ...upright, contentType, renditions };
+  } catch (err) {
+    if (/pixel limit/i.test(String((err as Error)?.message))) throw refuse("must be at most 50 megapixels");
+    throw refuse("could not be read as an image (damaged or incomplete)");
+  }
+}
