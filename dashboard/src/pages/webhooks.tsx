@@ -1,7 +1,7 @@
 // Webhooks: the team's endpoints (add or edit one with event types from the catalog, each with its description;
 // the secret shown once; enable/disable; rotate the secret and delete, each after a confirmation; send a test event),
 // each endpoint's delivery log with redelivery, and the team's recent events.
-import type { RefObject } from "preact";
+import type { ComponentChildren, RefObject } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { client, graphql, type ResultOf } from "../graphql";
 import { useTeamEvents } from "../live";
@@ -438,40 +438,21 @@ const EVENT = graphql(`
 export function EventPage(props: PageProps & { id: string }) {
   const api = client(props);
   const found = useLoad(() => api(EVENT, { id: props.id }), [props.id]);
-  const [error, setError] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
-  const [asking, setAsking] = useState<{ endpointId: string; url: string; attemptId: string } | null>(null);
-  const dialog = useRef<HTMLDialogElement>(null);
+  const redelivery = useRedelivery(props, found.reload);
   const ev = found.data?.webhookEvent;
   const urls = new Map(found.data?.webhookEndpoints.items.map((e) => [e.id, e.url]) ?? []);
   useTeamEvents(props.apiKey, () => found.reload());
-  const due = ev?.deliveries.map((d) => (d.nextAttemptAt ? Date.parse(d.nextAttemptAt) : Infinity)).reduce((a, b) => Math.min(a, b), Infinity) ?? Infinity;
-  useEffect(() => {
-    if (due === Infinity) return;
-    const timer = setTimeout(found.reload, Math.min(Math.max(due - Date.now() + 500, 1000), 15_000));
-    return () => clearTimeout(timer);
-  }, [due, ev]);
-  const redeliver = async (endpointId: string, attemptId: string, url: string) => {
-    try {
-      await api(REDELIVER, { endpointId, deliveryId: attemptId });
-      setError(null);
-      setDone(`The event is being sent to ${url} again.`);
-    } catch (err) {
-      setError(messageOf(err));
-      setDone(null);
-    }
-    found.reload();
-  };
+  useReloadWhenDue(ev?.deliveries, found.reload);
   return (
     <>
       <p>
         <a href={href(["webhooks"])}>← Webhooks</a>
       </p>
       <h1>Event {ev ? ev.type : props.id}</h1>
-      <ErrorMessage error={found.error ?? error} onRetry={found.error ? found.reload : undefined} />
+      <ErrorMessage error={found.error ?? redelivery.error} onRetry={found.error ? found.reload : undefined} />
       {!found.data && !found.error && <Loading what="the event" />}
       <p role="status" class="status">
-        {done}
+        {redelivery.done}
       </p>
       {ev && (
         <>
@@ -492,39 +473,18 @@ export function EventPage(props: PageProps & { id: string }) {
               <Table label="Deliveries of this event" columns={["Endpoint", "State", "Attempts", ""]}>
                 {ev.deliveries.map((d) => {
                   const url = urls.get(d.endpointId) ?? "a deleted endpoint";
-                  const last = d.attempts[d.attempts.length - 1];
+                  const again = { question: `Send this event to ${url} again?`, done: `The event is being sent to ${url} again.` };
                   return (
-                    <tr key={d.endpointId} class="delivery" data-state={d.state}>
+                    <DeliveryRow
+                      key={d.endpointId}
+                      d={d}
+                      label={`Redeliver to ${url}`}
+                      onRedeliver={urls.has(d.endpointId) ? () => redelivery.redeliver(d.endpointId, d, again) : undefined}
+                    >
                       <td data-label="Endpoint">
                         <code>{url}</code>
                       </td>
-                      <td data-label="State" class="state">
-                        <StateText d={d} />
-                      </td>
-                      <td data-label="Attempts">
-                        <ol class="attempts">
-                          {d.attempts.map((a) => (
-                            <AttemptLine key={a.id} a={a} />
-                          ))}
-                        </ol>
-                      </td>
-                      <td class="actions">
-                        {urls.has(d.endpointId) && (
-                          <button
-                            type="button"
-                            class="secondary"
-                            aria-label={`Redeliver to ${url}`}
-                            onClick={() => {
-                              if (d.state !== "delivered") return void redeliver(d.endpointId, last.id, url);
-                              setAsking({ endpointId: d.endpointId, url, attemptId: last.id });
-                              dialog.current?.showModal();
-                            }}
-                          >
-                            Redeliver
-                          </button>
-                        )}
-                      </td>
-                    </tr>
+                    </DeliveryRow>
                   );
                 })}
               </Table>
@@ -539,25 +499,7 @@ export function EventPage(props: PageProps & { id: string }) {
           </section>
         </>
       )}
-      <dialog ref={dialog} aria-labelledby="event-redeliver-title" onClose={() => setAsking(null)}>
-        <h2 id="event-redeliver-title">Send this event to {asking?.url} again?</h2>
-        <p>That endpoint already received it: the receiver gets it a second time, with the same webhook-id.</p>
-        <form method="dialog" class="row">
-          <button type="submit" class="secondary" autoFocus>
-            Cancel
-          </button>
-          <button
-            type="button"
-            onClick={() => {
-              const a = asking;
-              dialog.current?.close();
-              if (a) void redeliver(a.endpointId, a.attemptId, a.url);
-            }}
-          >
-            Send again
-          </button>
-        </form>
-      </dialog>
+      <RedeliverDialog id="event-redeliver-title" redelivery={redelivery} />
     </>
   );
 }
@@ -600,6 +542,104 @@ function AttemptLine({ a }: { a: Attempt }) {
   );
 }
 
+/** A delivery as a table row: the first cell (`children`, what was sent or where), its state, its attempts, Redeliver. */
+function DeliveryRow({ d, label, onRedeliver, children }: { d: Pick<EventDelivery, "state" | "nextAttemptAt"> & { attempts: Attempt[] }; label: string; onRedeliver?: () => void; children: ComponentChildren }) {
+  return (
+    <tr class="delivery" data-state={d.state}>
+      {children}
+      <td data-label="State" class="state">
+        <StateText d={d} />
+      </td>
+      <td data-label="Attempts">
+        <ol class="attempts">
+          {d.attempts.map((a) => (
+            <AttemptLine key={a.id} a={a} />
+          ))}
+        </ol>
+      </td>
+      <td class="actions">
+        {onRedeliver && (
+          <button type="button" class="secondary" aria-label={label} onClick={onRedeliver}>
+            Redeliver
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+/** While an attempt of `deliveries` waits, reads again once it is due (a retry's outcome is no live event of the team). */
+function useReloadWhenDue(deliveries: Pick<EventDelivery, "nextAttemptAt">[] | undefined, reload: () => void) {
+  const due = deliveries?.map((d) => (d.nextAttemptAt ? Date.parse(d.nextAttemptAt) : Infinity)).reduce((a, b) => Math.min(a, b), Infinity) ?? Infinity;
+  useEffect(() => {
+    if (due === Infinity) return;
+    const timer = setTimeout(reload, Math.min(Math.max(due - Date.now() + 500, 1000), 15_000));
+    return () => clearTimeout(timer);
+  }, [due, deliveries]);
+}
+
+/** What one Redeliver sends again (the delivery's last attempt) and its words: the dialog's question, the status line. */
+interface Redelivery {
+  endpointId: string;
+  attemptId: string;
+  question: string;
+  done: string;
+}
+
+/**
+ * Redeliver for the delivery log and the event page: sends a delivery's last attempt again at once, or, when the
+ * endpoint already received the event, after asking in `RedeliverDialog` (the receiver would get it twice); says
+ * what happened in `done` or `error` and reads again.
+ */
+function useRedelivery(props: PageProps, reload: () => void) {
+  const api = client(props);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [asking, setAsking] = useState<Redelivery | null>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const send = async (r: Redelivery) => {
+    try {
+      await api(REDELIVER, { endpointId: r.endpointId, deliveryId: r.attemptId });
+      setError(null);
+      setDone(r.done);
+    } catch (err) {
+      setError(messageOf(err));
+      setDone(null);
+    }
+    reload();
+  };
+  const redeliver = (endpointId: string, d: Pick<EventDelivery, "state"> & { attempts: { id: string }[] }, words: Pick<Redelivery, "question" | "done">) => {
+    const r = { endpointId, attemptId: d.attempts[d.attempts.length - 1].id, ...words };
+    if (d.state !== "delivered") return void send(r);
+    setAsking(r);
+    dialog.current?.showModal();
+  };
+  const confirm = () => {
+    const r = asking;
+    dialog.current?.close();
+    if (r) void send(r);
+  };
+  return { error, done, redeliver, asking, dialog, confirm, cancel: () => setAsking(null) };
+}
+
+/** Asks before sending an event again to an endpoint that already received it; it opens on Cancel. */
+function RedeliverDialog({ id, redelivery }: { id: string; redelivery: ReturnType<typeof useRedelivery> }) {
+  return (
+    <dialog ref={redelivery.dialog} aria-labelledby={id} onClose={redelivery.cancel}>
+      <h2 id={id}>{redelivery.asking?.question}</h2>
+      <p>The endpoint already received this event: the receiver gets it a second time, with the same webhook-id.</p>
+      <form method="dialog" class="row">
+        <button type="submit" class="secondary" autoFocus>
+          Cancel
+        </button>
+        <button type="button" onClick={redelivery.confirm}>
+          Send again
+        </button>
+      </form>
+    </dialog>
+  );
+}
+
 /**
  * The endpoint's delivery log: one row per event, its attempts nested, where it stands. Kept current: read again on
  * each of the team's live events (a new event brings new deliveries) and, while an attempt waits, when it falls due.
@@ -611,32 +651,11 @@ function Deliveries({ props, endpointId, types }: { props: PageProps; endpointId
   const [eventType, setEventType] = useState("");
   const [offset, setOffset] = useState(0);
   const log = useLoad(() => api(DELIVERIES, { endpointId, state: state || null, eventType: eventType || null, limit: LOG_PAGE, offset }), [endpointId, state, eventType, offset]);
-  const [error, setError] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
-  const [asking, setAsking] = useState<EventDelivery | null>(null);
-  const dialog = useRef<HTMLDialogElement>(null);
+  const redelivery = useRedelivery(props, log.reload);
   const page = log.data?.webhookEventDeliveries;
   useTeamEvents(props.apiKey, () => log.reload());
-  // While an attempt waits, read again once it is due (a retry's outcome is no live event of the team).
-  const due = page?.items.map((d) => (d.nextAttemptAt ? Date.parse(d.nextAttemptAt) : Infinity)).reduce((a, b) => Math.min(a, b), Infinity) ?? Infinity;
-  useEffect(() => {
-    if (due === Infinity) return;
-    const timer = setTimeout(log.reload, Math.min(Math.max(due - Date.now() + 500, 1000), 15_000));
-    return () => clearTimeout(timer);
-  }, [due, page]);
+  useReloadWhenDue(page?.items, log.reload);
   const filter = (set: (v: string) => void) => (e: Event) => (set((e.target as HTMLSelectElement).value), setOffset(0));
-  const redeliver = async (d: EventDelivery) => {
-    const last = d.attempts[d.attempts.length - 1];
-    try {
-      await api(REDELIVER, { endpointId, deliveryId: last.id });
-      setError(null);
-      setDone(`${d.event.type} ${d.event.id} is being sent again.`);
-    } catch (err) {
-      setError(messageOf(err));
-      setDone(null);
-    }
-    log.reload();
-  };
   return (
     <div class="deliveries">
       <div class="row">
@@ -668,70 +687,33 @@ function Deliveries({ props, endpointId, types }: { props: PageProps; endpointId
         </button>
       </div>
       <p role="status" class="status">
-        {done}
+        {redelivery.done}
       </p>
-      <ErrorMessage error={log.error ?? error} onRetry={log.error ? log.reload : undefined} />
+      <ErrorMessage error={log.error ?? redelivery.error} onRetry={log.error ? log.reload : undefined} />
       {page?.items.length === 0 && <p>{state || eventType ? "No event matches." : "No event sent yet."}</p>}
       {page && page.items.length > 0 && (
         <>
           <Table label="Delivery log" columns={["Event", "State", "Attempts", ""]}>
             {page.items.map((d) => (
-              <tr key={d.event.id} class="delivery" data-state={d.state}>
+              <DeliveryRow
+                key={d.event.id}
+                d={d}
+                label={`Redeliver ${d.event.type} ${d.event.id}`}
+                onRedeliver={() => redelivery.redeliver(endpointId, d, { question: `Send ${d.event.type} again?`, done: `${d.event.type} ${d.event.id} is being sent again.` })}
+              >
                 <td data-label="Event">
                   <a href={href(["webhooks", "events", d.event.id])}>{d.event.type}</a> <code>{d.event.id}</code>
                   <span class="sub">
                     <When iso={d.event.createdAt} precise />
                   </span>
                 </td>
-                <td data-label="State" class="state">
-                  <StateText d={d} />
-                </td>
-                <td data-label="Attempts">
-                  <ol class="attempts">
-                    {d.attempts.map((a) => (
-                      <AttemptLine key={a.id} a={a} />
-                    ))}
-                  </ol>
-                </td>
-                <td class="actions">
-                  <button
-                    type="button"
-                    class="secondary"
-                    aria-label={`Redeliver ${d.event.type} ${d.event.id}`}
-                    onClick={() => {
-                      if (d.state !== "delivered") return void redeliver(d);
-                      setAsking(d);
-                      dialog.current?.showModal();
-                    }}
-                  >
-                    Redeliver
-                  </button>
-                </td>
-              </tr>
+              </DeliveryRow>
             ))}
           </Table>
           <Pager offset={offset} size={LOG_PAGE} total={page.total} onPage={setOffset} label="Delivery log pages" />
         </>
       )}
-      <dialog ref={dialog} aria-labelledby={`redeliver-title-${endpointId}`} onClose={() => setAsking(null)}>
-        <h2 id={`redeliver-title-${endpointId}`}>Send {asking?.event.type} again?</h2>
-        <p>The endpoint already received this event: the receiver gets it a second time, with the same webhook-id.</p>
-        <form method="dialog" class="row">
-          <button type="submit" class="secondary" autoFocus>
-            Cancel
-          </button>
-          <button
-            type="button"
-            onClick={() => {
-              const d = asking;
-              dialog.current?.close();
-              if (d) void redeliver(d);
-            }}
-          >
-            Send again
-          </button>
-        </form>
-      </dialog>
+      <RedeliverDialog id={`redeliver-title-${endpointId}`} redelivery={redelivery} />
     </div>
   );
 }
