@@ -96,6 +96,8 @@ const envSchema = z.object({
     .pipe(z.array(z.number({ error: "must be comma-separated whole seconds" }).int().max(7 * 86400)).max(20)),
   // Allow endpoints on loopback, private, link-local and other non-public addresses (local development, tests).
   WEBHOOK_ALLOW_PRIVATE_URLS: z.stringbool().default(false),
+  // Follow Up Boss's API, where a team's Follow Up Boss CRM destination sends its leads (docs/api.md "CRM destinations").
+  FOLLOW_UP_BOSS_URL: z.url({ protocol: /^https?$/ }).default("https://api.followupboss.com"),
   // Time allowed for one delivery attempt.
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
   // Deliveries one process sends at once (at most 2 to any one endpoint; 0: none, an API-only process), and how often

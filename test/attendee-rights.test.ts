@@ -6,7 +6,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import request from "supertest";
 import { sealContact } from "../src/attendees/contact";
 import { prisma } from "../src/db";
-import { isSuppressed } from "../src/schema/resources/attendee-rights";
+import { isSuppressed } from "../src/attendees/contact";
 import { createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
 
 let t: TestApp;

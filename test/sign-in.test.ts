@@ -2,13 +2,12 @@
 // the public form and its abuse bounds, attendees and their de-duplication, consent receipts (append-only) and their
 // withdrawal, the visitor.signed_in event. Runs on PGlite, and on PostgreSQL + Redis with DATABASE_URL / REDIS_URL.
 process.env.TRUST_PROXY = "true"; // each test's visitor has an address of its own (X-Forwarded-For)
-import { hash } from "node:crypto";
 import request from "supertest";
 import { prisma } from "../src/db";
-import { signStart } from "../src/schema/resources/sign-in/token";
 import { addKey, createTeam, errorOf, listening, startTestApp, type TestApp, type TestTeam } from "./support/app";
 import { openLiveStream } from "./support/sse";
 import { restClient } from "./support/openapi";
+import { visitorOf } from "./support/sign-in";
 
 let t: TestApp;
 let team: TestTeam;
@@ -18,6 +17,7 @@ let showingId: string;
 
 beforeAll(async () => {
   t = await startTestApp();
+  visitor = visitorOf(t.app);
   team = await createTeam({ name: "Acme <Realty> & Co" });
   api = restClient(t.app, team.auth);
   const report = await api.post("/v1/reports", { address: "12 Garden Lane", city: "Springfield", state: "IL", zip: "62704", price: 500000, custom_agent_name: "Jordan Agent", primary_color: "#7a1f5c" });
@@ -28,35 +28,17 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const DAY = 24 * 60 * 60 * 1000;
-let visitor = 0;
-/** A fresh client address (X-Forwarded-For), so the per-address bound of one test does not touch the next. */
-const nextAddress = () => `198.51.100.${(visitor++ % 250) + 1}`;
-
 async function newLink(body: Record<string, unknown> = {}, id = showingId) {
   const res = await api.post(`/v1/showings/${id}/sign-in-links`, body);
   expect(res.status).toBe(201);
   return res.body.data as { id: string; token: string; url: string; qr_svg_url: string; qr_png_url: string; expires_at: string };
 }
 
-/** The form's start time as the page wrote it, moved 3 s back (the minimum fill time is 2 s; tests do not wait). */
-async function startedFor(token: string): Promise<string> {
-  const page = await request(t.app).get(`/s/${token}`);
-  expect(page.status).toBe(200);
-  const value = /name="started" value="(\d+)\.[^"]+"/.exec(page.text);
-  expect(value).not.toBeNull();
-  const { formSecret } = await prisma.signInLink.findUniqueOrThrow({ where: { tokenHash: hash("sha256", token, "hex") }, select: { formSecret: true } });
-  return signStart(formSecret, Number(value![1]) - 3000);
-}
-
-async function signIn(token: string, fields: Record<string, string>, options: { address?: string; started?: string; query?: string } = {}) {
-  const started = options.started ?? (await startedFor(token));
-  return request(t.app)
-    .post(`/s/${token}${options.query ?? ""}`)
-    .set("X-Forwarded-For", options.address ?? nextAddress())
-    .set("User-Agent", "KioskBrowser/1.0")
-    .type("form")
-    .send({ working_with_agent: "unsaid", ...fields, started });
-}
+/** The public form's helpers (test/support/sign-in.ts), for this file's app. */
+let visitor: ReturnType<typeof visitorOf>;
+const nextAddress = () => visitor.nextAddress();
+const startedFor = (token: string) => visitor.startedFor(token);
+const signIn = (...args: Parameters<ReturnType<typeof visitorOf>["signIn"]>) => visitor.signIn(...args);
 
 describe("sign-in links", () => {
   it("are made with a token shown once, listed without it, and revoked (REST)", async () => {

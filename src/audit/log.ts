@@ -22,6 +22,9 @@ export const AUDIT_ACTIONS = [
   "webhook.updated",
   "webhook.deleted",
   "webhook.secret_rotated",
+  "crm_destination.created",
+  "crm_destination.updated",
+  "crm_destination.deleted",
   "share_link.created",
   "share_link.revoked",
   "sign_in_link.created",
@@ -43,6 +46,8 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 const RECORDED_FIELDS = {
   api_key: ["name", "description", "prefix", "permissions", "rate_limit_tier", "expires_at", "revoked_at", "replaced_by_key_id"],
   webhook: ["url", "events", "description", "enabled", "disabled_reason"],
+  // A CRM destination's API key is never recorded: `api_key: "replaced"` says a new one was set.
+  crm_destination: ["kind", "url", "events", "description", "enabled", "disabled_reason", "api_key"],
   share_link: ["report_id", "label", "expires_at", "revoked_at"],
   sign_in_link: ["showing_id", "label", "expires_at", "revoked_at"],
   consent_receipt: ["showing_id", "withdrawn_at"],

@@ -14,9 +14,10 @@ import { agentInsight, comparable, showing, socialMediaPost } from "./collection
 import { FORMATS, resoBodySchema, resoPropertySchema } from "./reso";
 import { enumValues, inputShape, objectShape } from "./object-shapes";
 import { report, reportDetail, reportSummary } from "./report-schemas";
-import { AUDIT_LOG_ENTRY, ENGAGEMENT, IMPORT_RESULT, SHARE_LINK, USAGE_PERIOD, VALUATION, VIEWER, WEBHOOK_DELIVERY, WEBHOOK_ENDPOINT, WEBHOOK_EVENT, WEBHOOK_EVENT_TYPE } from "./shapes";
+import { AUDIT_LOG_ENTRY, CRM_DESTINATION, ENGAGEMENT, IMPORT_RESULT, SHARE_LINK, USAGE_PERIOD, VALUATION, VIEWER, WEBHOOK_DELIVERY, WEBHOOK_ENDPOINT, WEBHOOK_EVENT, WEBHOOK_EVENT_TYPE } from "./shapes";
 import { pageRules } from "../schema/rules";
 import { EVENT_TYPES, type EventType } from "../webhooks/catalog";
+import { CRM_EVENT_TYPES, CRM_KINDS } from "../webhooks/crm";
 import { DELIVERY_STATUSES } from "../schema/resources/webhook/object";
 import { SUMMARY_LENGTHS, WORD_LIMITS } from "../schema/resources/summary/screen";
 import { SUMMARY_TONES, TEMPLATE_MODEL } from "../schema/resources/summary/template";
@@ -237,6 +238,28 @@ export const webhookEvent = WEBHOOK_EVENT.schema.meta({
   description: "An event in the shape of the webhook payload (id, type, timestamp, data), with created_at as an alias of timestamp",
 });
 export const webhookEventType = WEBHOOK_EVENT_TYPE.schema.meta({ id: "WebhookEventType" });
+// ---- CRM destinations (src/rest/crm-destinations.ts) ----
+
+const crmInput = {
+  types: {
+    kind: z.enum(CRM_KINDS),
+    url: z.url({ protocol: /^https?$/ }).max(2000),
+    api_key: z.string().min(1).max(200),
+    events: z.array(z.enum(CRM_EVENT_TYPES)).min(1),
+    description: z.string().max(1000).nullable(),
+  },
+  examples: { kind: "follow_up_boss", api_key: "fub_api_key_of_the_team", events: ["visitor.signed_in"], description: "Leads of our open houses" },
+};
+export const createCrmDestinationBody = inputShape("CreateCrmDestinationInput", crmInput).meta({ id: "CreateCrmDestinationBody" });
+export const updateCrmDestinationBody = inputShape("UpdateCrmDestinationInput", crmInput).meta({ id: "UpdateCrmDestinationBody", description: "Only the fields given are changed" });
+export const crmDestination = CRM_DESTINATION.schema.meta({ id: "CrmDestination" });
+/** The destination with its signing secret beside its fields (GraphQL's CrmDestinationWithSecret holds both). */
+export const crmDestinationWithSecret = crmDestination
+  .extend(objectShape("CrmDestinationWithSecret", { fields: ["secret"] }).schema.shape)
+  .meta({ id: "CrmDestinationWithSecret" });
+export const crmDestinationIdParams = z.object({ destinationId: z.string().meta({ description: "The destination's uuid" }) });
+export const crmDeliveryParams = crmDestinationIdParams.extend({ deliveryId: z.string().meta({ description: "The delivery's uuid" }) });
+
 export const webhookIdParams = z.object({ webhookId: z.string().meta({ description: "The endpoint's uuid" }) });
 export const deliveryParams = webhookIdParams.extend({ deliveryId: z.string().meta({ description: "The delivery's uuid" }) });
 export const eventIdParams = z.object({ eventId: z.string().meta({ description: "The event's id (evt_…)" }) });

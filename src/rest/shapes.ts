@@ -4,6 +4,7 @@
 // response schemas (./schemas.ts).
 import { z } from "zod";
 import { AUDIT_ACTIONS, AUDIT_ACTOR_TYPES } from "../audit/log";
+import { CRM_KINDS } from "../webhooks/crm";
 import { restSelection } from "../schema/fields";
 import { reportFields } from "../schema/resources/report/fields";
 import { showingFields } from "../schema/resources/showing/fields";
@@ -58,6 +59,7 @@ export const WEBHOOK_EVENT = objectFragment("WebhookEvent", "RestEvent", {
   descriptions: { timestamp: "When it happened: the payload's timestamp", created_at: "The same as timestamp (the name this list used first)" },
 });
 export const WEBHOOK_EVENT_TYPE = objectFragment("WebhookEventType", "RestEventType");
+export const CRM_DESTINATION = objectFragment("CrmDestination", "RestCrmDestination", { types: { kind: z.enum(CRM_KINDS) } });
 
 const share = z.number().min(0).max(1);
 export const VALUATION = objectShape("Valuation", {

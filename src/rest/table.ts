@@ -17,6 +17,7 @@ import { summaryRoutes } from "./summary";
 import { usageRoutes } from "./usage";
 import { userRoutes } from "./users";
 import { webhookRoutes } from "./webhooks";
+import { crmDestinationRoutes } from "./crm-destinations";
 
 export const ROUTES: readonly RestRoute[] = [
   ...reportRoutes,
@@ -29,6 +30,7 @@ export const ROUTES: readonly RestRoute[] = [
   ...signInLinkRoutes,
   ...attendeeRoutes,
   ...webhookRoutes,
+  ...crmDestinationRoutes,
   ...userRoutes,
   ...auditLogRoutes,
   ...usageRoutes,

@@ -16,6 +16,7 @@ import "./resources/showing/queries";
 import "./resources/showing/mutations";
 import "./resources/summary/object";
 import "./resources/webhook/object";
+import "./resources/crm/destination";
 import "./resources/share-link/object";
 import "./resources/sign-in/links";
 import "./resources/sign-in/consents";

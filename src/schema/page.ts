@@ -1,6 +1,7 @@
 // Pages of a team's list (reports, showings, …): one generic page type and the limit/offset arguments every list
 // takes (docs/api.md "Validation (400 unless stated)": limit 1..100, default 50; offset ≥ 0; no silent clamping).
-import type { ArgBuilder } from "./builder";
+import type { PrismaObjectRef } from "@pothos/plugin-prisma";
+import type { ArgBuilder, Types } from "./builder";
 import { builder } from "./builder";
 import { pageArgRules } from "./rules";
 
@@ -30,12 +31,14 @@ export function pageType<
     items: (query: any, page: PageOf<Where>) => Promise<any[]>;
     count: (where: Where) => Promise<number>;
   },
+  /** A variant of the model's type (another GraphQL type over the same table): the page holds it and is named after it. */
+  variant?: { name: string; ref: PrismaObjectRef<Types, Types["PrismaTypes"][Name]> },
 ) {
-  return builder.objectRef<PageOf<Where>>(`${name}Page`).implement({
+  return builder.objectRef<PageOf<Where>>(`${variant?.name ?? name}Page`).implement({
     description,
     fields: (t) => ({
       items: t.prismaField({
-        type: [name],
+        type: [variant?.ref ?? name],
         description: "The items of this page",
         // The list field that made the page counts its items (listComplexity); the page itself is not multiplied again.
         complexity: { field: 0, multiplier: 1 },

@@ -26,6 +26,10 @@ export interface Claimed {
   data: unknown;
   createdAt: Date;
   url: string;
+  /** `webhook`, or a CRM destination's kind (./crm.ts). */
+  kind: string;
+  /** A CRM destination's API key, encrypted. */
+  crmApiKey: string | null;
   secret: string;
   previousSecret: string | null;
   previousSecretExpiresAt: Date | null;
@@ -35,6 +39,8 @@ export interface Outcome {
   responseStatus: number | null;
   error: string | null;
   durationMs: number;
+  /** Nothing was sent, by rule (a CRM lead that may not be pushed): failed, with no retry. */
+  refused?: boolean;
 }
 
 /** What this process is sending now: attempts per team and per endpoint. */
@@ -85,13 +91,15 @@ export async function fanOut(limit: number): Promise<{ events: number; deliverie
       ORDER BY turn, created_at LIMIT ${limit}
     ), taken AS (
       UPDATE webhook_events ev SET fan_out_pending = false FROM due WHERE ev.id = due.id
-      RETURNING ev.id, ev.team_id, ev.type, ev.created_at
+      RETURNING ev.id, ev.team_id, ev.type, ev.data, ev.created_at
     ), created AS (
       -- Due since the event happened: a team's deliveries are claimed in the order of its events.
       INSERT INTO webhook_deliveries (id, team_id, event_id, endpoint_id, next_attempt_at)
       SELECT gen_random_uuid(), t.team_id, t.id, e.id, t.created_at
       FROM taken t JOIN webhook_endpoints e ON e.team_id = t.team_id
       WHERE e.enabled AND (t.type = ANY (e.events) OR '*' = ANY (e.events)) AND e.created_at <= t.created_at
+        -- A CRM destination (./crm.ts) gets a sign-in only when the visitor consented to be contacted on some channel.
+        AND (e.kind = 'webhook' OR t.data @> '{"consent":{"email":true}}' OR t.data @> '{"consent":{"phone":true}}' OR t.data @> '{"consent":{"sms":true}}')
       ORDER BY t.created_at, t.id, e.id -- written event by event, so a claim's due rows spread over the endpoints
       RETURNING 1
     )
@@ -133,7 +141,7 @@ export async function claim(limit: number, held: Held): Promise<Claimed[]> {
       RETURNING d.id, d.team_id, d.attempt, d.event_id, d.endpoint_id
     )
     SELECT c.id, c.team_id AS "teamId", c.attempt, c.event_id AS "eventId", c.endpoint_id AS "endpointId", ev.type, ev.data, ev.created_at AS "createdAt",
-           e.url, e.secret, e.previous_secret AS "previousSecret", e.previous_secret_expires_at AS "previousSecretExpiresAt"
+           e.url, e.kind, e.crm_api_key AS "crmApiKey", e.secret, e.previous_secret AS "previousSecret", e.previous_secret_expires_at AS "previousSecretExpiresAt"
     FROM claimed c JOIN webhook_events ev ON ev.id = c.event_id JOIN webhook_endpoints e ON e.id = c.endpoint_id`;
 }
 
@@ -171,7 +179,7 @@ export const successWriter = () =>
  */
 export async function recordFailure(d: Claimed, o: Outcome): Promise<void> {
   const wait = config.WEBHOOK_RETRY_SCHEDULE[d.attempt - 1];
-  logger.warn({ deliveryId: d.id, endpointId: d.endpointId, eventId: d.eventId, attempt: d.attempt, status: o.responseStatus, error: o.error, retryInSeconds: wait ?? null }, "webhook delivery failed");
+  if (!o.refused) logger.warn({ deliveryId: d.id, endpointId: d.endpointId, eventId: d.eventId, attempt: d.attempt, status: o.responseStatus, error: o.error, retryInSeconds: wait ?? null }, "webhook delivery failed");
   const result = { responseStatus: o.responseStatus, durationMs: o.durationMs, error: o.error, nextAttemptAt: null, claimedUntil: null };
   await prisma.$transaction(async (tx) => {
     if (o.responseStatus === 410) {
@@ -185,7 +193,7 @@ export async function recordFailure(d: Claimed, o: Outcome): Promise<void> {
     });
     const delivered = others.some((other) => other.status === "succeeded");
     const waiting = others.length > 0 && !delivered;
-    const retry = wait !== undefined && others.length === 0;
+    const retry = wait !== undefined && others.length === 0 && !o.refused;
     await tx.webhookDelivery.update({ where: { id: d.id }, data: { ...result, status: retry || waiting ? "retrying" : "failed" } });
     if (retry) {
       await tx.webhookDelivery.create({

@@ -14,6 +14,7 @@ import { quietForMs } from "../http/activity";
 import { logger } from "../logger";
 import { observeDelivery } from "../observability/deliveries";
 import { checkHost, deliveryAgent, undici } from "./address";
+import { crmRequest, type CrmRequest } from "./crm";
 import { onEventsRecorded } from "./outbox";
 import { claim, fanOut, prune, recordFailure, release, successWriter, type Claimed, type Held, type Outcome } from "./queue";
 
@@ -73,13 +74,24 @@ const basicAuth = (url: URL): Record<string, string> =>
     : {};
 const withoutUserInfo = (url: URL): string => Object.assign(new URL(url.href), { username: "", password: "" }).href;
 
+/**
+ * What to send for a delivery: a webhook's signed event, or a CRM destination's request (./crm.ts), which may be
+ * refused by rule (nothing is sent).
+ */
+async function requestOf(d: Claimed): Promise<CrmRequest> {
+  if (d.kind === "webhook") return { url: d.url, ...signedRequest(d) };
+  return crmRequest(d, (data) => signedRequest({ ...d, data }));
+}
+
 /** Sends one attempt and says how it went: 2xx succeeded; anything else, a timeout or a connection error failed. */
 async function attempt(agent: Agent, d: Claimed): Promise<Outcome> {
   const started = Date.now();
   try {
-    const target = new URL(d.url);
+    const request = await requestOf(d);
+    if ("refused" in request) return { responseStatus: null, error: request.refused, durationMs: Date.now() - started, refused: true };
+    const { body, headers } = request;
+    const target = new URL(request.url);
     await checkHost(target.hostname);
-    const { body, headers } = signedRequest(d);
     const res = await undici().fetch(withoutUserInfo(target), {
       method: "POST",
       body,

@@ -34,6 +34,7 @@ describe("loadConfig", () => {
       DATABASE_REPLICA_URLS: [],
       DATABASE_REPLICA_MAX_LAG_MS: 1000,
       DB_TIMEOUT_MS: 10000,
+      FOLLOW_UP_BOSS_URL: "https://api.followupboss.com",
       SHUTDOWN_TIMEOUT_MS: 10000,
       TRUST_PROXY: false,
       SQL_STATEMENT_EVENTS: false,

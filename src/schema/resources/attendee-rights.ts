@@ -20,8 +20,6 @@ import { badFields } from "../errors";
 import { hasInvalidCharacters } from "../rules";
 import { teamIdOf } from "../scope";
 
-type Tx = Prisma.TransactionClient;
-
 /** The person asked about: exactly one of e-mail and phone, checked; with every lookup key it may be stored under. */
 export interface Person {
   kind: "email" | "phone";
@@ -48,18 +46,6 @@ export function rowsOf(teamId: string, person: Person) {
     person.kind === "email" ? { teamId, attendeeEmailIndex: { in: person.keys } } : { teamId, attendeePhoneIndex: { in: person.keys } };
   const byIndex = person.kind === "email" ? { emailIndex: { in: person.keys } } : { phoneIndex: { in: person.keys } };
   return { showings, attendees: { teamId, ...byIndex } satisfies Prisma.AttendeeWhereInput, consents: { teamId, ...byIndex } satisfies Prisma.ConsentReceiptWhereInput };
-}
-
-/** Whether the team has been asked to erase the person owning this e-mail or phone (lookup keys of any known key). */
-export async function isSuppressed(db: Tx | typeof prisma, teamId: string, contact: { email?: string | null; phone?: string | null }): Promise<boolean> {
-  const emails = contactIndexes("email", contact.email);
-  const phones = contactIndexes("phone", contact.phone);
-  if (!emails.length && !phones.length) return false;
-  const found = await db.attendeeSuppression.findFirst({
-    where: { teamId, OR: [...(emails.length ? [{ emailIndex: { in: emails } }] : []), ...(phones.length ? [{ phoneIndex: { in: phones } }] : [])] },
-    select: { id: true },
-  });
-  return found !== null;
 }
 
 const audited = (person: Person) => ({ type: "attendee" as const, id: `${person.kind}:${contactIndex(person.kind, person.value)}` });

@@ -26,7 +26,7 @@ export const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "retrying"] 
 const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 /** `whsec_` and the base64 of 32 random bytes (the Standard Webhooks secret format). */
-const newSecret = () => `whsec_${randomBytes(32).toString("base64")}`;
+export const newSecret = () => `whsec_${randomBytes(32).toString("base64")}`;
 
 builder.prismaObject("WebhookEndpoint", {
   description: "Where the team's events are sent (signed per Standard Webhooks). The secret is shown only on create and rotate.",
@@ -53,7 +53,7 @@ const EventObject = builder.prismaObject("WebhookEvent", {
   }),
 });
 
-const DeliveryObject = builder.prismaObject("WebhookDelivery", {
+export const DeliveryObject = builder.prismaObject("WebhookDelivery", {
   description: "One attempt to send an event to an endpoint.",
   fields: (t) => ({
     id: t.exposeID("id", { description: "The attempt's id (a UUID)" }),
@@ -189,14 +189,17 @@ const EventPage = pageType<"WebhookEvent", Prisma.WebhookEventWhereInput>("Webho
   items: (query, page) => prisma.webhookEvent.findMany({ ...query, where: page.where, orderBy: [...newestFirst], take: page.limit, skip: page.offset }),
   count: (where) => prisma.webhookEvent.count({ where }),
 });
-const DeliveryPage = pageType<"WebhookDelivery", Prisma.WebhookDeliveryWhereInput>("WebhookDelivery", "One page of an endpoint's delivery attempts, newest first.", {
+export const DeliveryPage = pageType<"WebhookDelivery", Prisma.WebhookDeliveryWhereInput>("WebhookDelivery", "One page of an endpoint's delivery attempts, newest first.", {
   items: (query, page) => prisma.webhookDelivery.findMany({ ...query, where: page.where, orderBy: [...newestFirst], take: page.limit, skip: page.offset }),
   count: (where) => prisma.webhookDelivery.count({ where }),
 });
 
-/** The team's endpoint `id`, or a 404. */
+/** Only webhooks: CRM destinations (../crm) are rows of the same table with another kind. */
+const WEBHOOK_KIND = { kind: "webhook" } as const;
+
+/** The team's webhook `id`, or a 404 (CRM destinations, rows of the same table, are not webhooks: ../crm). */
 export async function endpointOfTeam(teamId: string, id: string) {
-  const endpoint = isUuid(id) ? await prisma.webhookEndpoint.findFirst({ where: { id, teamId }, select: { id: true, enabled: true } }) : null;
+  const endpoint = isUuid(id) ? await prisma.webhookEndpoint.findFirst({ where: { id, teamId, ...WEBHOOK_KIND }, select: { id: true, enabled: true } }) : null;
   if (!endpoint) throw notFound(WEBHOOK_NOT_FOUND);
   return endpoint;
 }
@@ -220,6 +223,26 @@ const UpdateInput = builder.inputType("UpdateWebhookEndpointInput", {
   }),
 });
 
+/** An endpoint's URL, trimmed: http(s), at most 2,000 characters, its host resolving to public addresses (or a 400 naming `input.url`). */
+export async function checkedEndpointUrl(value: string): Promise<string> {
+  const url = value.trim();
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(url);
+  } catch {
+    /* not a URL */
+  }
+  if (!parsed || !/^https?:$/.test(parsed.protocol) || url.length > 2000) throw badField(["input", "url"], "must be an http or https URL of at most 2,000 characters");
+  try {
+    await checkHost(parsed.hostname);
+  } catch (err) {
+    // The way out for a receiver on this machine or network, named where the refusal is read (docs/api.md "Webhooks").
+    if (err instanceof PrivateAddressError) throw badField(["input", "url"], `is refused: ${err.message} (for local development, start the server with WEBHOOK_ALLOW_PRIVATE_URLS=true)`);
+    throw badField(["input", "url"], `is refused: its host ${parsed.hostname} does not resolve`);
+  }
+  return url;
+}
+
 /** Checks an endpoint's fields; the URL's host must resolve to public addresses (src/webhooks/address.ts). */
 async function checkedFields(input: { url?: string | null; events?: string[] | null; description?: string | null; enabled?: boolean | null }) {
   const data: Prisma.WebhookEndpointUpdateInput = {};
@@ -227,24 +250,8 @@ async function checkedFields(input: { url?: string | null; events?: string[] | n
     const value = input[name];
     if (typeof value === "string" && hasInvalidCharacters(value)) throw badField(["input", name], "contains invalid characters");
   }
-  if (input.url != null) {
-    const url = input.url.trim();
-    let parsed: URL | null = null;
-    try {
-      parsed = new URL(url);
-    } catch {
-      /* not a URL */
-    }
-    if (!parsed || !/^https?:$/.test(parsed.protocol) || url.length > 2000) throw badField(["input", "url"], "must be an http or https URL of at most 2,000 characters");
-    try {
-      await checkHost(parsed.hostname);
-    } catch (err) {
-      // The way out for a receiver on this machine or network, named where the refusal is read (docs/api.md "Webhooks").
-      if (err instanceof PrivateAddressError) throw badField(["input", "url"], `is refused: ${err.message} (for local development, start the server with WEBHOOK_ALLOW_PRIVATE_URLS=true)`);
-      throw badField(["input", "url"], `is refused: its host ${parsed.hostname} does not resolve`);
-    }
-    data.url = url;
-  } else if (input.url === null) throw badField(["input", "url"], "must not be null");
+  if (input.url != null) data.url = await checkedEndpointUrl(input.url);
+  else if (input.url === null) throw badField(["input", "url"], "must not be null");
   if (input.events != null) {
     const events = [...new Set(input.events)];
     if (events.length === 0) throw badField(["input", "events"], 'must list at least one event type, or ["*"]');
@@ -272,7 +279,7 @@ async function withinEndpointCap<T>(teamId: string, create: (tx: Tx) => Promise<
   return prisma.$transaction(
     async (tx) => {
       await tx.$queryRaw`SELECT 1 FROM teams WHERE id = ${teamId}::uuid FOR UPDATE`;
-      if ((await tx.webhookEndpoint.count({ where: { teamId } })) >= max) throw badInput(`Webhook limit reached: a team holds at most ${max} endpoints`);
+      if ((await tx.webhookEndpoint.count({ where: { teamId, ...WEBHOOK_KIND } })) >= max) throw badInput(`Webhook limit reached: a team holds at most ${max} endpoints`);
       return create(tx);
     },
     // Prisma's own limits (2 s to start, 5 s in all) would be tighter than the service's time budget.
@@ -296,13 +303,28 @@ async function attemptNow(tx: Tx, teamId: string, eventId: string, endpointId: s
   return tx.webhookDelivery.create({ data: { teamId, eventId, endpointId, attempt: (last._max.attempt ?? 0) + 1, nextAttemptAt: now }, select: { id: true } });
 }
 
+/** The next attempt of a delivery's event to the endpoint (a webhook or a CRM destination), due now (see attemptNow). */
+export async function redeliver(teamId: string, endpoint: { id: string; enabled: boolean }, deliveryId: string): Promise<{ id: string }> {
+  if (!endpoint.enabled) throw conflict("Webhook is disabled; enable it first");
+  const delivery = isUuid(deliveryId) ? await prisma.webhookDelivery.findFirst({ where: { id: deliveryId, endpointId: endpoint.id, teamId }, select: { eventId: true } }) : null;
+  if (!delivery) throw notFound(DELIVERY_NOT_FOUND);
+  return withEvents((tx) => attemptNow(tx, teamId, delivery.eventId, endpoint.id));
+}
+
+/** The page of an endpoint's attempts, filtered. */
+export const deliveryPage = (teamId: string, endpointId: string, a: { status?: string | null; eventType?: string | null; limit: number; offset: number }) => ({
+  where: { endpointId, teamId, ...(a.status ? { status: a.status } : {}), ...(a.eventType ? { event: { type: a.eventType } } : {}) } as Prisma.WebhookDeliveryWhereInput,
+  limit: a.limit,
+  offset: a.offset,
+});
+
 builder.queryFields((t) => ({
   webhookEndpoints: t.field({
     type: EndpointPage,
     description: "The team's webhook endpoints. Needs webhooks:read.",
     authScopes: { permission: "webhooks:read" },
     args: pageArgs(t),
-    resolve: (_root, { limit, offset }, ctx) => ({ where: { teamId: teamIdOf(ctx) }, limit, offset }),
+    resolve: (_root, { limit, offset }, ctx) => ({ where: { teamId: teamIdOf(ctx), ...WEBHOOK_KIND }, limit, offset }),
   }),
   webhookEndpoint: t.prismaField({
     type: "WebhookEndpoint",
@@ -310,7 +332,7 @@ builder.queryFields((t) => ({
     authScopes: { permission: "webhooks:read" },
     args: { id: t.arg.id({ required: true, description: "The endpoint's id" }) },
     resolve: async (query, _root, { id }, ctx) => {
-      const found = isUuid(String(id)) ? await prisma.webhookEndpoint.findFirst({ ...query, where: { id: String(id), teamId: teamIdOf(ctx) } }) : null;
+      const found = isUuid(String(id)) ? await prisma.webhookEndpoint.findFirst({ ...query, where: { id: String(id), teamId: teamIdOf(ctx), ...WEBHOOK_KIND } }) : null;
       if (!found) throw notFound(WEBHOOK_NOT_FOUND);
       return found;
     },
@@ -328,8 +350,7 @@ builder.queryFields((t) => ({
     resolve: async (_root, { endpointId, status, eventType, limit, offset }, ctx) => {
       const teamId = teamIdOf(ctx);
       const endpoint = await endpointOfTeam(teamId, String(endpointId));
-      const where: Prisma.WebhookDeliveryWhereInput = { endpointId: endpoint.id, teamId, ...(status ? { status } : {}), ...(eventType ? { event: { type: eventType } } : {}) };
-      return { where, limit, offset };
+      return deliveryPage(teamId, endpoint.id, { status, eventType, limit, offset });
     },
   }),
   webhookEventDeliveries: t.field({
@@ -446,8 +467,8 @@ builder.mutationFields((t) => ({
       const deleted =
         isUuid(String(id)) &&
         (await prisma.$transaction(async (tx) => {
-          const before = await tx.webhookEndpoint.findFirst({ where: { id: String(id), teamId }, select: AUDITED });
-          const { count } = await tx.webhookEndpoint.deleteMany({ where: { id: String(id), teamId } });
+          const before = await tx.webhookEndpoint.findFirst({ where: { id: String(id), teamId, ...WEBHOOK_KIND }, select: AUDITED });
+          const { count } = await tx.webhookEndpoint.deleteMany({ where: { id: String(id), teamId, ...WEBHOOK_KIND } });
           if (count && before) await recordAudit(tx, ctx, { teamId, action: "webhook.deleted", target: { type: "webhook", id: String(id) }, before: auditFields(before), after: null });
           return count > 0;
         }));
@@ -500,12 +521,7 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, { endpointId, deliveryId }, ctx) => {
       const teamId = teamIdOf(ctx);
       const endpoint = await endpointOfTeam(teamId, String(endpointId));
-      if (!endpoint.enabled) throw conflict("Webhook is disabled; enable it first");
-      const delivery = isUuid(String(deliveryId))
-        ? await prisma.webhookDelivery.findFirst({ where: { id: String(deliveryId), endpointId: endpoint.id, teamId }, select: { eventId: true } })
-        : null;
-      if (!delivery) throw notFound(DELIVERY_NOT_FOUND);
-      const due = await withEvents((tx) => attemptNow(tx, teamId, delivery.eventId, endpoint.id));
+      const due = await redeliver(teamId, endpoint, String(deliveryId));
       return prisma.webhookDelivery.findUniqueOrThrow({ ...query, where: { id: due.id } });
     },
   }),
