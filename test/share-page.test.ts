@@ -3,15 +3,9 @@
 // reads the same with JavaScript disabled, loads nothing from elsewhere and breaks no rule of its content security
 // policy. Screenshots go to artifacts/screenshots/share-*.png. Needs Debian's chromium (or CHROMIUM_PATH) like
 // test/browser.test.ts: skipped with a message without one, a failure under REQUIRE_CHROMIUM.
-import { mkdirSync } from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
-import { restClient } from "./support/openapi";
-import { CHROMIUM, chromiumFor, SCREENSHOTS } from "./support/chromium";
+import { chromiumFor, SCREENSHOTS } from "./support/chromium";
+import { expectAxeClean, publicPages, type PublicPages } from "./support/public-page";
 
 const available = chromiumFor("share page browser tests");
 const SWITCHES = {
@@ -24,19 +18,14 @@ const SWITCHES = {
 const COLOURS = { navy: ["#0B2545", "#8DA9C4"], lemon: ["#FFEB3B", "#FFF59D"] } as const;
 
 (available ? describe : describe.skip)("the share page in Chromium", () => {
-  let t: TestApp;
-  let team: TestTeam;
-  let api: ReturnType<typeof restClient>;
-  let server: http.Server;
-  let origin: string;
-  let browser: Browser;
+  let pages: PublicPages;
   /** The report each shared page shows, by the page's path. */
   const reportIds = new Map<string, string>();
 
   /** A report with something in every section, in the given colours and switches; the path of its page. */
   async function sharedReport(colours: readonly [string, string], switches: Record<string, boolean> = {}, fields: Record<string, string> = {}): Promise<string> {
     const id = (
-      await api.post("/v1/reports", {
+      await pages.api.post("/v1/reports", {
         address: "12 Garden Lane",
         city: "Springfield",
         state: "IL",
@@ -58,62 +47,34 @@ const COLOURS = { navy: ["#0B2545", "#8DA9C4"], lemon: ["#FFEB3B", "#FFF59D"] } 
         ...fields,
       })
     ).body.data.id;
-    await api.patch(`/v1/reports/${id}`, { executive_summary: "Priced in line with three recent sales nearby.\n\nShowings have been steady.", ...switches });
+    await pages.api.patch(`/v1/reports/${id}`, { executive_summary: "Priced in line with three recent sales nearby.\n\nShowings have been steady.", ...switches });
     for (const [address, price, sqft, adjustments] of [["14 Garden Lane", 600000, 2000, { garage: 10000 }], ["3 Oak Avenue", 640000, 2000, { pool: -20000 }], ["5 Pine Road", 585000, 1800, {}]] as const) {
-      await api.post(`/v1/reports/${id}/comparables`, { address, city: "Springfield", price, sqft, beds: 3, baths: 2, distance_miles: 0.4, sale_date: "2026-06-01T00:00:00Z", adjustments });
+      await pages.api.post(`/v1/reports/${id}/comparables`, { address, city: "Springfield", price, sqft, beds: 3, baths: 2, distance_miles: 0.4, sale_date: "2026-06-01T00:00:00Z", adjustments });
     }
-    await api.post("/v1/showings", { report_id: id, attendee_name: "Pat Private", attendee_email: "pat@example.com", feedback: "Kitchen dated", showing_date: "2026-07-01T15:00:00Z" });
-    await api.post("/v1/showings", { report_id: id, event_type: "open_house", attendees_count: 14, showing_date: "2026-07-04T15:00:00Z" });
-    await api.post(`/v1/reports/${id}/social-posts/import`, { posts: [{ platform: "instagram", external_id: "p1", likes: 120, comments: 14, shares: 3, views: 2400 }] });
-    await api.post(`/v1/reports/${id}/insights`, { title: "Priced to sell", body: "Three pending sales on this street closed above list.", category: "pricing" });
-    await api.post(`/v1/reports/${id}/insights`, { title: "Location", body: "A quiet street near the park and the primary school.", category: "neighborhood" });
-    const pagePath = new URL((await api.post(`/v1/reports/${id}/share-links`, {})).body.data.url).pathname;
+    await pages.api.post("/v1/showings", { report_id: id, attendee_name: "Pat Private", attendee_email: "pat@example.com", feedback: "Kitchen dated", showing_date: "2026-07-01T15:00:00Z" });
+    await pages.api.post("/v1/showings", { report_id: id, event_type: "open_house", attendees_count: 14, showing_date: "2026-07-04T15:00:00Z" });
+    await pages.api.post(`/v1/reports/${id}/social-posts/import`, { posts: [{ platform: "instagram", external_id: "p1", likes: 120, comments: 14, shares: 3, views: 2400 }] });
+    await pages.api.post(`/v1/reports/${id}/insights`, { title: "Priced to sell", body: "Three pending sales on this street closed above list.", category: "pricing" });
+    await pages.api.post(`/v1/reports/${id}/insights`, { title: "Location", body: "A quiet street near the park and the primary school.", category: "neighborhood" });
+    const pagePath = new URL((await pages.api.post(`/v1/reports/${id}/share-links`, {})).body.data.url).pathname;
     reportIds.set(pagePath, id);
     return pagePath;
   }
 
-  /** Opens the page in a fresh context; `problems` collects requests leaving the server, script and CSP errors. */
-  async function open(context: BrowserContext, pagePath: string): Promise<{ page: Page; problems: string[] }> {
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on("console", (m) => {
-      if (m.type() === "error" || m.type() === "warning") problems.push(`console: ${m.text()}`);
-    });
-    page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-    page.on("request", (r) => {
-      if (!r.url().startsWith(origin)) problems.push(`request leaving the server: ${r.url()}`);
-    });
-    const res = await page.goto(origin + pagePath);
-    expect(res?.status()).toBe(200);
-    return { page, problems };
-  }
-
   beforeAll(async () => {
-    t = await startTestApp();
-    team = await createTeam({ name: "Garden Realty" });
-    api = restClient(t.app, team.auth);
-    server = http.createServer(t.app);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM });
-    mkdirSync(SCREENSHOTS, { recursive: true });
+    pages = await publicPages("Garden Realty");
   });
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => server?.close(resolve));
-    await t?.close();
-  });
+  afterAll(() => pages?.close());
 
   it.each(Object.entries(COLOURS))("shows every section in the %s colours, axe-clean at desktop and phone width", async (name, colours) => {
     const pagePath = await sharedReport(colours);
     for (const [size, viewport] of [["desktop", { width: 1280, height: 900 }], ["phone", { width: 390, height: 844 }]] as const) {
-      const context = await browser.newContext({ viewport });
-      const { page, problems } = await open(context, pagePath);
+      const context = await pages.browser.newContext({ viewport });
+      const { page, problems } = await pages.open(context, pagePath);
       for (const section of Object.values(SWITCHES)) expect(await page.locator(`#${section}`).count()).toBe(1);
       // The header's agent line, its phone a tel: link (axe checks its contrast on the band's colour below).
       expect(await page.locator("header .agent a").getAttribute("href")).toBe("tel:+12175550107");
-      const { violations } = await new AxeBuilder({ page }).analyze();
-      expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+      await expectAxeClean(page);
       // Nothing wider than the screen but the comparables' own scrolling table.
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       await page.screenshot({ path: path.join(SCREENSHOTS, `share-${name}-${size}.png`), fullPage: true });
@@ -124,8 +85,8 @@ const COLOURS = { navy: ["#0B2545", "#8DA9C4"], lemon: ["#FFEB3B", "#FFF59D"] } 
 
   it.each(Object.entries(SWITCHES))("leaves out the section of %s when it is off", async (name, section) => {
     const pagePath = await sharedReport(COLOURS.navy, { [name]: false });
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const { page, problems } = await open(context, pagePath);
+    const context = await pages.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const { page, problems } = await pages.open(context, pagePath);
     for (const other of Object.values(SWITCHES)) expect({ other, count: await page.locator(`#${other}`).count() }).toEqual({ other, count: other === section ? 0 : 1 });
     await page.screenshot({ path: path.join(SCREENSHOTS, `share-${section}-off.png`), fullPage: true });
     expect(problems).toEqual([]);
@@ -135,8 +96,8 @@ const COLOURS = { navy: ["#0B2545", "#8DA9C4"], lemon: ["#FFEB3B", "#FFF59D"] } 
   it("lays out an agent name holding a right-to-left override within itself: the line around it reads in order", async () => {
     // U+202E reverses what follows it; unisolated, it would also reverse " · jordan@example.com" and put it first.
     const pagePath = await sharedReport(COLOURS.navy, {}, { custom_agent_name: "Jordan \u202EtnegA", address: "\u202E12 Garden Lane" });
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const { page, problems } = await open(context, pagePath);
+    const context = await pages.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const { page, problems } = await pages.open(context, pagePath);
     const box = async (selector: string) => (await page.locator(selector).boundingBox())!;
     const [line, name, email] = [await box("footer p:first-child"), await box("footer strong"), await box("footer a[href^='mailto:']")];
     // Left to right: "Prepared on … by", the name, then the e-mail, all on one line.
@@ -153,11 +114,11 @@ const COLOURS = { navy: ["#0B2545", "#8DA9C4"], lemon: ["#FFEB3B", "#FFF59D"] } 
     const pagePath = await sharedReport(COLOURS.navy);
     // One included comparable without a size (not used by the valuation) and one the agent excluded (never shown).
     const id = reportIds.get(pagePath)!;
-    await api.post(`/v1/reports/${id}/comparables`, { address: "9 Birch Court", city: "Springfield", price: 610000, beds: 3, baths: 2 });
-    await api.post(`/v1/reports/${id}/comparables`, { address: "77 Excluded Way", city: "Springfield", price: 990000, sqft: 2000, included: false });
+    await pages.api.post(`/v1/reports/${id}/comparables`, { address: "9 Birch Court", city: "Springfield", price: 610000, beds: 3, baths: 2 });
+    await pages.api.post(`/v1/reports/${id}/comparables`, { address: "77 Excluded Way", city: "Springfield", price: 990000, sqft: 2000, included: false });
     for (const [size, viewport] of [["phone", { width: 390, height: 844 }], ["desktop", { width: 1280, height: 900 }]] as const) {
-      const context = await browser.newContext({ viewport, colorScheme, javaScriptEnabled: false });
-      const { page, problems } = await open(context, pagePath);
+      const context = await pages.browser.newContext({ viewport, colorScheme, javaScriptEnabled: false });
+      const { page, problems } = await pages.open(context, pagePath);
       await expect(page.getByText("From 3 of 4 comparable properties", { exact: false }).isVisible()).resolves.toBe(true);
       expect(await page.content()).not.toContain("77 Excluded Way");
       const rows = page.locator("#comparables tbody tr");
@@ -187,17 +148,16 @@ const COLOURS = { navy: ["#0B2545", "#8DA9C4"], lemon: ["#FFEB3B", "#FFF59D"] } 
       await context.close();
     }
     // axe with scripts on (it runs in the page), at phone width.
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme });
-    const { page } = await open(context, pagePath);
-    const { violations } = await new AxeBuilder({ page }).analyze();
-    expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    const context = await pages.browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme });
+    const { page } = await pages.open(context, pagePath);
+    await expectAxeClean(page);
     await context.close();
   }, 240_000);
 
   it("reads the same with JavaScript disabled, and prints", async () => {
     const pagePath = await sharedReport(COLOURS.lemon);
-    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
-    const { page, problems } = await open(context, pagePath);
+    const context = await pages.browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+    const { page, problems } = await pages.open(context, pagePath);
     for (const text of ["12 Garden Lane", "Executive summary", "Market valuation", "14 Garden Lane", "Showing activity", "Jordan Agent"]) {
       await expect(page.getByText(text, { exact: false }).first().isVisible()).resolves.toBe(true);
     }

@@ -3,16 +3,11 @@
 // fields or one step back in the history when the second starts; the page with its errors; axe finds nothing on any
 // of them, nothing loads from elsewhere and no rule of the content security policy is broken. Screenshots go to
 // artifacts/screenshots/sign-in-*.png. Needs Debian's chromium (or CHROMIUM_PATH), like test/share-page.test.ts.
-import { mkdirSync } from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { prisma } from "../src/db";
-import { createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
-import { restClient } from "./support/openapi";
-import { CHROMIUM, chromiumFor, SCREENSHOTS } from "./support/chromium";
+import { chromiumFor, SCREENSHOTS } from "./support/chromium";
+import { expectAxeClean, publicPages, type PublicPages } from "./support/public-page";
 
 const available = chromiumFor("sign-in page browser tests");
 const PHONE = { width: 390, height: 844 };
@@ -21,39 +16,13 @@ const TABLET = { width: 820, height: 1180 };
 const THINKING_MS = 2_200;
 
 (available ? describe : describe.skip)("the sign-in page in Chromium", () => {
-  let t: TestApp;
-  let team: TestTeam;
-  let api: ReturnType<typeof restClient>;
-  let server: http.Server;
-  let origin: string;
-  let browser: Browser;
+  let pages: PublicPages;
 
   async function openHouse(): Promise<{ showingId: string; path: string }> {
-    const report = await api.post("/v1/reports", { address: "12 Garden Lane", city: "Springfield", state: "IL", zip: "62704", price: 700000, custom_agent_name: "Jordan Agent", primary_color: "#0B2545", secondary_color: "#8DA9C4" });
-    const showing = await api.post("/v1/showings", { report_id: report.body.data.id, event_type: "open_house", title: "Sunday open house" });
-    const link = await api.post(`/v1/showings/${showing.body.data.id}/sign-in-links`, { questions: ["How did you hear about this open house?"] });
+    const report = await pages.api.post("/v1/reports", { address: "12 Garden Lane", city: "Springfield", state: "IL", zip: "62704", price: 700000, custom_agent_name: "Jordan Agent", primary_color: "#0B2545", secondary_color: "#8DA9C4" });
+    const showing = await pages.api.post("/v1/showings", { report_id: report.body.data.id, event_type: "open_house", title: "Sunday open house" });
+    const link = await pages.api.post(`/v1/showings/${showing.body.data.id}/sign-in-links`, { questions: ["How did you hear about this open house?"] });
     return { showingId: showing.body.data.id, path: new URL(link.body.data.url).pathname };
-  }
-
-  async function open(context: BrowserContext, pagePath: string): Promise<{ page: Page; problems: string[] }> {
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on("console", (m) => {
-      // The form sent with errors is answered 400 on purpose (the page with the problems); Chromium logs that status.
-      if ((m.type() === "error" || m.type() === "warning") && !/status of 400 \(Bad Request\)/.test(m.text())) problems.push(`console: ${m.text()}`);
-    });
-    page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-    page.on("request", (r) => {
-      if (!r.url().startsWith(origin)) problems.push(`request leaving the server: ${r.url()}`);
-    });
-    const res = await page.goto(origin + pagePath);
-    expect(res?.status()).toBe(200);
-    return { page, problems };
-  }
-
-  async function axeClean(page: Page): Promise<void> {
-    const { violations } = await new AxeBuilder({ page }).analyze();
-    expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
   }
 
   // Read through locators (Playwright's own isolated world): the page's main world runs no script with JavaScript off.
@@ -82,25 +51,15 @@ const THINKING_MS = 2_200;
   }
 
   beforeAll(async () => {
-    t = await startTestApp();
-    team = await createTeam({ name: "Garden Realty" });
-    api = restClient(t.app, team.auth);
-    server = http.createServer(t.app);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM });
-    mkdirSync(SCREENSHOTS, { recursive: true });
+    // The form sent with errors is answered 400 on purpose (the page with the problems); Chromium logs that status.
+    pages = await publicPages("Garden Realty", /status of 400 \(Bad Request\)/);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => server?.close(resolve));
-    await t?.close();
-  });
+  afterAll(() => pages?.close());
 
   it("signs a visitor in on a phone with JavaScript off, showing each problem next to its field", async () => {
     const { showingId, path: pagePath } = await openHouse();
-    const context = await browser.newContext({ viewport: PHONE, javaScriptEnabled: false });
-    const { page, problems } = await open(context, pagePath);
+    const context = await pages.browser.newContext({ viewport: PHONE, javaScriptEnabled: false });
+    const { page, problems } = await pages.open(context, pagePath);
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("12 Garden Lane");
     expect(await ticked(page)).toBe(0); // every consent box starts unticked
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
@@ -123,8 +82,8 @@ const THINKING_MS = 2_200;
 
   it("as a kiosk, shows the second visitor nothing of the first: not on screen, not in the fields, not one step back", async () => {
     const { showingId, path: pagePath } = await openHouse();
-    const context = await browser.newContext({ viewport: TABLET, javaScriptEnabled: false });
-    const { page, problems } = await open(context, `${pagePath}?kiosk=1`);
+    const context = await pages.browser.newContext({ viewport: TABLET, javaScriptEnabled: false });
+    const { page, problems } = await pages.open(context, `${pagePath}?kiosk=1`);
     expect(await page.locator("form").getAttribute("autocomplete")).toBe("off");
     const first = { name: "Alex Firstvisitor", email: "alex.first@example.com", phone: "555 111 2222", answer: "Saw the sign" };
     await signIn(page, first);
@@ -134,7 +93,7 @@ const THINKING_MS = 2_200;
       return [visitor.name, visitor.email, visitor.phone, visitor.answer].filter((v) => html.includes(v));
     };
     // The thank-you with a fresh form: empty fields, unticked boxes, nothing of the first visitor, no withdrawal link.
-    expect(page.url()).toBe(`${origin}${pagePath}/thanks?kiosk=1`);
+    expect(page.url()).toBe(`${pages.origin}${pagePath}/thanks?kiosk=1`);
     await expect(page.getByText("Next visitor? Please sign in below.").isVisible()).resolves.toBe(true);
     expect(await fieldValues(page)).toBe("||||");
     expect(await ticked(page)).toBe(0);
@@ -154,7 +113,7 @@ const THINKING_MS = 2_200;
     expect(await fieldValues(page)).toBe("||||");
     expect(problems).toEqual([]);
     expect(await prisma.attendee.count({ where: { showingId } })).toBe(2);
-    expect((await api.get(`/v1/showings/${showingId}`)).body.data.attendees_count).toBe(2);
+    expect((await pages.api.get(`/v1/showings/${showingId}`)).body.data.attendees_count).toBe(2);
     await context.close();
   }, 120_000);
 
@@ -163,20 +122,20 @@ const THINKING_MS = 2_200;
   it("is axe-clean on a phone and a tablet: the form, its errors, the thank-you, the kiosk's, the withdrawal page", async () => {
     const { path: pagePath } = await openHouse();
     for (const viewport of [PHONE, TABLET]) {
-      const context = await browser.newContext({ viewport });
-      const { page, problems } = await open(context, pagePath);
-      await axeClean(page);
+      const context = await pages.browser.newContext({ viewport });
+      const { page, problems } = await pages.open(context, pagePath);
+      await expectAxeClean(page);
       await page.waitForTimeout(THINKING_MS);
       await page.getByRole("button", { name: "Sign in" }).click();
       await page.locator("#name-error").waitFor();
-      await axeClean(page);
+      await expectAxeClean(page);
       await signIn(page, { name: "Robin Visitor", email: "robin@example.com", phone: "555 010 2030", answer: "A flyer" });
-      await axeClean(page);
+      await expectAxeClean(page);
       await page.getByRole("link", { name: "Withdraw your consent" }).click();
       await page.getByRole("button", { name: "Withdraw my consent" }).waitFor();
-      await axeClean(page);
-      await page.goto(`${origin}${pagePath}/thanks?kiosk=1`);
-      await axeClean(page);
+      await expectAxeClean(page);
+      await page.goto(`${pages.origin}${pagePath}/thanks?kiosk=1`);
+      await expectAxeClean(page);
       expect(problems).toEqual([]);
       await context.close();
     }
