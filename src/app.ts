@@ -14,6 +14,7 @@ import { refuseTrustedOnlyKeys, useTrustedDocuments } from "./graphql-documents/
 import { config } from "./config";
 import { databaseFailure } from "./db/errors";
 import { countRequests } from "./http/activity";
+import { UPLOAD_LIMIT } from "./http/bodies";
 import { errorHandler, rejectMalformedUrl, sendError } from "./http/errors";
 import { GRAPHIQL_OPTIONS, graphiqlPage as renderGraphiQLPage } from "./http/graphiql";
 import { checkGraphQLTransport } from "./http/graphql-transport";
@@ -158,7 +159,9 @@ export function assembleApp(authentication: RequestHandler, rateLimiter: RateLim
   app.use(rejectMalformedUrl); // after auth, so the answer carries the rate-limit headers like every other
   // Yoga reads a body Express has already read as it is (Buffer), so this one limit holds for GraphQL too.
   // GET reads: 304 or the response cache before Yoga (src/http/http-cache.ts).
-  app.use(yoga.graphqlEndpoint, checkGraphQLTransport, streamRequests, graphqlHttpCache(), express.raw({ type: () => true, limit: BODY_LIMIT }), yoga.requestListener);
+  // A multipart request (the GraphQL multipart request spec: a photo's upload) may be as large as a photo's upload.
+  const multipart = express.raw({ type: "multipart/form-data", limit: UPLOAD_LIMIT });
+  app.use(yoga.graphqlEndpoint, checkGraphQLTransport, streamRequests, graphqlHttpCache(), multipart, express.raw({ type: () => true, limit: BODY_LIMIT }), yoga.requestListener);
   app.use("/v1", refuseTrustedOnlyKeys, restRouter());
   app.use((req, res) => sendError(res, 404, `Not found: ${req.method} ${req.path}`));
   app.use(errorHandler);

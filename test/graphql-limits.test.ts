@@ -12,6 +12,9 @@ import { MAX_READ_ROWS } from "../src/db/load-strategy";
 import { LIMITS } from "../src/schema/limits";
 import { createTeam, seedReport, startTestApp, type TestApp, type TestTeam } from "./support/app";
 
+/** A file part as the multipart request gives it (a photo upload's variable). */
+const UPLOADED = { size: 1, type: "image/png", name: "x.png", arrayBuffer: async () => new ArrayBuffer(1) };
+
 let t: TestApp;
 let team: TestTeam;
 let reportId: string;
@@ -174,7 +177,7 @@ describe("GraphQL limits", () => {
               ? { url: "x", events: ["*"] }
               : {};
       const status = /Deliveries/.test(op.name) ? "failed" : "all";
-      const variables = { limit: 100, offset: 0, status, id: "x", reportId: "00000000-0000-4000-8000-000000000000", address: "x", input, comparables: [], posts: [{}], atomic: false, deliveryId: "x", manifest: {}, first: 100, granularity: "HOUR", showingId: "x", format: "SVG", baseUrl: "https://reports.example.com" };
+      const variables = { limit: 100, offset: 0, status, id: "x", reportId: "00000000-0000-4000-8000-000000000000", address: "x", input, comparables: [], posts: [{}], atomic: false, deliveryId: "x", manifest: {}, first: 100, granularity: "HOUR", showingId: "x", format: "SVG", baseUrl: "https://reports.example.com", file: UPLOADED, alt: "x" };
       const { depth, complexity } = complexityFromQuery(op.document, { schema, variables });
       expect({ op: op.name, depth: depth <= LIMITS.depth, objects: complexity <= LIMITS.objects }).toEqual({ op: op.name, depth: true, objects: true });
     }

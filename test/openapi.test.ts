@@ -61,6 +61,14 @@ const ROUTES: Array<[string, string]> = [
   ["get", "/v1/comparables/{comparableId}"],
   ["patch", "/v1/comparables/{comparableId}"],
   ["delete", "/v1/comparables/{comparableId}"],
+  ["get", "/v1/reports/{reportId}/photos"],
+  ["post", "/v1/reports/{reportId}/photos"],
+  ["patch", "/v1/reports/{reportId}/photos/{photoId}"],
+  ["delete", "/v1/reports/{reportId}/photos/{photoId}"],
+  ["get", "/v1/reports/{reportId}/comparables/{comparableId}/photos"],
+  ["post", "/v1/reports/{reportId}/comparables/{comparableId}/photos"],
+  ["patch", "/v1/reports/{reportId}/comparables/{comparableId}/photos/{photoId}"],
+  ["delete", "/v1/reports/{reportId}/comparables/{comparableId}/photos/{photoId}"],
   ["get", "/v1/reports/{reportId}/valuation"],
   ["get", "/v1/reports/{reportId}/insights"],
   ["post", "/v1/reports/{reportId}/insights"],
@@ -120,6 +128,10 @@ it("documents every route with its success and error responses", () => {
   expect(doc.paths["/v1/showings"].post.responses["409"]).toBeDefined();
   for (const status of ["422", "502", "504"]) expect(doc.paths["/v1/reports/{reportId}/summary"].post.responses[status]).toBeDefined();
   expect(doc.paths["/v1/reports/{reportId}/summary"].post.requestBody.required).toBe(false);
+  // A photo's upload is multipart/form-data: the file (binary), its alt text and position.
+  const upload = doc.paths["/v1/reports/{reportId}/photos"].post.requestBody;
+  expect(Object.keys(upload.content)).toEqual(["multipart/form-data"]);
+  expect(upload.content["multipart/form-data"].schema).toMatchObject({ required: ["file", "alt"], properties: { file: { type: "string", format: "binary" }, position: { type: "integer", minimum: 0, maximum: 39 } } });
 });
 
 it("documents parameters and bodies from the route schemas", () => {

@@ -12,6 +12,9 @@ import { schema } from "../src/schema";
 import { bytesFromQuery, formatBytes } from "../src/schema/limits";
 import { createTeam, seedReport, startTestApp, type TestApp, type TestTeam } from "./support/app";
 
+/** A file part as the multipart request gives it (a photo upload's variable). */
+const UPLOADED = { size: 1, type: "image/png", name: "x.png", arrayBuffer: async () => new ArrayBuffer(1) };
+
 let t: TestApp;
 let team: TestTeam;
 let reportId: string;
@@ -119,7 +122,7 @@ describe("refused before it runs, by its estimate", () => {
 
   it("keeps every REST document's estimate within the default bound", () => {
     restRouter(); // every REST module is loaded
-    const variables = { limit: 100, first: 100, offset: 0, status: "all", granularity: "HOUR", comparables: [], posts: [{}], manifest: {}, showingId: "x", format: "SVG", baseUrl: "https://reports.example.com" };
+    const variables = { limit: 100, first: 100, offset: 0, status: "all", granularity: "HOUR", comparables: [], posts: [{}], manifest: {}, showingId: "x", format: "SVG", baseUrl: "https://reports.example.com", file: UPLOADED, alt: "x" };
     const uuid = "00000000-0000-4000-8000-000000000000";
     const ids = { id: uuid, reportId: uuid, deliveryId: uuid, address: "x", atomic: false };
     // Mutations' required input, as test/graphql-limits.test.ts gives it.

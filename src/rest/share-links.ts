@@ -5,6 +5,7 @@ import type { Request } from "express";
 import { pathNaming } from "../schema/errors";
 import { loadReport, pdfFileName, reportView } from "../share/view";
 import { reportPdf } from "../share/pdf";
+import { pdfPhotos } from "../share/photos";
 import { operation, runRoot } from "./graphql";
 import { bodyObject, pageVariables } from "./input";
 import { bodyToInput, inputNames, snakeCase } from "./object-shapes";
@@ -100,7 +101,9 @@ export const shareLinkRoutes: RestRoute[] = [
       // The report as its page shows it; collections the key may not read are left out like the detail's.
       const view = reportView(await loadReport(String(req.params.reportId), res.locals.context));
       res.type("application/pdf").setHeader("Content-Disposition", `inline; filename="${pdfFileName(view)}"`);
-      res.send(await reportPdf(view));
+      const context = res.locals.context;
+      const photos = context.viewer ? await pdfPhotos(String(req.params.reportId), context.viewer.teamId, context) : [];
+      res.send(await reportPdf(view, photos));
     },
   },
 ];

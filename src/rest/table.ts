@@ -6,6 +6,7 @@ import { auditLogRoutes } from "./audit-log";
 import { comparableRoutes } from "./comparables";
 import { graphqlDocumentRoutes } from "./graphql-documents";
 import { insightRoutes } from "./insights";
+import { photoRoutes } from "./photos";
 import { reportRoutes } from "./reports";
 import { statementChecked, type RestRoute } from "./route";
 import { shareLinkRoutes } from "./share-links";
@@ -23,6 +24,7 @@ export const ROUTES: readonly RestRoute[] = [
   ...reportRoutes,
   ...showingRoutes,
   ...comparableRoutes,
+  ...photoRoutes,
   ...insightRoutes,
   ...socialPostRoutes,
   ...summaryRoutes,

@@ -18,6 +18,7 @@ import "./resources/summary/object";
 import "./resources/webhook/object";
 import "./resources/crm/destination";
 import "./resources/share-link/object";
+import "./resources/photo/object";
 import "./resources/sign-in/links";
 import "./resources/sign-in/consents";
 import "./resources/attendee-rights";

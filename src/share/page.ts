@@ -4,6 +4,7 @@
 // wrote has dir="auto": it is a bidirectional isolate, so right-to-left text and bidi controls in it (an agent name
 // holding U+202E) lay out within that element and never reorder the text around it ("Prepared by", the e-mail).
 import { createHash } from "node:crypto";
+import type { PagePhoto } from "./photos";
 import { barScale, type AgentView, type ComparableRow, type Fact, type NoteView, type ReportView, type Theme, type ValuationView } from "./view";
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
@@ -33,6 +34,9 @@ h1{margin:.25rem 0;font-size:clamp(1.5rem,5vw,2.4rem);line-height:1.2}
 .place{margin-top:0;margin-bottom:0}
 .agent{margin:.75rem 0 0;font-size:.95rem}.agent a{color:inherit}
 main{padding:0 1rem}
+.hero{margin:0 auto;max-width:60rem}.hero img{display:block;width:100%;height:auto;max-height:34rem;object-fit:cover}
+ul.gallery{list-style:none;padding:0;margin:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr));gap:.75rem}
+ul.gallery img{display:block;width:100%;height:auto;border-radius:.4rem}
 section{margin:2rem 0}
 h2{color:${t.accent};font-size:1.35rem;border-bottom:2px solid ${t.accent};padding-bottom:.25rem}
 h3{font-size:1.05rem;margin:1rem 0 .25rem}
@@ -143,11 +147,26 @@ function agentLine(a: AgentView): Html {
   return html`<p class="agent">${parts.map((p, i) => (i ? html` · ${p}` : p))}</p>`;
 }
 
-function body(v: ReportView & { pdfHref?: string }): Html {
+/** A photo as an <img>: every rendition in srcset, its smallest as src; the cover is loaded at once, the rest lazily. */
+const image = (p: PagePhoto, sizes: string, eager = false) =>
+  html`<img src="${p.src}" srcset="${p.srcset}" sizes="${sizes}" alt="${p.alt}" width="${p.width}" height="${p.height}" ${raw(eager ? 'fetchpriority="high"' : 'loading="lazy"')} decoding="async">`;
+
+/** The cover (the first photo) under the header, and the others as a gallery section. */
+const cover = (photos: PagePhoto[]) => (photos.length ? html`<figure class="hero">${image(photos[0], "(max-width: 60rem) 100vw, 60rem", true)}</figure>` : "");
+const gallery = (photos: PagePhoto[]) =>
+  photos.length > 1
+    ? html`<section aria-labelledby="s-photos" id="photos"><h2 id="s-photos">Photos</h2><ul class="gallery">${photos.slice(1).map((p) => html`<li>${image(p, "(max-width: 40rem) 100vw, 20rem")}</li>`)}</ul></section>`
+    : "";
+
+type PageInput = ReportView & { pdfHref?: string; photos?: PagePhoto[] };
+
+function body(v: PageInput): Html {
   const a = v.activity;
   return html`<header class="cover"><p class="kicker">Property report</p><h1 dir="auto">${v.title}</h1>${v.place ? html`<p class="place" dir="auto">${v.place}</p>` : ""}${agentLine(v.agent)}</header>
+${cover(v.photos ?? [])}
 <main>
 <section aria-labelledby="s-property" id="property"><h2 id="s-property">The property</h2>${facts(v.facts)}${v.description ? paragraphs(v.description) : ""}</section>
+${gallery(v.photos ?? [])}
 ${v.summary ? html`<section aria-labelledby="s-summary" id="summary"><h2 id="s-summary">Executive summary</h2>${paragraphs(v.summary)}</section>` : ""}
 ${v.valuation ? valuationSection(v.valuation) : ""}
 ${a
@@ -171,15 +190,16 @@ export interface Page {
 }
 
 const hashOf = (css: string) => `'sha256-${createHash("sha256").update(css, "utf8").digest("base64")}'`;
-const policyFor = (css: string) =>
-  `default-src 'none'; style-src ${hashOf(css)}; img-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+/** Images only from this service (a report's photos under its link), and only on a page that shows some. */
+const policyFor = (css: string, images: boolean) =>
+  `default-src 'none'; style-src ${hashOf(css)}; img-src ${images ? "'self'" : "'none'"}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 
-function document(title: string, css: string, content: Html, head: Html = raw("")): Page {
+function document(title: string, css: string, content: Html, head: Html = raw(""), images = false): Page {
   const page = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex, nofollow"><meta name="referrer" content="no-referrer">
 <title>${title}</title>${head}<style>${raw(css)}</style></head>
 <body>${content}</body></html>`;
-  return { html: page.text, policy: policyFor(css) };
+  return { html: page.text, policy: policyFor(css, images) };
 }
 
 /** The report's page. `pdfHref`: where its PDF is (relative). */
@@ -190,7 +210,8 @@ function document(title: string, css: string, content: Html, head: Html = raw(""
 const openGraph = (v: ReportView) =>
   html`<meta property="og:type" content="website"><meta property="og:title" content="${v.title}"><meta property="og:description" content="${[v.place, `Property report by ${v.agent.name}`].filter(Boolean).join(" · ")}">`;
 
-export const reportPage = (v: ReportView & { pdfHref?: string }): Page => document(`${isolated(v.title)}: property report`, stylesheet(v.theme), body(v), openGraph(v));
+export const reportPage = (v: PageInput): Page =>
+  document(`${isolated(v.title)}: property report`, stylesheet(v.theme), body(v), openGraph(v), (v.photos?.length ?? 0) > 0);
 
 const PLAIN: Theme = { primary: "#1f3a5f", onPrimary: "#ffffff", secondary: "#e2e8f0", onSecondary: "#000000", accent: "#1f3a5f", bar: "#1f3a5f" };
 

@@ -178,12 +178,51 @@ function cover(doc: Doc, v: ReportView): void {
   doc.y = 140;
 }
 
-function draw(doc: Doc, v: ReportView): void {
+/** A photo for the PDF: JPEG or PNG bytes (what pdfkit draws) of a rendition at most 960 px wide, and its alt text. */
+export interface PdfPhoto {
+  alt: string;
+  bytes: Buffer;
+  width: number;
+  height: number;
+}
+
+/** The cover photo under the cover band, the page's width and at most 260 points high. */
+function coverPhoto(doc: Doc, photo: PdfPhoto): void {
+  const w = width(doc);
+  const h = Math.min(260, (w * photo.height) / photo.width);
+  doc.image(photo.bytes, MARGIN, doc.y, { fit: [w, h], align: "center" });
+  doc.y += h + 6;
+  doc.font("Helvetica").fontSize(8.5).fillColor(GREY).text(printable(photo.alt), MARGIN, doc.y, { width: w });
+  doc.x = MARGIN;
+}
+
+/** The other photos, two a row, each with its alt text under it as a caption. */
+function photoGrid(doc: Doc, photos: PdfPhoto[], accent: string): void {
+  const gap = 12;
+  const w = (width(doc) - gap) / 2;
+  heading(doc, "Photos", accent, 190);
+  for (let i = 0; i < photos.length; i += 2) {
+    const row = photos.slice(i, i + 2);
+    const h = Math.min(180, Math.max(...row.map((p) => (w * p.height) / p.width)));
+    room(doc, h + 30);
+    const y = doc.y;
+    row.forEach((p, j) => {
+      doc.image(p.bytes, MARGIN + j * (w + gap), y, { fit: [w, h], align: "center" });
+      doc.font("Helvetica").fontSize(8.5).fillColor(GREY).text(printable(p.alt), MARGIN + j * (w + gap), y + h + 4, { width: w, height: 22, ellipsis: true });
+    });
+    doc.x = MARGIN;
+    doc.y = y + h + 30;
+  }
+}
+
+function draw(doc: Doc, v: ReportView, photos: PdfPhoto[]): void {
   const accent = v.theme.accent;
   cover(doc, v);
+  if (photos.length) coverPhoto(doc, photos[0]);
   heading(doc, "The property", accent);
   facts(doc, v.facts);
   if (v.description) paragraphs(doc, v.description);
+  if (photos.length > 1) photoGrid(doc, photos.slice(1), accent);
   if (v.summary) {
     heading(doc, "Executive summary", accent);
     paragraphs(doc, v.summary);
@@ -243,8 +282,8 @@ function footers(doc: Doc, v: ReportView): void {
   }
 }
 
-/** The report's PDF as one buffer. */
-export function reportPdf(v: ReportView): Promise<Buffer> {
+/** The report's PDF as one buffer; `photos`: the report's own, the first its cover (none: no photo at all). */
+export function reportPdf(v: ReportView, photos: PdfPhoto[] = []): Promise<Buffer> {
   const PDFDocument = pdfDocument();
   const doc = new PDFDocument({
     size: "LETTER",
@@ -260,7 +299,7 @@ export function reportPdf(v: ReportView): Promise<Buffer> {
     doc.on("end", () => resolve(Buffer.concat(chunks)));
     doc.on("error", reject);
   });
-  draw(doc, v);
+  draw(doc, v, photos);
   footers(doc, v);
   doc.end();
   return done;

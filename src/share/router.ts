@@ -17,6 +17,10 @@ import { signInPagesRouter } from "./sign-in-router";
 import { messagePage, reportPage, type Page } from "./page";
 import { reportPdf } from "./pdf";
 import { loadReport, pdfFileName, reportView } from "./view";
+import { pagePhotos, pdfPhotos, PHOTO_PATH, sharedPhotoFile } from "./photos";
+
+/** Photo requests an address may make per page request it may make (a page shows up to 40 photos, at most 3 files each). */
+const PHOTO_REQUESTS_PER_PAGE = 40;
 
 /** What a link may read: its report and the report's collections, nothing of the team's keys, webhooks or team. */
 const LINK_PERMISSIONS = { reports: ["read"], comparables: ["read"], showings: ["read"], social_media: ["read"], ai_insights: ["read"] } as const;
@@ -89,13 +93,19 @@ export function sharePagesRouter(limiter: RateLimiter): Router {
 
   async function answer(req: Request, res: Response): Promise<void> {
     const address = req.ip ?? "unknown";
-    const limit = applyLimit(await limiter.hit(`share-ip:${address}`), config.RATE_LIMIT_ANONYMOUS);
+    // A page's photos are requests too: they count in a bucket of their own, PHOTO_REQUESTS_PER_PAGE per page allowed.
+    const photos = PHOTO_PATH.test(req.path);
+    const limit = photos
+      ? applyLimit(await limiter.hit(`share-photo-ip:${address}`), config.RATE_LIMIT_ANONYMOUS * PHOTO_REQUESTS_PER_PAGE)
+      : applyLimit(await limiter.hit(`share-ip:${address}`), config.RATE_LIMIT_ANONYMOUS);
     setRateLimitHeaders(res, limit);
     if (limit.exceeded) return sendPage(res, 429, messagePage("Too many requests", "Too many requests from your address. Please try again later."));
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.setHeader("Allow", "GET, HEAD");
       return sendPage(res, 405, messagePage("Method not allowed", "This page can only be read."));
     }
+    const photo = PHOTO_PATH.exec(req.path);
+    if (photo) return sendPhoto(req, res, photo);
     const match = /^\/([^/]+?)(\.pdf)?$/.exec(req.path);
     const link = match ? await activeShareLink(match[1]) : null;
     const view = link ? await viewOf(link, req.id === undefined ? undefined : String(req.id)) : null;
@@ -103,9 +113,28 @@ export function sharePagesRouter(limiter: RateLimiter): Router {
     await countView(limiter, link, address);
     if (match![2]) {
       res.type("application/pdf").setHeader("Content-Disposition", `inline; filename="${pdfFileName(view)}"`);
-      return void res.send(await reportPdf(view));
+      return void res.send(await reportPdf(view, await pdfPhotos(link.reportId, link.teamId, linkContext(link))));
     }
-    sendPage(res, 200, reportPage({ ...view, pdfHref: `${match![1]}.pdf` }));
+    const photoList = await pagePhotos(link, match![1], linkContext(link));
+    sendPage(res, 200, reportPage({ ...view, pdfHref: `${match![1]}.pdf`, photos: photoList }));
+  }
+
+  /**
+   * One rendition of a photo of the link's report, while the link opens it (checked on every request, as the page
+   * is). Cached by the browser only (private) and briefly, revalidated by its ETag: a revoked link's photos stop
+   * answering at the next revalidation. No view is counted.
+   */
+  async function sendPhoto(req: Request, res: Response, [, token, photoId, width, extension]: RegExpExecArray): Promise<void> {
+    const link = await activeShareLink(token);
+    const file = link ? await sharedPhotoFile(link, photoId, `${width}.${extension}`) : null;
+    if (!file) return sendPage(res, 404, messagePage("Photo not found", "This photo is not available. The link may have expired or been withdrawn."));
+    const etag = `"${photoId}-${width}"`;
+    res.setHeader("Cache-Control", "private, max-age=600");
+    res.setHeader("ETag", etag);
+    res.removeHeader("X-Robots-Tag");
+    res.setHeader("X-Robots-Tag", "noindex");
+    if (req.headers["if-none-match"] === etag) return void res.status(304).end();
+    res.type(file.contentType).send(file.bytes);
   }
   return router;
 }

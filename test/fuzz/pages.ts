@@ -5,10 +5,13 @@ import fc from "fast-check";
 import { prisma } from "../../src/db";
 import { HOSTILE_STRINGS } from "./arbitraries";
 import type { World } from "./harness";
+import { BOUNDARY, multipartText } from "./rest";
 
 export interface Links {
   /** Live links' tokens → the address of their report (one per team). */
   live: Map<string, string>;
+  /** Live links' tokens → the path of a photo of their report under the link (`/photos/<id>-1.jpg`). */
+  photos: Map<string, string>;
   /** Addresses of reports no live link opens, of both teams. */
   others: () => Promise<string[]>;
 }
@@ -16,14 +19,24 @@ export interface Links {
 /** A live link to a new report of each team, and a revoked one of the fuzz team. */
 export async function makeLinks(world: World): Promise<Links> {
   const live = new Map<string, string>();
+  const photos = new Map<string, string>();
   for (const [team, address] of [[world.own, "1 Fuzz Shared St"], [world.other, "2 Other Shared St"]] as const) {
     const headers = { Authorization: `Bearer ${team.key}`, "Content-Type": "application/json" };
     const report = await world.client.send({ method: "POST", path: "/v1/reports", headers, body: JSON.stringify({ address }) });
-    const link = await world.client.send({ method: "POST", path: `/v1/reports/${(report.json as any).data.id}/share-links`, headers, body: "{}" });
+    const reportId = (report.json as any).data.id;
+    const link = await world.client.send({ method: "POST", path: `/v1/reports/${reportId}/share-links`, headers, body: "{}" });
     live.set((link.json as any).data.token, address);
+    const photo = await world.client.send({
+      method: "POST",
+      path: `/v1/reports/${reportId}/photos`,
+      headers: { ...headers, "Content-Type": `multipart/form-data; boundary=${BOUNDARY}` },
+      body: multipartText(world, { file: "jpeg", alt: "The front", position: null }),
+      encoding: "latin1",
+    });
+    photos.set((link.json as any).data.token, `/photos/${(photo.json as any).data.id}-1.jpg`);
   }
   const addresses = new Set(live.values());
-  return { live, others: async () => (await prisma.report.findMany({ select: { address: true } })).map((r) => r.address).filter((a) => !addresses.has(a) && a.length > 6) };
+  return { live, photos, others: async () => (await prisma.report.findMany({ select: { address: true } })).map((r) => r.address).filter((a) => !addresses.has(a) && a.length > 6) };
 }
 
 const TOKEN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".split("");
@@ -37,7 +50,7 @@ export const pageCaseArb = (links: Links) =>
       fc.constantFrom(...HOSTILE_STRINGS.map((s) => encodeURI(s.replace(/[\uD800-\uDFFF]/g, "?")).slice(0, 3000)), "%ZZ", "%00", "%D8%00", "..", ".", "%2e%2e%2f", "a/b", ""),
       fc.string({ maxLength: 60, unit: "grapheme" }).map(encodeURIComponent),
     ),
-    suffix: fc.constantFrom("", "", ".pdf", ".PDF", "/", ".pdf/x", "?x=1", "%00"),
+    suffix: fc.constantFrom("", "", ".pdf", ".PDF", "/", ".pdf/x", "?x=1", "%00", ...[...links.photos.values()].flatMap((p) => [p, p.replace("-1.jpg", "-480.jpg"), p.replace(".jpg", ".webp"), `${p}/x`]), "/photos/00000000-0000-4000-8000-000000000000-1.jpg", "/photos/x-1.jpg"),
   });
 
 /** Sends one case and checks its answer. */
@@ -45,16 +58,17 @@ export async function runPage(world: World, links: Links, c: { method: string; s
   const path = `/r/${c.segment}${c.suffix}`;
   const prepared = { label: `${c.method} /r/…`, sent: { method: c.method, path, headers: {} }, problems: [] as string[], unauthenticated: true, write: false };
   const address = links.live.get(c.segment);
-  const opens = address !== undefined && (c.method === "GET" || c.method === "HEAD") && ["", ".pdf", "?x=1"].includes(c.suffix);
+  const photo = links.photos.get(c.segment) === c.suffix;
+  const opens = address !== undefined && (c.method === "GET" || c.method === "HEAD") && (["", ".pdf", "?x=1"].includes(c.suffix) || photo);
   const others = await links.others();
   await world.exchange(prepared, (a) => {
     const problems: string[] = [];
     const type = String(a.headers["content-type"] ?? "");
     if (a.status >= 500) problems.push(`5xx: status ${a.status}`);
-    if (!/^text\/html|^application\/pdf/.test(type)) problems.push(`not a page: ${a.status} ${type}`);
+    if (!/^text\/html|^application\/pdf/.test(type) && !(photo && a.status === 200 && /^image\/jpeg/.test(type))) problems.push(`not a page: ${a.status} ${type}`);
     if (a.status === 200 && !opens) problems.push(`opened a report at ${path}`);
     if (opens && a.status !== 200) problems.push(`a live link answered ${a.status}`);
-    if (a.status === 200 && c.method === "GET" && !c.suffix.startsWith(".pdf")) {
+    if (a.status === 200 && c.method === "GET" && !c.suffix.startsWith(".pdf") && !photo) {
       if (!a.text.includes(address!)) problems.push("the page does not show its own report");
       const leaked = others.find((other) => a.text.includes(other));
       if (leaked) problems.push(`another report's address on the page: ${leaked.slice(0, 60)}`);

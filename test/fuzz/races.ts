@@ -8,7 +8,7 @@ import { prisma } from "../../src/db";
 import { validArb } from "./arbitraries";
 import type { Answer, Sent } from "./client";
 import { describe, FuzzFailure, SURVEY, type Failure, type Prepared, type World } from "./harness";
-import type { Operation } from "./rest";
+import { BOUNDARY, multipartText, type Operation } from "./rest";
 import { changedTables } from "./store";
 import { isObj, Ref, toJsonText, type Val } from "./values";
 
@@ -16,7 +16,7 @@ import { isObj, Ref, toJsonText, type Val } from "./values";
  * How to add an item of a table to a report through the API (the racers that name one need it), given the ids made
  * so far for the path's earlier parameters (a sign-in link belongs to the showing made before it).
  */
-const ITEM_CREATORS: Record<string, (reportId: string, ids: Record<string, string>) => { sent: Omit<Sent, "headers">; id: (json: any) => string }> = {
+const ITEM_CREATORS: Record<string, (reportId: string, ids: Record<string, string>, world: World) => { sent: Omit<Sent, "headers"> & { headers?: Record<string, string> }; id: (json: any) => string }> = {
   showings: (reportId) => ({ sent: { method: "POST", path: "/v1/showings", body: JSON.stringify({ report_id: reportId }) }, id: (json) => json.data.id }),
   comparables: (reportId) => ({ sent: { method: "POST", path: `/v1/reports/${reportId}/comparables`, body: '{"address":"1 Race Ave"}' }, id: (json) => json.data.id }),
   agent_insights: (reportId) => ({ sent: { method: "POST", path: `/v1/reports/${reportId}/insights`, body: '{"body":"Raced"}' }, id: (json) => json.data.id }),
@@ -26,7 +26,18 @@ const ITEM_CREATORS: Record<string, (reportId: string, ids: Record<string, strin
   }),
   share_links: (reportId) => ({ sent: { method: "POST", path: `/v1/reports/${reportId}/share-links`, body: '{"label":"Raced"}' }, id: (json) => json.data.id }),
   sign_in_links: (_reportId, ids) => ({ sent: { method: "POST", path: `/v1/showings/${ids.showings}/sign-in-links`, body: '{"label":"Raced"}' }, id: (json) => json.data.id }),
+  // A photo of the report, or of the comparable made before it when the path names one.
+  photos: (reportId, ids, world) => ({ sent: photoUpload(world, `/v1/reports/${reportId}${ids.comparables ? `/comparables/${ids.comparables}` : ""}/photos`), id: (json) => json.data.id }),
 };
+
+/** An upload of a 1×1 PNG to a photos path (multipart, its bytes sent as they are). */
+const photoUpload = (world: World, path: string) => ({
+  method: "POST",
+  path,
+  headers: { "Content-Type": `multipart/form-data; boundary=${BOUNDARY}` },
+  body: multipartText(world, { file: "png", alt: "Raced", position: null }),
+  encoding: "latin1" as const,
+});
 
 export interface RaceCase {
   op: Operation;
@@ -85,12 +96,14 @@ export async function runRace(world: World, c: RaceCase): Promise<void> {
   let path = c.op.template.replace("{reportId}", reportId);
   for (const p of c.op.params.filter((x) => x.in === "path" && x.name !== "reportId")) {
     const table = world.tableFor(p.name)!;
-    const create = ITEM_CREATORS[table](reportId, ids);
-    ids[table] = create.id((await world.client.send({ ...create.sent, headers })).json);
+    const create = ITEM_CREATORS[table](reportId, ids, world);
+    ids[table] = create.id((await world.client.send({ ...create.sent, headers: { ...headers, ...create.sent.headers } })).json);
     path = path.replace(`{${p.name}}`, ids[table]);
   }
   const body = c.body === undefined ? undefined : toJsonText(c.body, (ref: Ref) => ids[world.tableFor(ref.hint) ?? ""] ?? world.resolve(ref).value);
-  const racer: Prepared = { label: `race ${c.op.method} ${c.op.template}`, sent: { method: c.op.method, path, headers, body }, problems: [], unauthenticated: false, write: true };
+  // An upload races with a real photo.
+  const sent = c.op.multipart ? { ...photoUpload(world, path), headers: { ...headers, ...photoUpload(world, path).headers } } : { method: c.op.method, path, headers, body };
+  const racer: Prepared = { label: `race ${c.op.method} ${c.op.template}`, sent, problems: [], unauthenticated: false, write: true };
   const deletion: Prepared = { label: "race DELETE /v1/reports/{reportId}", sent: { method: "DELETE", path: `/v1/reports/${reportId}`, headers }, problems: [], unauthenticated: false, write: true };
 
   const before = await world.refresh();

@@ -97,10 +97,10 @@ interface Parts {
   position: string | null;
 }
 
-const BOUNDARY = "fuzzBoundary7MA4YWxkTrZu0gW";
+export const BOUNDARY = "fuzzBoundary7MA4YWxkTrZu0gW";
 
 /** The multipart body as a latin1 string (its file bytes as they are, its text parts in UTF-8). */
-function multipartText(world: World, parts: Parts): string {
+export function multipartText(world: World, parts: Parts): string {
   const out: string[] = [];
   const text = (name: string, value: string) => out.push(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${Buffer.from(value, "utf8").toString("latin1")}\r\n`);
   if (parts.alt !== null) text("alt", typeof parts.alt === "string" ? parts.alt : toJsonText(parts.alt, (ref) => world.resolve(ref).value));
