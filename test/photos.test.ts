@@ -438,5 +438,14 @@ describe("GraphQL", () => {
 
     const notAFile = await request(t.app).post("/graphql").set(team.auth).send({ query, variables: { reportId, file: "abc", alt: "x" } });
     expect(notAFile.body.errors[0].message).toMatch(/file/);
+
+    // A multipart body past 26 MiB is refused before Yoga reads it.
+    const huge = await request(t.app)
+      .post("/graphql")
+      .set(team.auth)
+      .field("operations", JSON.stringify({ query, variables: { reportId, file: null, alt: "Huge" } }))
+      .field("map", JSON.stringify({ 0: ["variables.file"] }))
+      .attach("0", Buffer.alloc(27 * 1024 * 1024), "huge.jpg");
+    expect(huge.status).toBe(413);
   });
 });
