@@ -159,6 +159,17 @@ describe("webhooks", () => {
     expect(again.body.data).toEqual(expect.objectContaining({ attempt: 3, event_id: log[1].event_id, event_type: "report.created" }));
     const [, , c] = await r.count(3);
     expect(c.headers["webhook-id"]).toBe(a.headers["webhook-id"]);
+    // The dashboard's event page reads the event with every endpoint's attempts in one query: within the limits.
+    const page = await request(t.app)
+      .post("/graphql")
+      .set(team.auth)
+      .send({
+        query: `query($id: ID!) { webhookEvent(id: $id) { id type createdAt data deliveries { endpointId state nextAttemptAt event { id type createdAt }
+          attempts { id attempt status responseStatus durationMs error createdAt sentAt nextAttemptAt } } } webhookEndpoints(limit: 100) { items { id url enabled } } }`,
+        variables: { id: log[1].event_id },
+      });
+    expect(page.body.errors).toBeUndefined();
+    expect(page.body.data.webhookEvent.deliveries.find((d: { endpointId: string }) => d.endpointId === id).attempts.map((x: { attempt: number }) => x.attempt)).toEqual([1, 2, 3]);
     await api().delete(`/v1/webhooks/${id}`);
     await r.close();
   });

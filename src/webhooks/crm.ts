@@ -14,6 +14,8 @@ import { prisma } from "../db";
 /** The kinds of destination: `webhook` rows are the team's webhooks; the others are CRMs. */
 export const CRM_KINDS = ["follow_up_boss", "json"] as const;
 export type CrmKind = (typeof CRM_KINDS)[number];
+/** Destinations a team may hold. */
+export const MAX_CRM_DESTINATIONS = 10;
 /** The events a CRM destination can take: leads. */
 export const CRM_EVENT_TYPES = ["visitor.signed_in"] as const;
 

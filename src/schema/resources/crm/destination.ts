@@ -8,7 +8,7 @@ import { changesOf, recordAudit } from "../../../audit/log";
 import { config } from "../../../config";
 import { prisma } from "../../../db";
 import type { Prisma } from "../../../generated/prisma/client";
-import { CRM_EVENT_TYPES, CRM_KINDS, type CrmKind } from "../../../webhooks/crm";
+import { CRM_EVENT_TYPES, CRM_KINDS, MAX_CRM_DESTINATIONS, type CrmKind } from "../../../webhooks/crm";
 import { z } from "zod";
 import { builder } from "../../builder";
 import { badField, badInput, notFound } from "../../errors";
@@ -18,8 +18,6 @@ import { isUuid, teamIdOf } from "../../scope";
 import { checkedEndpointUrl, DELIVERY_STATUSES, DeliveryPage, deliveryPage, newSecret, redeliver } from "../webhook/object";
 
 export const CRM_DESTINATION_NOT_FOUND = "CRM destination not found";
-/** Destinations a team may hold. */
-export const MAX_CRM_DESTINATIONS = 10;
 /** Follow Up Boss API keys are ~40 characters; anything much longer is not one. */
 const MAX_API_KEY = 200;
 

@@ -8,6 +8,7 @@ import { config } from "../../../config";
 import { prisma } from "../../../db";
 import type { Prisma } from "../../../generated/prisma/client";
 import { EVENT_TYPES, isEventType } from "../../../webhooks/catalog";
+import { MAX_CRM_DESTINATIONS } from "../../../webhooks/crm";
 import { checkHost, PrivateAddressError } from "../../../webhooks/address";
 import { recordEvent, withEvents, type Tx } from "../../../webhooks/outbox";
 import { z } from "zod";
@@ -124,7 +125,14 @@ const EventDeliveryRef = builder.objectRef<EventDelivery>("WebhookEventDelivery"
       description: "When the waiting attempt is due (pending or retrying)",
       resolve: (d) => d.attempts.find((a) => a.status === "pending")?.nextAttemptAt ?? null,
     }),
-    attempts: t.field({ type: [DeliveryObject], description: "Every attempt, oldest first", resolve: (d) => d.attempts }),
+    // The first, one per retry of WEBHOOK_RETRY_SCHEDULE, and a few redeliveries: priced as such, not as a page of 100
+    // (the bounds on the answer while it is built hold whatever the count).
+    attempts: t.field({
+      type: [DeliveryObject],
+      description: "Every attempt, oldest first",
+      complexity: { field: 1, multiplier: config.WEBHOOK_RETRY_SCHEDULE.length + 3 },
+      resolve: (d) => d.attempts,
+    }),
   }),
 });
 
@@ -144,6 +152,8 @@ builder.objectField(EventObject, "deliveries", (t) =>
   t.field({
     type: [EventDeliveryRef],
     description: "Its delivery to each endpoint it was sent to (oldest endpoint first), with the attempts",
+    // One per endpoint of the team at most (webhooks and CRM destinations), not a page of 100.
+    complexity: { field: 1, multiplier: config.MAX_WEBHOOKS_PER_TEAM + MAX_CRM_DESTINATIONS },
     resolve: async (event) => {
       const attempts = await prisma.webhookDelivery.findMany({ where: { eventId: event.id, teamId: event.teamId }, orderBy: [{ attempt: "asc" }, { createdAt: "asc" }] });
       const byEndpoint = new Map<string, Attempt[]>();
