@@ -10,7 +10,7 @@ import { setRateLimitHeaders } from "../auth/middleware";
 import { applyLimit, type RateLimiter } from "../auth/rate-limit";
 import { config } from "../config";
 import type { Context } from "../context";
-import { RestError } from "../rest/graphql";
+import { RestError } from "../operations/run";
 import { recordEvent, withEvents } from "../webhooks/outbox";
 import { activeShareLink, type ActiveShareLink } from "../schema/resources/share-link/token";
 import { signInPagesRouter } from "./sign-in-router";
