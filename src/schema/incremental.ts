@@ -1,18 +1,16 @@
 // Incremental delivery (docs/api.md "Incremental delivery"): `@defer` on fragments and `@stream` on lists, answered
-// as `multipart/mixed` parts (graphql-yoga's defer-stream plugin: the directives' validation rules; declareDirectives adds
-// the directives to the schema itself, so the plugin never replaces it). A document using either runs on graphql-tools'
-// executor (graphql-js with incremental delivery) over the same resolvers, instead of the compiled engine and the
-// one-statement read path (./engine.ts), which answer whole results only: the first part is the non-deferred
-// selection, each deferred fragment or streamed item follows as the resolvers finish it. The limits are those of any
-// document: the estimate counts deferred fragments and streamed lists in full (./limits.ts), the read's price is that
-// estimate's (./read-cost.ts), and the resolvers count every list item and text they build against the request's
-// bounds, deferred parts included.
+// as `multipart/mixed` parts (graphql-yoga's defer-stream plugin: the directives' validation rules; the directives
+// are declared where the schema is built, ./index.ts, so the plugin never replaces it). A document using either runs
+// on graphql-tools' executor (graphql-js with incremental delivery) over the same resolvers, instead of the compiled
+// engine and the one-statement read path (./engine.ts), which answer whole results only: the first part is the
+// non-deferred selection, each deferred fragment or streamed item follows as the resolvers finish it. The limits are
+// those of any document: the estimate counts deferred fragments and streamed lists in full (./limits.ts), the read's
+// price is that estimate's (./read-cost.ts), and the resolvers count every list item and text they build against
+// the request's bounds, deferred parts included.
 import type { Plugin } from "graphql-yoga";
 import { normalizedExecutor } from "@graphql-tools/executor";
 import { useDeferStream } from "@graphql-yoga/plugin-defer-stream";
-import { GraphQLDeferDirective, GraphQLStreamDirective } from "@graphql-tools/utils";
-import { BREAK, GraphQLError, visit, type DocumentNode, type GraphQLDirective } from "graphql";
-import { schema } from "./index";
+import { BREAK, GraphQLError, visit, type DocumentNode } from "graphql";
 import { countAnswer } from "./limits";
 
 const notAcceptable = () =>
@@ -58,19 +56,8 @@ function negativeInitialCount(document: DocumentNode, variables: Record<string, 
   return found;
 }
 
-/**
- * Declares @defer and @stream on the service's schema itself (once): Yoga's plugin would otherwise replace it with a
- * copy, which the compiled engine and the one-statement path do not know (./engine.ts runs only its own schema).
- */
-function declareDirectives(): void {
-  if (schema.getDirective("defer") && schema.getDirective("stream")) return;
-  // graphql-js keeps them in a frozen list read through getDirectives(): the list is replaced, the schema kept.
-  (schema as unknown as { _directives: readonly GraphQLDirective[] })._directives = [...schema.getDirectives(), GraphQLDeferDirective, GraphQLStreamDirective];
-}
-
 /** Yoga plugins, after the engine's: the directives' rules, and documents using them executed incrementally. */
 export function useIncrementalDelivery(): Plugin[] {
-  declareDirectives();
   return [
     useDeferStream(),
     {
