@@ -60,6 +60,15 @@ describe("automatic persisted queries", () => {
     expect(first.body.data).toEqual({ report: { address: "1 Persisted Place" } });
     const byHash = await get(team.auth, params);
     expect(byHash.body.data).toEqual(first.body.data);
+    // The hash alone is cached as the text is: an ETag, a 304 while nothing changed, the new answer after a change.
+    expect(byHash.headers["cache-control"]).toBe("private, no-cache");
+    const etag = byHash.headers.etag;
+    expect(etag).toMatch(/^W\/".+"$/);
+    expect((await get(team.auth, params).set("If-None-Match", etag)).status).toBe(304);
+    expect((await request(t.app).patch(`/v1/reports/${reportId}`).set(team.auth).send({ address: "2 Persisted Place" })).status).toBe(200);
+    const changed = await get(team.auth, params).set("If-None-Match", etag);
+    expect([changed.status, changed.body.data]).toEqual([200, { report: { address: "2 Persisted Place" } }]);
+    await request(t.app).patch(`/v1/reports/${reportId}`).set(team.auth).send({ address: "1 Persisted Place" });
   });
 
   it("keeps at most APQ_PER_TEAM documents a team, the ones used last (the store the service uses: Redis or memory)", async () => {

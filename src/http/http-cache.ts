@@ -1,4 +1,4 @@
-// HTTP caching of reads: a GET answer of /graphql (by documentId or by text) and of REST's reads
+// HTTP caching of reads: a GET answer of /graphql (by text, documentId or persisted-query hash) and of REST's reads
 // carries an ETag and `Cache-Control: private, no-cache` (the answer depends on the key: never a shared cache), and
 // a request whose If-None-Match holds that ETag is answered 304 without building the body. GraphQL GET answers are
 // also kept in a response cache shared by every process (Redis when REDIS_URL is set, else this process's LRU).
@@ -24,6 +24,8 @@ import { config } from "../config";
 import { confirmKeyRow } from "../auth/key-check";
 import type { Context } from "../context";
 import { teamVersion } from "../db/team-version";
+import { persistedQueryHash } from "../graphql-documents/apq";
+import { apqStore } from "../graphql-documents/apq-store";
 import { findDocument, hashOfDocumentId } from "../graphql-documents/documents";
 import { cacheableOperation } from "../schema/cacheable";
 import { chargeCachedAnswer, chargeNotModified } from "../schema/read-cost";
@@ -167,12 +169,29 @@ function cacheableDocument(text: string, operationName: string | undefined): boo
   return answer;
 }
 
-/** The text a GraphQL GET runs: its `query`, or the team's registered document its `documentId` names. */
-async function documentText(req: Request, teamId: string): Promise<string | undefined> {
-  const { query, documentId } = req.query;
+/**
+ * The text a GraphQL GET runs: its `query`, the team's registered document its `documentId` names, or the document
+ * its `extensions.persistedQuery` hash names (a registered one, or for a key not limited to registered documents the
+ * text kept by automatic persisted queries). Undefined when there is none to run (Yoga answers the request).
+ */
+async function documentText(req: Request, viewer: { teamId: string; trustedDocumentsOnly?: boolean }): Promise<string | undefined> {
+  const { query, documentId, extensions } = req.query;
   if (typeof query === "string") return documentId === undefined ? query : undefined;
-  const hash = hashOfDocumentId(documentId);
-  return hash ? findDocument(teamId, hash) : undefined;
+  const hash = documentId !== undefined ? hashOfDocumentId(documentId) : persistedHashOf(extensions);
+  if (!hash) return undefined;
+  const registered = await findDocument(viewer.teamId, hash);
+  if (registered !== undefined || documentId !== undefined || viewer.trustedDocumentsOnly) return registered;
+  return apqStore().get(viewer.teamId, hash);
+}
+
+/** The persisted-query hash of a GET's `extensions` parameter, or null (none, or malformed: Yoga says why). */
+function persistedHashOf(extensions: unknown): string | null {
+  if (typeof extensions !== "string") return null;
+  try {
+    return persistedQueryHash(JSON.parse(extensions));
+  } catch {
+    return null;
+  }
 }
 
 interface CachedAnswer {
@@ -271,7 +290,7 @@ export function graphqlHttpCache() {
       if (req.method !== "GET" || !context?.viewer || context.keyCheck) return next();
       // A key limited to registered documents sending text is refused by Yoga: nothing to label or keep.
       if (context.viewer.trustedDocumentsOnly && req.query.query !== undefined) return next();
-      const text = await documentText(req, context.viewer.teamId);
+      const text = await documentText(req, context.viewer);
       const operationName = typeof req.query.operationName === "string" ? req.query.operationName : undefined;
       if (text === undefined || !cacheableDocument(text, operationName)) return next();
       const etag = await etagOf(req, context);
