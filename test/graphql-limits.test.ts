@@ -175,7 +175,9 @@ describe("GraphQL limits", () => {
             ? { body: "x" }
             : /CreateWebhook/.test(op.name)
               ? { url: "x", events: ["*"] }
-              : {};
+              : /CreateCrmDestination/.test(op.name)
+                ? { kind: "json" }
+                : {};
       const status = /Deliveries/.test(op.name) ? "failed" : "all";
       const variables = { limit: 100, offset: 0, status, id: "x", reportId: "00000000-0000-4000-8000-000000000000", address: "x", input, comparables: [], posts: [{}], atomic: false, deliveryId: "x", manifest: {}, first: 100, granularity: "HOUR", showingId: "x", format: "SVG", baseUrl: "https://reports.example.com", file: UPLOADED, alt: "x" };
       const { depth, complexity } = complexityFromQuery(op.document, { schema, variables });

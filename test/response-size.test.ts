@@ -127,7 +127,7 @@ describe("refused before it runs, by its estimate", () => {
     const ids = { id: uuid, reportId: uuid, deliveryId: uuid, address: "x", atomic: false };
     // Mutations' required input, as test/graphql-limits.test.ts gives it.
     const input = (name: string) =>
-      /CreateShowing/.test(name) ? { reportId: uuid } : /CreateReport|CreateComparable/.test(name) ? { address: "x" } : /CreateAgentInsight/.test(name) ? { body: "x" } : /CreateWebhook/.test(name) ? { url: "x", events: ["*"] } : {};
+      /CreateShowing/.test(name) ? { reportId: uuid } : /CreateReport|CreateComparable/.test(name) ? { address: "x" } : /CreateAgentInsight/.test(name) ? { body: "x" } : /CreateWebhook/.test(name) ? { url: "x", events: ["*"] } : /CreateCrmDestination/.test(name) ? { kind: "json" } : {};
     const over = restOperations
       .map((op) => [op.name, bytesFromQuery(schema, op.document, {}, { ...variables, ...ids, input: input(op.name), status: /Deliveries/.test(op.name) ? "failed" : "all" })] as const)
       .filter(([, bytes]) => bytes > config.MAX_RESPONSE_BYTES)

@@ -63,6 +63,7 @@ beforeAll(async () => {
   ids.reportId = (await request(t.app).post("/v1/reports").set(team.auth).send({ address: "1 List Lane" })).body.data.id;
   ids.webhookId = (await request(t.app).post("/v1/webhooks").set(team.auth).send({ url: hook.url, events: ["*"] })).body.data.id;
   ids.showingId = (await request(t.app).post("/v1/showings").set(team.auth).send({ report_id: ids.reportId, event_type: "open_house" })).body.data.id;
+  ids.destinationId = (await request(t.app).post("/v1/crm-destinations").set(team.auth).send({ kind: "json", url: hook.url })).body.data.id;
 });
 afterAll(async () => {
   await hook.close();
@@ -75,6 +76,8 @@ const valid = (): Record<string, object> => ({
   "post /v1/reports/{reportId}/social-posts/import": { posts: [{ platform: "instagram", external_id: "ig-1", likes: 3, metrics_at: "2026-05-03T09:00:00Z" }] },
   "post /v1/webhooks": { url: hook.url, events: ["report.created"] },
   "patch /v1/webhooks/{webhookId}": { events: ["report.created"] },
+  "post /v1/crm-destinations": { kind: "json", url: hook.url, events: ["visitor.signed_in"] },
+  "patch /v1/crm-destinations/{destinationId}": { events: ["visitor.signed_in"] },
   "post /v1/showings/{showingId}/sign-in-links": { label: "Front door", questions: ["How did you hear about this open house?"] },
 });
 
