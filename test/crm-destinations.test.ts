@@ -137,6 +137,17 @@ describe("CRM destinations over REST", () => {
     const audit = await api().get("/v1/audit-log?action=crm_destination.created");
     expect(audit.body.data[0]).toMatchObject({ action: "crm_destination.created", target: { type: "crm_destination", id: destination.id } });
     expect(JSON.stringify(audit.body)).not.toContain(FUB_KEY);
+
+    // A new key replaces the stored one: the audit log says so, never what it was or is.
+    const NEW_KEY = "fka_fedcba9876543210";
+    const patched = await api().patch(`/v1/crm-destinations/${destination.id}`, { api_key: NEW_KEY });
+    expect([patched.status, patched.body.data.has_api_key]).toEqual([200, true]);
+    const updated = await api().get("/v1/audit-log?action=crm_destination.updated");
+    expect(updated.body.data[0].changes).toEqual({ api_key: { before: null, after: "replaced" } });
+    expect(JSON.stringify(updated.body)).not.toContain(NEW_KEY);
+    const { crmApiKey } = await prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: destination.id } });
+    await prisma.webhookEndpoint.update({ where: { id: destination.id }, data: { crmApiKey: stored.crmApiKey } }); // the stand-in expects FUB_KEY
+    expect(crmApiKey).not.toBe(stored.crmApiKey);
   });
 
   it.each([

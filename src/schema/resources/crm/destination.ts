@@ -4,7 +4,7 @@
 // redeliver (webhookDeliveries, webhookEventDeliveries and redeliverWebhook take its id). The API key is stored
 // encrypted under the data key and never shown again. What is sent, and to whom never: src/webhooks/crm.ts.
 import { encryptContact } from "../../../attendees/crypto";
-import { changesOf, recordAudit } from "../../../audit/log";
+import { recordAudit } from "../../../audit/log";
 import { config } from "../../../config";
 import { prisma } from "../../../db";
 import type { Prisma } from "../../../generated/prisma/client";
@@ -13,9 +13,21 @@ import { z } from "zod";
 import { builder } from "../../builder";
 import { badField, badInput, notFound } from "../../errors";
 import { pageArgs, pageType } from "../../page";
-import { checked, hasInvalidCharacters, text } from "../../rules";
+import { checked, hasInvalidCharacters } from "../../rules";
 import { isUuid, teamIdOf } from "../../scope";
-import { checkedEndpointUrl, DELIVERY_STATUSES, DeliveryPage, deliveryPage, newSecret, redeliver } from "../webhook/object";
+import {
+  AUDITED,
+  checkedEndpointUrl,
+  deleteAudited,
+  deliveryFilterArgs,
+  DeliveryPage,
+  deliveryPage,
+  newSecret,
+  redeliver,
+  updateAudited,
+  type AuditedRow,
+  type EndpointAudit,
+} from "../webhook/object";
 
 export const CRM_DESTINATION_NOT_FOUND = "CRM destination not found";
 /** Follow Up Boss API keys are ~40 characters; anything much longer is not one. */
@@ -129,8 +141,7 @@ async function checkedFields(kind: CrmKind, input: Input): Promise<Prisma.Webhoo
 }
 
 /** The destination's fields the audit log shows (never its key or secret), under their REST names. */
-const AUDITED = { kind: true, url: true, events: true, description: true, enabled: true, disabledReason: true } as const;
-const auditFields = (e: { kind: string; url: string; events: string[]; description: string | null; enabled: boolean; disabledReason: string | null }) => ({
+const auditFields = (e: AuditedRow) => ({
   kind: e.kind,
   url: e.url,
   events: e.events,
@@ -138,6 +149,8 @@ const auditFields = (e: { kind: string; url: string; events: string[]; descripti
   enabled: e.enabled,
   disabled_reason: e.disabledReason,
 });
+
+const CRM_AUDIT: EndpointAudit = { kind: NOT_WEBHOOK, target: "crm_destination", fields: auditFields };
 
 /** The team's destination `id`, or a 404. */
 async function destinationOfTeam(teamId: string, id: string): Promise<{ id: string; kind: CrmKind; enabled: boolean }> {
@@ -171,8 +184,7 @@ builder.queryFields((t) => ({
     authScopes: { permission: "webhooks:read" },
     args: {
       destinationId: t.arg.id({ required: true, description: "The destination's id" }),
-      status: t.arg.string({ description: `Only attempts in this status: ${DELIVERY_STATUSES.join(", ")}`, validate: checked(z.enum(DELIVERY_STATUSES).nullish()) }),
-      eventType: t.arg.string({ description: "Only attempts sending events of this type", validate: checked(text(100).nullish()) }),
+      ...deliveryFilterArgs(t),
       ...pageArgs(t),
     },
     resolve: async (_root, { destinationId, ...filter }, ctx) => {
@@ -230,24 +242,9 @@ builder.mutationFields((t) => ({
       const teamId = teamIdOf(ctx);
       const destination = await destinationOfTeam(teamId, String(id));
       const data = await checkedFields(destination.kind, input);
-      const count = await prisma.$transaction(async (tx) => {
-        const where = { id: destination.id, teamId, ...NOT_WEBHOOK };
-        const before = await tx.webhookEndpoint.findFirst({ where, select: AUDITED });
-        const { count } = await tx.webhookEndpoint.updateMany({ where, data });
-        const after = count ? await tx.webhookEndpoint.findUniqueOrThrow({ where: { id: destination.id }, select: AUDITED }) : null;
-        const keyChanged = data.crmApiKey !== undefined;
-        if (before && after && (keyChanged || Object.keys(changesOf("crm_destination", auditFields(before), auditFields(after))).length)) {
-          await recordAudit(tx, ctx, {
-            teamId,
-            action: "crm_destination.updated",
-            target: { type: "crm_destination", id: destination.id },
-            before: auditFields(before),
-            after: { ...auditFields(after), ...(keyChanged ? { api_key: "replaced" } : {}) },
-          });
-        }
-        return count;
-      });
-      if (!count) throw notFound(CRM_DESTINATION_NOT_FOUND);
+      // A new key is recorded as replaced, never as itself.
+      const changed = data.crmApiKey !== undefined ? { api_key: "replaced" } : undefined;
+      if (!(await updateAudited(ctx, teamId, destination.id, data, CRM_AUDIT, changed))) throw notFound(CRM_DESTINATION_NOT_FOUND);
       return prisma.webhookEndpoint.findUniqueOrThrow({ ...query, where: { id: destination.id } });
     },
   }),
@@ -270,17 +267,7 @@ builder.mutationFields((t) => ({
     authScopes: { permission: "webhooks:delete" },
     args: { id: t.arg.id({ required: true, description: "The destination's id" }) },
     resolve: async (_root, { id }, ctx) => {
-      const teamId = teamIdOf(ctx);
-      const deleted =
-        isUuid(String(id)) &&
-        (await prisma.$transaction(async (tx) => {
-          const where = { id: String(id), teamId, ...NOT_WEBHOOK };
-          const before = await tx.webhookEndpoint.findFirst({ where, select: AUDITED });
-          const { count } = await tx.webhookEndpoint.deleteMany({ where });
-          if (count && before) await recordAudit(tx, ctx, { teamId, action: "crm_destination.deleted", target: { type: "crm_destination", id: String(id) }, before: auditFields(before), after: null });
-          return count > 0;
-        }));
-      if (!deleted) throw notFound(CRM_DESTINATION_NOT_FOUND);
+      if (!(await deleteAudited(ctx, teamIdOf(ctx), String(id), CRM_AUDIT))) throw notFound(CRM_DESTINATION_NOT_FOUND);
       return id;
     },
   }),

@@ -4,6 +4,7 @@
 import { openSealedFields } from "../../../attendees/crypto";
 import { randomBytes } from "node:crypto";
 import { changesOf, recordAudit } from "../../../audit/log";
+import type { Context } from "../../../context";
 import { config } from "../../../config";
 import { prisma } from "../../../db";
 import type { Prisma } from "../../../generated/prisma/client";
@@ -12,7 +13,7 @@ import { MAX_CRM_DESTINATIONS } from "../../../webhooks/crm";
 import { checkHost, PrivateAddressError } from "../../../webhooks/address";
 import { recordEvent, withEvents, type Tx } from "../../../webhooks/outbox";
 import { z } from "zod";
-import { builder } from "../../builder";
+import { builder, type ArgBuilder } from "../../builder";
 import { badField, badInput, conflict, notFound } from "../../errors";
 import { pageArgs, pageType } from "../../page";
 import { checked, hasInvalidCharacters, text } from "../../rules";
@@ -321,6 +322,12 @@ export async function redeliver(teamId: string, endpoint: { id: string; enabled:
   return withEvents((tx) => attemptNow(tx, teamId, delivery.eventId, endpoint.id));
 }
 
+/** The arguments that filter an endpoint's delivery attempts (webhooks' and CRM destinations' logs alike). */
+export const deliveryFilterArgs = (t: { arg: ArgBuilder }) => ({
+  status: t.arg.string({ description: `Only attempts in this status: ${DELIVERY_STATUSES.join(", ")}`, validate: checked(z.enum(DELIVERY_STATUSES).nullish()) }),
+  eventType: t.arg.string({ description: "Only attempts sending events of this type", validate: checked(text(100).nullish()) }),
+});
+
 /** The page of an endpoint's attempts, filtered. */
 export const deliveryPage = (teamId: string, endpointId: string, a: { status?: string | null; eventType?: string | null; limit: number; offset: number }) => ({
   where: { endpointId, teamId, ...(a.status ? { status: a.status } : {}), ...(a.eventType ? { event: { type: a.eventType } } : {}) } as Prisma.WebhookDeliveryWhereInput,
@@ -353,8 +360,7 @@ builder.queryFields((t) => ({
     authScopes: { permission: "webhooks:read" },
     args: {
       endpointId: t.arg.id({ required: true, description: "The endpoint's id" }),
-      status: t.arg.string({ description: `Only attempts in this status: ${DELIVERY_STATUSES.join(", ")}`, validate: checked(z.enum(DELIVERY_STATUSES).nullish()) }),
-      eventType: t.arg.string({ description: "Only attempts sending events of this type", validate: checked(text(100).nullish()) }),
+      ...deliveryFilterArgs(t),
       ...pageArgs(t),
     },
     resolve: async (_root, { endpointId, status, eventType, limit, offset }, ctx) => {
@@ -414,15 +420,58 @@ builder.queryFields((t) => ({
   }),
 }));
 
-/** The endpoint's fields the audit log shows (never its secrets), and them under their REST names. */
-const AUDITED = { url: true, events: true, description: true, enabled: true, disabledReason: true } as const;
-const auditFields = (e: { url: string; events: string[]; description: string | null; enabled: boolean; disabledReason: string | null }) => ({
+/** An endpoint row's fields the audit log may show (never its secrets or key). */
+export const AUDITED = { kind: true, url: true, events: true, description: true, enabled: true, disabledReason: true } as const;
+export type AuditedRow = Prisma.WebhookEndpointGetPayload<{ select: typeof AUDITED }>;
+/** A webhook's recorded fields under their REST names. */
+const auditFields = (e: AuditedRow) => ({
   url: e.url,
   events: e.events,
   description: e.description,
   enabled: e.enabled,
   disabled_reason: e.disabledReason,
 });
+
+/** How the rows of one kind of endpoint (webhooks, CRM destinations) are found and audited. */
+export interface EndpointAudit {
+  /** The rows of this kind. */
+  kind: Prisma.WebhookEndpointWhereInput;
+  /** The audit target type; its actions are `<target>.updated` and `<target>.deleted`. */
+  target: "webhook" | "crm_destination";
+  fields: (row: AuditedRow) => Record<string, unknown>;
+}
+export const WEBHOOK_AUDIT: EndpointAudit = { kind: WEBHOOK_KIND, target: "webhook", fields: auditFields };
+
+/**
+ * Changes the team's endpoint `id` and records it in the audit log when a recorded field changed, or `changed` says
+ * something unrecorded did (one transaction). Disabling is an update with enabled false. False when it is gone.
+ */
+export async function updateAudited(ctx: Context, teamId: string, id: string, data: Prisma.WebhookEndpointUpdateManyMutationInput, audit: EndpointAudit, changed?: Record<string, unknown>): Promise<boolean> {
+  return prisma.$transaction(async (tx) => {
+    const where = { id, teamId, ...audit.kind };
+    const before = await tx.webhookEndpoint.findFirst({ where, select: AUDITED });
+    const { count } = await tx.webhookEndpoint.updateMany({ where, data });
+    const after = count ? await tx.webhookEndpoint.findUniqueOrThrow({ where: { id }, select: AUDITED }) : null;
+    if (before && after && (changed || Object.keys(changesOf(audit.target, audit.fields(before), audit.fields(after))).length)) {
+      const action = `${audit.target}.updated` as const;
+      await recordAudit(tx, ctx, { teamId, action, target: { type: audit.target, id }, before: audit.fields(before), after: { ...audit.fields(after), ...changed } });
+    }
+    return count > 0;
+  });
+}
+
+/** Deletes the team's endpoint `id` (its delivery log goes with it) and records it in the audit log. False when there was none. */
+export async function deleteAudited(ctx: Context, teamId: string, id: string, audit: EndpointAudit): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  return prisma.$transaction(async (tx) => {
+    const where = { id, teamId, ...audit.kind };
+    const before = await tx.webhookEndpoint.findFirst({ where, select: AUDITED });
+    const { count } = await tx.webhookEndpoint.deleteMany({ where });
+    const action = `${audit.target}.deleted` as const;
+    if (count && before) await recordAudit(tx, ctx, { teamId, action, target: { type: audit.target, id }, before: audit.fields(before), after: null });
+    return count > 0;
+  });
+}
 
 builder.mutationFields((t) => ({
   createWebhookEndpoint: t.field({
@@ -454,17 +503,7 @@ builder.mutationFields((t) => ({
       const teamId = teamIdOf(ctx);
       const endpoint = await endpointOfTeam(teamId, String(id));
       const data = await checkedFields(input);
-      // The change and its audit-log entry in one transaction (disabling is an update with enabled false).
-      const count = await prisma.$transaction(async (tx) => {
-        const before = await tx.webhookEndpoint.findFirst({ where: { id: endpoint.id, teamId }, select: AUDITED });
-        const { count } = await tx.webhookEndpoint.updateMany({ where: { id: endpoint.id, teamId }, data: data as Prisma.WebhookEndpointUpdateManyMutationInput });
-        const after = count ? await tx.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id }, select: AUDITED }) : null;
-        if (before && after && Object.keys(changesOf("webhook", auditFields(before), auditFields(after))).length) {
-          await recordAudit(tx, ctx, { teamId, action: "webhook.updated", target: { type: "webhook", id: endpoint.id }, before: auditFields(before), after: auditFields(after) });
-        }
-        return count;
-      });
-      if (!count) throw notFound(WEBHOOK_NOT_FOUND);
+      if (!(await updateAudited(ctx, teamId, endpoint.id, data as Prisma.WebhookEndpointUpdateManyMutationInput, WEBHOOK_AUDIT))) throw notFound(WEBHOOK_NOT_FOUND);
       return prisma.webhookEndpoint.findUniqueOrThrow({ ...query, where: { id: endpoint.id } });
     },
   }),
@@ -473,16 +512,7 @@ builder.mutationFields((t) => ({
     authScopes: { permission: "webhooks:delete" },
     args: { id: t.arg.id({ required: true, description: "The endpoint's id" }) },
     resolve: async (_root, { id }, ctx) => {
-      const teamId = teamIdOf(ctx);
-      const deleted =
-        isUuid(String(id)) &&
-        (await prisma.$transaction(async (tx) => {
-          const before = await tx.webhookEndpoint.findFirst({ where: { id: String(id), teamId, ...WEBHOOK_KIND }, select: AUDITED });
-          const { count } = await tx.webhookEndpoint.deleteMany({ where: { id: String(id), teamId, ...WEBHOOK_KIND } });
-          if (count && before) await recordAudit(tx, ctx, { teamId, action: "webhook.deleted", target: { type: "webhook", id: String(id) }, before: auditFields(before), after: null });
-          return count > 0;
-        }));
-      if (!deleted) throw notFound(WEBHOOK_NOT_FOUND);
+      if (!(await deleteAudited(ctx, teamIdOf(ctx), String(id), WEBHOOK_AUDIT))) throw notFound(WEBHOOK_NOT_FOUND);
       return id;
     },
   }),
