@@ -136,6 +136,9 @@ describe("uploading a phone photo", () => {
     const [cover] = imagesOf(page.text);
     expect(cover.alt).toBe("Front of the house");
     expect(cover.srcset.split(", ").map((entry) => entry.split(" ")[1])).toEqual(["480w", "960w", "1600w"]);
+    // A texted link previews with the cover: its widest file by its full URL, on the host the page was asked of.
+    const preview = /<meta property="og:image" content="([^"]+)"><meta property="og:image:alt" content="Front of the house">/.exec(page.text);
+    expect(preview?.[1]).toBe(`${new URL(page.request.url).origin}/r/${token}/photos/${photo.id}-1600.jpg`);
 
     for (const width of [480, 960, 1600]) {
       const url = `/r/${token}/photos/${photo.id}-${width}.jpg`;

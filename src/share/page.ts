@@ -158,7 +158,8 @@ const gallery = (photos: PagePhoto[]) =>
     ? html`<section aria-labelledby="s-photos" id="photos"><h2 id="s-photos">Photos</h2><ul class="gallery">${photos.slice(1).map((p) => html`<li>${image(p, "(max-width: 40rem) 100vw, 20rem")}</li>`)}</ul></section>`
     : "";
 
-type PageInput = ReportView & { pdfHref?: string; photos?: PagePhoto[] };
+/** The report's page. `pdfHref`: where its PDF is (relative); `origin`: the page's folder as a full URL (`https://host/r/`). */
+type PageInput = ReportView & { pdfHref?: string; photos?: PagePhoto[]; origin?: string };
 
 function body(v: PageInput): Html {
   const a = v.activity;
@@ -202,13 +203,14 @@ function document(title: string, css: string, content: Html, head: Html = raw(""
   return { html: page.text, policy: policyFor(css, images) };
 }
 
-/** The report's page. `pdfHref`: where its PDF is (relative). */
 /**
  * Open Graph tags, so a texted link previews as the property: its address as the title, the place and the agent as
- * the description (no image yet: the report has no photo).
+ * the description, and its cover photo (the widest rendition, by its full URL: previews fetch it on their own).
  */
-const openGraph = (v: ReportView) =>
-  html`<meta property="og:type" content="website"><meta property="og:title" content="${v.title}"><meta property="og:description" content="${[v.place, `Property report by ${v.agent.name}`].filter(Boolean).join(" · ")}">`;
+const openGraph = (v: PageInput) =>
+  html`<meta property="og:type" content="website"><meta property="og:title" content="${v.title}"><meta property="og:description" content="${[v.place, `Property report by ${v.agent.name}`].filter(Boolean).join(" · ")}">${
+    v.photos?.length && v.origin ? html`<meta property="og:image" content="${v.origin}${v.photos[0].widest}"><meta property="og:image:alt" content="${v.photos[0].alt}">` : ""
+  }`;
 
 export const reportPage = (v: PageInput): Page =>
   document(`${isolated(v.title)}: property report`, stylesheet(v.theme), body(v), openGraph(v), (v.photos?.length ?? 0) > 0);

@@ -32,6 +32,8 @@ export interface PagePhoto {
   /** The intrinsic size of `src` (so the page keeps its place before it loads). */
   width: number;
   height: number;
+  /** Its widest rendition (relative, as `src`): the preview image a texted link shows. */
+  widest: string;
 }
 
 /** The report's own photos for its page, by position (the first is the cover); none when it has none. */
@@ -46,6 +48,7 @@ export async function pagePhotos(link: ActiveShareLink, token: string, context: 
       srcset: p.widths.map((w) => `${href(w)} ${w}w`).join(", "),
       width: smallest,
       height: Math.max(1, Math.round((p.height * smallest) / p.width)),
+      widest: href(p.widths[p.widths.length - 1]),
     };
   });
 }

@@ -116,7 +116,8 @@ export function sharePagesRouter(limiter: RateLimiter): Router {
       return void res.send(await reportPdf(view, await pdfPhotos(link.reportId, link.teamId, linkContext(link))));
     }
     const photoList = await pagePhotos(link, match![1], linkContext(link));
-    sendPage(res, 200, reportPage({ ...view, pdfHref: `${match![1]}.pdf`, photos: photoList }));
+    const origin = `${req.protocol}://${req.get("host")}${req.baseUrl}/`;
+    sendPage(res, 200, reportPage({ ...view, pdfHref: `${match![1]}.pdf`, photos: photoList, origin }));
   }
 
   /**
