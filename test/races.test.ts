@@ -3,16 +3,20 @@
 // and nothing is left pointing at the deleted report. The writes are listed from the OpenAPI document, so a new
 // write route of a report fails the coverage test until it is raced here too.
 import { randomUUID } from "node:crypto";
+import sharp from "sharp";
 import request from "supertest";
 import { prisma } from "../src/db";
 import { createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
 
 let t: TestApp;
 let team: TestTeam;
+/** A small JPEG for the photo uploads. */
+let image: Buffer;
 
 beforeAll(async () => {
   t = await startTestApp();
   team = await createTeam();
+  image = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#8a9" } }).jpeg().toBuffer();
 });
 afterAll(() => t.close());
 
@@ -27,6 +31,9 @@ interface Fixture {
   postId: string;
   linkId: string;
   signInLinkId: string;
+  /** A photo of the report, and one of its comparable (comparableId). */
+  photoId: string;
+  comparablePhotoId: string;
 }
 type Item = Exclude<keyof Fixture, "reportId">;
 
@@ -38,6 +45,14 @@ interface Racer {
 }
 
 const csv = (n: number) => `platform,external_id,likes\ninstagram,race-${n},${n}\ntiktok,race-${n},1\n`;
+
+/** Uploads a photo of the report (or of its comparable) through the API: the multipart body as a client sends it. */
+const upload = (f: Fixture, n: number, comparable = false) =>
+  send("post", `/v1/reports/${f.reportId}${comparable ? `/comparables/${f.comparableId}` : ""}/photos`)
+    .attach("file", image, "photo.jpg")
+    .field("alt", `Photo ${n}`);
+const photoPath = (f: Fixture, comparable = false) =>
+  `/v1/reports/${f.reportId}${comparable ? `/comparables/${f.comparableId}/photos/${f.comparablePhotoId}` : `/photos/${f.photoId}`}`;
 
 const RACERS: Record<string, Racer> = {
   "update a report": { op: "updateReport", run: (f, n) => send("patch", `/v1/reports/${f.reportId}`).send({ price: 300_000 + n }) },
@@ -79,6 +94,12 @@ const RACERS: Record<string, Racer> = {
     needs: "signInLinkId",
     run: (f) => send("delete", `/v1/showings/${f.showingId}/sign-in-links/${f.signInLinkId}`),
   },
+  "upload a photo": { op: "uploadReportPhoto", run: (f, n) => upload(f, n) },
+  "update a photo": { op: "updateReportPhoto", needs: "photoId", run: (f, n) => send("patch", photoPath(f)).send({ alt: `Changed ${n}` }) },
+  "delete a photo": { op: "deleteReportPhoto", needs: "photoId", run: (f) => send("delete", photoPath(f)) },
+  "upload a comparable's photo": { op: "uploadComparablePhoto", needs: "comparableId", run: (f, n) => upload(f, n, true) },
+  "update a comparable's photo": { op: "updateComparablePhoto", needs: "comparablePhotoId", run: (f, n) => send("patch", photoPath(f, true)).send({ position: n % 2 }) },
+  "delete a comparable's photo": { op: "deleteComparablePhoto", needs: "comparablePhotoId", run: (f) => send("delete", photoPath(f, true)) },
 };
 
 /** Write operations that do not take a report (the rest of the document's writes must all be raced). */
@@ -93,6 +114,10 @@ const NOT_OF_A_REPORT = [
   "registerGraphQLDocuments",
   "eraseAttendee", // a person's contact data across the team's reports, by e-mail or phone
   "withdrawConsent", // a consent receipt, kept whatever happens to its showing or report
+  "createCrmDestination",
+  "updateCrmDestination",
+  "deleteCrmDestination",
+  "redeliverCrmDelivery",
 ];
 
 /** Trials per racer; each sends the racer twice and the report's delete at once. */
@@ -105,10 +130,18 @@ async function fixture(needs: Item | undefined, trial: number): Promise<Fixture>
   const made = async (row: Promise<{ id: string }>) => (await row).id;
   // A sign-in link belongs to a showing of the report.
   const showingId = needs === "showingId" || needs === "signInLinkId" ? await made(prisma.showing.create({ data })) : "";
+  const comparableId = needs === "comparableId" || needs === "comparablePhotoId" ? await made(prisma.comparable.create({ data: { ...data, address: "1 Held Ave" } })) : "";
+  const uploaded = async (comparable: boolean) => {
+    const res = await upload({ reportId, comparableId } as Fixture, trial, comparable);
+    expect(res.status).toBe(201);
+    return res.body.data.id as string;
+  };
   return {
     reportId,
     showingId,
-    comparableId: needs === "comparableId" ? await made(prisma.comparable.create({ data: { ...data, address: "1 Held Ave" } })) : "",
+    comparableId,
+    photoId: needs === "photoId" ? await uploaded(false) : "",
+    comparablePhotoId: needs === "comparablePhotoId" ? await uploaded(true) : "",
     insightId: needs === "insightId" ? await made(prisma.agentInsight.create({ data: { ...data, author: "Dana Agent", body: "Held" } })) : "",
     postId: needs === "postId" ? await made(prisma.socialMediaPost.create({ data: { ...data, platform: "x", externalId: "held", likes: 1 } })) : "",
     linkId: needs === "linkId" ? await made(prisma.shareLink.create({ data: { ...data, tokenHash: randomUUID(), expiresAt: new Date(Date.now() + 86_400_000) } })) : "",
@@ -132,6 +165,7 @@ async function leftOver(reportId: string): Promise<number> {
     prisma.agentInsight.count({ where }),
     prisma.socialMediaPost.count({ where }),
     prisma.shareLink.count({ where }),
+    prisma.photo.count({ where }),
     prisma.report.count({ where: { id: reportId } }),
   ]);
   return counts.reduce((a, b) => a + b, 0);
