@@ -30,6 +30,8 @@ export interface Prepared {
   write: boolean;
   /** The media type of a documented success that is not JSON (the report's PDF). */
   binary?: string;
+  /** Ids of the other team the answer may show: a public page's own (its report's photos, in their URLs). */
+  shows?: string[];
   /**
    * Whose data the request acts on: the fuzz team's (default), or the other team's when it is sent to a public page
    * of the other team's own (a visitor signing in on its open-house link changes its attendees, as the design says).
@@ -188,12 +190,12 @@ export class World {
     return answer;
   }
 
-  /** The other team's ids and marker never appear in an answer, unless the request carried them itself. */
+  /** The other team's ids and marker never appear in an answer, unless the request carried them itself or may show them. */
   checkLeak(prepared: Prepared, answer: Answer): void {
     const theirs = this.state[this.other.teamId];
     const asked = `${prepared.sent.path} ${prepared.sent.body ?? ""}`;
     const secrets = [this.marker, ...Object.values(theirs).flatMap((t) => [...t.ids, ...t.keys])];
-    const leaked = secrets.find((s) => answer.text.includes(s) && !asked.includes(s));
+    const leaked = secrets.find((s) => answer.text.includes(s) && !asked.includes(s) && !prepared.shows?.includes(s));
     if (leaked) this.fail("cross-team leak", prepared, answer, `the answer contains ${leaked} of the other team`);
   }
 

@@ -56,7 +56,9 @@ export const pageCaseArb = (links: Links) =>
 /** Sends one case and checks its answer. */
 export async function runPage(world: World, links: Links, c: { method: string; segment: string; suffix: string }): Promise<void> {
   const path = `/r/${c.segment}${c.suffix}`;
-  const prepared = { label: `${c.method} /r/…`, sent: { method: c.method, path, headers: {} }, problems: [] as string[], unauthenticated: true, write: false };
+  // A live link's page shows its report's photos by their ids (the other team's, on its own link's page).
+  const ownPhoto = /\/photos\/([0-9a-f-]{36})-/.exec(links.photos.get(c.segment) ?? "")?.[1];
+  const prepared = { label: `${c.method} /r/…`, sent: { method: c.method, path, headers: {} }, problems: [] as string[], unauthenticated: true, write: false, shows: ownPhoto ? [ownPhoto] : [] };
   const address = links.live.get(c.segment);
   const photo = links.photos.get(c.segment) === c.suffix;
   const opens = address !== undefined && (c.method === "GET" || c.method === "HEAD") && (["", ".pdf", "?x=1"].includes(c.suffix) || photo);
