@@ -46,6 +46,28 @@ export function isAnimatedPng(bytes: Uint8Array): boolean {
 
 const refuse = (reason: string) => badField(FILE, reason);
 
+/**
+ * Photos worked on at once in one process. sharp runs each step on libuv's thread pool (4 threads by default), which
+ * the rest of the process shares (DNS for webhooks, compression, crypto): uploads arriving together — one team's
+ * twenty, say — take two threads at most and wait in line for them, and every other request keeps the other two.
+ */
+export const PHOTO_SLOTS = 2;
+let busy = 0;
+const waiting: Array<() => void> = [];
+
+/** Runs `work` once one of PHOTO_SLOTS is free (first come, first served). */
+async function inLine<T>(work: () => Promise<T>): Promise<T> {
+  if (busy >= PHOTO_SLOTS) await new Promise<void>((resolve) => waiting.push(resolve));
+  else busy++;
+  try {
+    return await work();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else busy--;
+  }
+}
+
 /** Whether the bytes start as a JPEG, PNG or WebP file does (to tell a damaged one from another kind of file). */
 const looksAccepted = (b: Buffer): boolean =>
   (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) ||
@@ -80,14 +102,17 @@ export async function processPhoto(bytes: Uint8Array): Promise<ProcessedPhoto> {
   try {
     // One decode, turned upright; each rendition is a clone. sharp writes no metadata unless asked (withMetadata).
     const base = sharp(input, options).rotate();
-    const renditions = await Promise.all(
-      widths.map(async (width) => {
+    // One rendition after another, and at most PHOTO_SLOTS photos at once in this process (see inLine).
+    const renditions = await inLine(async () => {
+      const made: Rendition[] = [];
+      for (const width of widths) {
         const resized = base.clone().resize({ width, withoutEnlargement: true });
         const encoded = contentType === "image/jpeg" ? resized.jpeg({ quality: 82, mozjpeg: true }) : resized.webp({ quality: 82 });
         const { data, info } = await encoded.toBuffer({ resolveWithObject: true });
-        return { width: info.width, height: info.height, bytes: data };
-      }),
-    );
+        made.push({ width: info.width, height: info.height, bytes: data });
+      }
+      return made;
+    });
     return { ...upright, contentType, renditions };
   } catch (err) {
     if (/pixel limit/i.test(String((err as Error)?.message))) throw refuse("must be at most 50 megapixels");
