@@ -95,7 +95,9 @@ beforeAll(async () => {
   expect((await api().post("/v1/webhooks", { url: hooks.url, events: ["visitor.signed_in"] })).status).toBe(201);
 });
 afterAll(async () => {
-  await worker.stop(1000);
+  // Long enough for attempts in flight to finish and their outcomes to be written: on a shared database this worker
+  // also sends other test files' deliveries, and a claim left behind would hold theirs until it runs out.
+  await worker.stop(10_000);
   await Promise.all([fub.close(), hooks.close()]);
   await t.close();
 });

@@ -56,7 +56,9 @@ const REPORT_EVENTS = `subscription($id: ID!) { reportEvents(reportId: $id) { id
     const events: ExecutionResult<any>[] = [];
     const waiters: Array<() => void> = [];
     const wake = () => waiters.splice(0).forEach((w) => w());
-    c.subscribe({ query, variables }, { next: (v) => (events.push(v as ExecutionResult<any>), wake()), error: wake, complete: wake });
+    // An operation refused with an error message (or a closed socket) is an event too, so no wait outlives it.
+    const failed = (e: unknown) => (events.push({ errors: Array.isArray(e) ? e : [e] } as ExecutionResult<any>), wake());
+    c.subscribe({ query, variables }, { next: (v) => (events.push(v as ExecutionResult<any>), wake()), error: failed, complete: wake });
     return {
       events,
       /** Whether an event is waiting, or comes within `ms` (none is taken). */
@@ -96,7 +98,12 @@ const REPORT_EVENTS = `subscription($id: ID!) { reportEvents(reportId: $id) { id
     const capped = created.data.createApiKey.key as string;
     const [onA, onB] = [client(a, capped), client(b, capped)];
     const subs = Array.from({ length: MAX_STREAMS_PER_KEY - 2 }, (_, i) => listen(i % 2 ? onA : onB, `subscription { teamEvents { id } }`, {}));
-    void subs;
+    // Every stream is counted once it has had an event (graphql-ws says nothing when a stream opened): changes go on
+    // until each has one, so the streams below are never counted before these.
+    for (let attempt = 1; !subs.every((sub) => sub.events.length > 0); attempt++) {
+      await run(client(a), `mutation { createReport(input: { address: "${attempt} Cap Lane", listingAgent: "Ann" }) { id } }`);
+      await Promise.all(subs.map((sub) => sub.arrives(1000 * attempt)));
+    }
     const sse = await Promise.all([a, b].map((server) => openLiveStream(server.url, { query: `subscription { teamEvents { id } }`, variables: {}, headers: { Authorization: `Bearer ${capped}` } })));
     try {
       expect(sse.map((s) => s.status)).toEqual([200, 200]);
