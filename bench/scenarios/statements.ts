@@ -13,10 +13,10 @@ export const NESTED_QUERY = `query BenchNested($limit: Int!) {
     total
     items {
       id address price status showingsCount
-      comparables { id address price distanceMiles }
-      showings { id attendeeName eventType showingDate }
-      socialMediaPosts { id platform likes postedAt }
-      agentInsights { id title body }
+      comparables(limit: 10) { id address price distanceMiles }
+      showings(limit: 10) { id attendeeName eventType showingDate }
+      socialMediaPosts(limit: 10) { id platform likes postedAt }
+      agentInsights(limit: 10) { id title body }
     }
   }
 }`;
