@@ -38,19 +38,25 @@ function memoryStore(): ApqStore {
   };
 }
 
-// A team's documents: a hash (hash → text) and a sorted set (hash → last use), in one slot (the team id as hash tag).
-// Adds the document, drops the least recently used past the bound, and renews both keys' expiry.
+// A team's documents: a hash (hash → text) and a sorted set (hash → the number of its last use, from the team's
+// counter: uses within one millisecond stay in order, which a clock would tie), in one slot (the team id as hash tag).
+// Adds the document, drops the least recently used past the bound, and renews the keys' expiry.
 const SET = `
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
-local over = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[4])
+redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[3]), ARGV[1])
+local over = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[3])
 if over > 0 then
   local old = redis.call('ZRANGE', KEYS[2], 0, over - 1)
   redis.call('ZREMRANGEBYRANK', KEYS[2], 0, over - 1)
   redis.call('HDEL', KEYS[1], unpack(old))
 end
-redis.call('EXPIRE', KEYS[1], ARGV[5])
-redis.call('EXPIRE', KEYS[2], ARGV[5])
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+redis.call('EXPIRE', KEYS[2], ARGV[4])
+redis.call('EXPIRE', KEYS[3], ARGV[4])
+return 0`;
+/** A use: the document's place among the last used, if it is kept. */
+const TOUCH = `
+if redis.call('ZSCORE', KEYS[2], ARGV[1]) then redis.call('ZADD', KEYS[2], 'XX', redis.call('INCR', KEYS[3]), ARGV[1]) end
 return 0`;
 
 function redisStore(url: string, prefix: string): ApqStore {
@@ -58,12 +64,13 @@ function redisStore(url: string, prefix: string): ApqStore {
   client.on("error", (err) => logger.warn({ err: err.message }, "redis error; automatic persisted queries miss meanwhile"));
   const texts = (teamId: string) => `${prefix}:apq:{${teamId}}:texts`;
   const uses = (teamId: string) => `${prefix}:apq:{${teamId}}:uses`;
+  const count = (teamId: string) => `${prefix}:apq:{${teamId}}:count`;
   return {
     get: async (teamId, hash) => {
       try {
         const text = await client.hget(texts(teamId), hash);
         if (text === null) return undefined;
-        void client.zadd(uses(teamId), "XX", Date.now(), hash).catch(() => undefined);
+        void client.eval(TOUCH, 3, texts(teamId), uses(teamId), count(teamId), hash).catch(() => undefined);
         return text;
       } catch (err) {
         logger.warn({ err: (err as Error).message }, "automatic persisted queries unavailable");
@@ -71,7 +78,7 @@ function redisStore(url: string, prefix: string): ApqStore {
       }
     },
     set: async (teamId, hash, text) => {
-      await client.eval(SET, 2, texts(teamId), uses(teamId), hash, text, Date.now(), APQ_PER_TEAM, REDIS_TTL_SECONDS).catch((err: Error) => {
+      await client.eval(SET, 3, texts(teamId), uses(teamId), count(teamId), hash, text, APQ_PER_TEAM, REDIS_TTL_SECONDS).catch((err: Error) => {
         logger.warn({ err: err.message }, "could not keep an automatic persisted query");
       });
     },
