@@ -16,6 +16,8 @@ export const APQ_MAX_TEXT = 64 * 1024;
 const MEMORY_TEAMS = 200;
 /** Text a team keeps in this process without Redis (characters). */
 const MEMORY_TEXT_PER_TEAM = 2 * 1024 * 1024;
+/** How long a command waits for the Redis connection when the store was just made (ms). */
+const CONNECT_WAIT_MS = 1_000;
 /** A team's documents in Redis expire this long after the team last registered one. */
 const REDIS_TTL_SECONDS = 30 * 24 * 3600;
 
@@ -65,9 +67,24 @@ function redisStore(url: string, prefix: string): ApqStore {
   const texts = (teamId: string) => `${prefix}:apq:{${teamId}}:texts`;
   const uses = (teamId: string) => `${prefix}:apq:{${teamId}}:uses`;
   const count = (teamId: string) => `${prefix}:apq:{${teamId}}:count`;
+  // Commands are not queued while the client connects (a Redis that cannot be reached must miss, not hold requests):
+  // the first ones wait for the connection, at most CONNECT_WAIT_MS, so a team's first registration is kept.
+  const connected = (): Promise<void> =>
+    client.status === "ready"
+      ? Promise.resolve()
+      : new Promise((resolve) => {
+          const done = () => {
+            clearTimeout(timer);
+            client.off("ready", done);
+            resolve();
+          };
+          const timer = setTimeout(done, CONNECT_WAIT_MS);
+          client.once("ready", done);
+        });
   return {
     get: async (teamId, hash) => {
       try {
+        await connected();
         const text = await client.hget(texts(teamId), hash);
         if (text === null) return undefined;
         void client.eval(TOUCH, 3, texts(teamId), uses(teamId), count(teamId), hash).catch(() => undefined);
@@ -78,6 +95,7 @@ function redisStore(url: string, prefix: string): ApqStore {
       }
     },
     set: async (teamId, hash, text) => {
+      await connected();
       await client.eval(SET, 3, texts(teamId), uses(teamId), count(teamId), hash, text, APQ_PER_TEAM, REDIS_TTL_SECONDS).catch((err: Error) => {
         logger.warn({ err: err.message }, "could not keep an automatic persisted query");
       });
