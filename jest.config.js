@@ -6,7 +6,7 @@
 //   developer runs after each change.
 // - system (`npm run test:system`): tests that start real server and CLI processes, stop or kill them, drive
 //   Chromium, apply the migrations to fresh databases, send ten thousand requests, or fuzz every route.
-// CI runs both, on both databases (.ci/run); `npm run test:all` runs both here.
+// CI runs the fast tier on PGlite and both tiers on PostgreSQL (.ci/run); `npm run test:all` runs both here.
 const SYSTEM = [
   "browser",
   "dashboard",
@@ -44,6 +44,8 @@ const SYSTEM = [
   "races",
   "webhooks-fairness",
   "fuzz/fuzz",
+  // The fuzz suite's WebSocket pass: 2,000 cases of protocol frames in any order with CI=true (~100 s).
+  "fuzz/websocket",
   // A primary and a streaming replica of its own (initdb, pg_basebackup): read-your-writes across two processes.
   "read-replicas",
 ].map((name) => `<rootDir>/test/${name}.test.ts`);

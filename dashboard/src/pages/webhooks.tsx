@@ -441,7 +441,7 @@ export function EventPage(props: PageProps & { id: string }) {
   const redelivery = useRedelivery(props, found.reload);
   const ev = found.data?.webhookEvent;
   const urls = new Map(found.data?.webhookEndpoints.items.map((e) => [e.id, e.url]) ?? []);
-  useTeamEvents(props.apiKey, () => found.reload());
+  useReloadOnEvents(props.apiKey, found.reload);
   useReloadWhenDue(ev?.deliveries, found.reload);
   return (
     <>
@@ -568,15 +568,39 @@ function DeliveryRow({ d, label, onRedeliver, children }: { d: Pick<EventDeliver
   );
 }
 
-/** While an attempt of `deliveries` waits, reads again once it is due (a retry's outcome is no live event of the team). */
-function useReloadWhenDue(deliveries: Pick<EventDelivery, "nextAttemptAt">[] | undefined, reload: () => void) {
-  const due = deliveries?.map((d) => (d.nextAttemptAt ? Date.parse(d.nextAttemptAt) : Infinity)).reduce((a, b) => Math.min(a, b), Infinity) ?? Infinity;
+/** How often an attempt that is being sent (due, claimed by a worker, outcome not yet written) is read again (ms). */
+const SENDING_RELOAD_MS = 2_000;
+
+/**
+ * Keeps a list of deliveries current between the team's live events (a retry's outcome is no live event of the
+ * team): while an attempt waits, reads again once it is due; while one is being sent, every SENDING_RELOAD_MS.
+ */
+function useReloadWhenDue(deliveries: Pick<EventDelivery, "nextAttemptAt" | "state">[] | undefined, reload: () => void) {
+  const open = deliveries?.filter((d) => d.state === "pending" || d.state === "retrying") ?? [];
+  const due = open.map((d) => (d.nextAttemptAt ? Date.parse(d.nextAttemptAt) : Date.now())).reduce((a, b) => Math.min(a, b), Infinity);
   useEffect(() => {
     if (due === Infinity) return;
-    const timer = setTimeout(reload, Math.min(Math.max(due - Date.now() + 500, 1000), 15_000));
+    const timer = setTimeout(reload, Math.min(Math.max(due - Date.now() + 500, SENDING_RELOAD_MS), 15_000));
     return () => clearTimeout(timer);
   }, [due, deliveries]);
 }
+
+/**
+ * Reads again on each of the team's live events, and once more FAN_OUT_MS later: a change records its event in its
+ * own transaction, and the delivery worker makes the event's deliveries just after, so the first read can come
+ * before them.
+ */
+function useReloadOnEvents(apiKey: string, reload: () => void) {
+  const later = useRef<ReturnType<typeof setTimeout>>();
+  useEffect(() => () => clearTimeout(later.current), []);
+  useTeamEvents(apiKey, () => {
+    reload();
+    clearTimeout(later.current);
+    later.current = setTimeout(reload, FAN_OUT_MS);
+  });
+}
+/** See useReloadOnEvents (ms). */
+const FAN_OUT_MS = 1_500;
 
 /** What one Redeliver sends again (the delivery's last attempt) and its words: the dialog's question, the status line. */
 interface Redelivery {
@@ -653,7 +677,7 @@ function Deliveries({ props, endpointId, types }: { props: PageProps; endpointId
   const log = useLoad(() => api(DELIVERIES, { endpointId, state: state || null, eventType: eventType || null, limit: LOG_PAGE, offset }), [endpointId, state, eventType, offset]);
   const redelivery = useRedelivery(props, log.reload);
   const page = log.data?.webhookEventDeliveries;
-  useTeamEvents(props.apiKey, () => log.reload());
+  useReloadOnEvents(props.apiKey, log.reload);
   useReloadWhenDue(page?.items, log.reload);
   const filter = (set: (v: string) => void) => (e: Event) => (set((e.target as HTMLSelectElement).value), setOffset(0));
   return (
