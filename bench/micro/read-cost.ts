@@ -1,7 +1,7 @@
 // Read cost's CPU per request (BENCHMARKS.md "Read cost"): what pricing and charging adds to a request, measured on
 // its own over many calls — the REST detail's price (kept per document after its first estimate) and charge, and the
 // nested page's charge (its estimate is the one the limits already made) with extensions.cost written into the
-// answer — in this process's memory store, and with REDIS_URL set in Redis (one round trip per charge).
+// answer — in this process's memory store, and with REDIS_URL set in Redis (a busy key's points taken in blocks).
 // npx tsx bench/micro/read-cost.ts   (REDIS_URL=redis://127.0.0.1:6379 for the Redis store)
 import { randomUUID } from "node:crypto";
 import { parse } from "graphql";

@@ -12,8 +12,11 @@
 // of the limit the key had when the block was taken, per process; none for keys under 200 requests an hour, whose
 // blocks are always one point). One point is counted without a block, in parallel with the others.
 // Counts and X-RateLimit-Remaining stay exact for the requests of one process. A request costing several points
-// (hitWithin: a GraphQL request with several root mutation fields) takes all of them or none: from the block held
-// when it has them, else counted in Redis and given back when they went past the limit.
+// (hitWithin: a GraphQL request with several root mutation fields, or a read's price in points) takes all of them or
+// none: from the block held when it has them, else counted in Redis and given back when they went past the limit.
+// Read cost's points budget is counted so too, and a busy key's points are taken in blocks as well (twice the last
+// block, at least twice the request's price, within 1 % of the budget and 1,024 points): most priced requests then
+// make no round trip to Redis for their points.
 import { LRUCache } from "lru-cache";
 import type { RateLimiterRedis } from "rate-limiter-flexible";
 import { logger } from "../logger";
@@ -52,9 +55,10 @@ export interface RateLimiter {
   /**
    * Counts `points` more for `key` in the current clock hour only when the count stays within `limit` with them: all
    * of them or none (the extra points of a request that costs more than one). `count` is with them when `taken`,
-   * without them otherwise.
+   * without them otherwise. `budget`, the key's real budget (when `limit` is only a ceiling, as in read cost's
+   * measure mode), lets a busy key's points be taken from the shared store in blocks, as `hit`'s limit does.
    */
-  hitWithin(key: string, points: number, limit: number, now?: number): Promise<WindowCount & { taken: boolean }>;
+  hitWithin(key: string, points: number, limit: number, now?: number, budget?: number): Promise<WindowCount & { taken: boolean }>;
   /** The count of `key` in the current clock hour, without counting (points this process took but has not used left out). */
   peek(key: string, now?: number): Promise<WindowCount>;
   /** Resolves once the shared store is connected (or given up on for now); at once for the memory store. */
@@ -113,6 +117,24 @@ function nextLeaseSize(lease: Lease, window: number, limit: number | undefined, 
   // the count a refused client sees stays exact.
   if (!busy || cap === 1 || (limit !== undefined && lease.lastCount >= limit)) return 1;
   return Math.min(cap, Math.max(lease.size * 2, lease.waiting + 1));
+}
+
+/** A block of points is at most this share of the key's budget, and at most MAX_POINTS_BLOCK points. */
+const POINTS_BLOCK_SHARE = 100;
+const MAX_POINTS_BLOCK = 1024;
+
+/**
+ * The block to take for a request of `points` (hitWithin with a budget: a key's read-cost points), or 0 to count them
+ * on their own: a block only for a key whose last points were taken less than a second ago, twice the last one (and
+ * at least twice the request), within 1 % of the budget; none when the block would go past `limit` as this process
+ * last saw the count (near the end of a budget every point is counted on its own, so refusals stay exact).
+ */
+function pointsBlockSize(lease: Lease, window: number, points: number, budget: number, limit: number, now: number): number {
+  const cap = Math.min(MAX_POINTS_BLOCK, Math.floor(budget / POINTS_BLOCK_SHARE));
+  const busy = lease.window === window && now - lease.takenAt < LEASE_GROWS_WITHIN_MS;
+  const size = Math.min(cap, Math.max(lease.size * 2, points * 2));
+  if (!busy || size <= points || (lease.window === window ? lease.lastCount : 0) + size > limit) return 0;
+  return size;
 }
 
 const windowOf = (now: number): number => Math.floor(now / 1000 / HOUR);
@@ -254,10 +276,24 @@ function sharedStore(limiter: RateLimiterRedis, here: MemoryStore) {
      * `points` of the window in Redis, all or none: from the block this process holds as far as it has them (its last
      * points, so this process's count stays exact), the rest counted in Redis and given back when they went past the
      * limit (the shared count then overstates for a moment, which only ever refuses, never lets more through). Null
-     * when Redis could not be reached (the block is as it was).
+     * when Redis could not be reached (the block is as it was). With `budget` (the key's real budget, when `limit` is
+     * only a ceiling) a busy key takes blocks of points too (pointsBlockSize).
      */
-    async within(key: string, at: ClockHour, points: number, limit: number): Promise<(WindowCount & { taken: boolean }) | null> {
-      const lease = leases.get(key);
+    async within(key: string, at: ClockHour, points: number, limit: number, now: number, budget?: number): Promise<(WindowCount & { taken: boolean }) | null> {
+      let lease = leases.get(key);
+      if (budget !== undefined) {
+        if (!lease) leases.set(key, (lease = { window: at.window, end: 0, left: 0, size: 0, takenAt: 0, lastCount: 0, taking: null, waiting: 0 }));
+        for (;;) {
+          if (lease.window === at.window && lease.left >= points) break;
+          if (lease.taking) {
+            if (!(await lease.taking)) return null;
+            continue;
+          }
+          const size = pointsBlockSize(lease, at.window, points, budget, limit, now);
+          if (size === 0) break;
+          lease.taking = take(lease, at, size, now).finally(() => (lease!.taking = null));
+        }
+      }
       const held = lease && lease.window === at.window ? lease.left : 0;
       if (held >= points) {
         const taken = lease!.end - lease!.left + points <= limit;
@@ -267,6 +303,10 @@ function sharedStore(limiter: RateLimiterRedis, here: MemoryStore) {
       const blockEnd = held ? lease!.end : 0;
       if (held) lease!.left = 0;
       const end = await consume(at.windowKey, points - held, at.secondsLeft);
+      // Without a block, the time and count are what tell the next request whether the key is busy.
+      if (lease && budget !== undefined && held === 0 && end !== null && lease.window <= at.window && !lease.taking) {
+        Object.assign(lease, { window: at.window, end, left: 0, size: points, takenAt: now, lastCount: Math.max(end, lease.window === at.window ? lease.lastCount : 0) });
+      }
       if (end !== null && Math.max(end, blockEnd) <= limit) return { count: end, resetsAt: at.resetsAt, taken: true };
       if (end !== null) await limiter.reward(at.windowKey, points - held, { customDuration: at.secondsLeft }).catch(() => undefined);
       // The block's points go back to it unless a new block replaced it meanwhile.
@@ -301,11 +341,11 @@ export function createRateLimiter(options: { redisUrl?: string; keyPrefix?: stri
       const at = clockHour(key, now);
       return shared ? shared.hit(key, at, now, limit) : here.hit(at);
     },
-    async hitWithin(key, points, limit, now = Date.now()) {
+    async hitWithin(key, points, limit, now = Date.now(), budget) {
       const connecting = redis?.connecting();
       if (connecting) await connecting;
       const at = clockHour(key, now);
-      return (shared && (await shared.within(key, at, points, limit))) ?? here.within(at, points, limit);
+      return (shared && (await shared.within(key, at, points, limit, now, budget))) ?? here.within(at, points, limit);
     },
     hitHeld(key, now = Date.now()) {
       if (redis?.connecting()) return undefined;

@@ -102,7 +102,7 @@ export async function charge(context: Context | undefined, price: number): Promi
   if (!context || !viewer || !rateLimiter || !rateKey) return null;
   const maximum = pointsBudget(viewer.tier);
   const enforce = READ_COST_SETTINGS.READ_COST_MODE === "enforce";
-  const counted = await rateLimiter.hitWithin(pointsKey(rateKey), price, enforce ? maximum : Number.MAX_SAFE_INTEGER);
+  const counted = await rateLimiter.hitWithin(pointsKey(rateKey), price, enforce ? maximum : Number.MAX_SAFE_INTEGER, undefined, maximum);
   const before = states.get(context);
   const state: CostState = {
     requested: (before?.requested ?? 0) + price,
@@ -205,8 +205,8 @@ export async function chargeRestDocument(
 function chargeFloor(context: Context): void {
   if (states.has(context)) return;
   states.set(context, { requested: COST.floor, actual: COST.floor, maximum: 0, available: 0, resetsAt: 0 });
-  const { rateLimiter, rateKey } = context;
-  if (rateLimiter && rateKey) void rateLimiter.hitWithin(pointsKey(rateKey), COST.floor, Number.MAX_SAFE_INTEGER).catch(() => undefined);
+  const { rateLimiter, rateKey, viewer } = context;
+  if (rateLimiter && rateKey) void rateLimiter.hitWithin(pointsKey(rateKey), COST.floor, Number.MAX_SAFE_INTEGER, undefined, viewer ? pointsBudget(viewer.tier) : undefined).catch(() => undefined);
 }
 
 /**
