@@ -525,6 +525,14 @@ const DAY = 86_400_000;
     expect(await twin.locator("tr", { has: page.getByRole("rowheader", { name: hour }) }).locator("td").first().innerText()).toMatch(/^[1-9]/);
     expect(await page.locator("tr", { hasText: "Gone key" }).locator("td.remaining").innerText()).toBe("— (revoked: no requests)");
     expect(await page.locator("tr", { hasText: "Busy key" }).locator("td.week").innerText()).toBe("3");
+    // Each key's read-cost points this hour, as the API counts them (measured by default, not enforced).
+    const keys = await rest(admin, "POST", "/graphql", { query: "{ apiKeys { name points { used limit } } }" });
+    const busy = keys.body.data.apiKeys.find((k: { name: string }) => k.name === "Busy key").points;
+    expect(busy.used).toBeGreaterThanOrEqual(3);
+    expect(await page.locator("tr", { hasText: "Busy key" }).locator("td.points").innerText()).toBe(
+      `${busy.used.toLocaleString("en-US")} of ${busy.limit.toLocaleString("en-US")} used (measured, not enforced)`,
+    );
+    expect(await page.locator("tr", { hasText: "Gone key" }).locator("td.points").innerText()).toBe("—");
     await checkPage("usage-24h");
 
     await page.getByRole("radio", { name: "7 days" }).check();

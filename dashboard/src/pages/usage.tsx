@@ -1,5 +1,5 @@
-// Usage: the team's calls this month on its plan, each key's remaining hourly quota (none for a revoked key) and
-// its requests over the chosen period (24 hours by hour, 7 days or this month by day), a bar chart per key with each
+// Usage: the team's calls this month on its plan, each key's remaining hourly quota and read-cost points (none for a
+// revoked key) and its requests over the chosen period (24 hours by hour, 7 days or this month by day), a bar chart per key with each
 // bar's total written on it and a table twin of the chart (chart.js; horizontal bars on a phone), and a download
 // of the usage export (GET /v1/usage as CSV, the same counts) per hour or per day.
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip, type Plugin } from "chart.js";
@@ -13,11 +13,18 @@ Chart.register(BarController, BarElement, LinearScale, CategoryScale, Legend, To
 const USAGE = graphql(`
   query Usage($hours: Int!) {
     me { subscription { plan status apiUsage { callsThisMonth resetsAt } } }
-    apiKeys { id name prefix revokedAt quota { limit remaining resetsAt } }
+    apiKeys { id name prefix revokedAt quota { limit remaining resetsAt } points { limit used remaining mode } }
     apiKeyUsage(hours: $hours) { keyId hour count }
   }
 `);
 type Usage = ResultOf<typeof USAGE>;
+
+/**
+ * A key's read-cost points this hour (docs/api.md "Read cost"): what it spent of its budget while the price is only
+ * measured, what it has left once it is enforced.
+ */
+const pointsText = (p: { limit: number; used: number; remaining: number; mode: string }): string =>
+  p.mode === "enforce" ? `${num(p.remaining)} of ${num(p.limit)} left` : `${num(p.used)} of ${num(p.limit)} used (measured, not enforced)`;
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -251,7 +258,7 @@ export function UsagePage(props: PageProps) {
           </section>
           <section class="card" aria-labelledby="keys-usage-title">
             <h2 id="keys-usage-title">Keys this hour and over {PERIODS[period].phrase}</h2>
-            <Table label="Usage per key" columns={["Key", "Remaining this hour", `Requests, ${PERIODS[period].phrase}`]}>
+            <Table label="Usage per key" columns={["Key", "Remaining this hour", "Read points this hour", `Requests, ${PERIODS[period].phrase}`]}>
               {data.apiKeys.map((k) => (
                 <tr key={k.id} data-key-id={k.id}>
                   <td>
@@ -259,6 +266,7 @@ export function UsagePage(props: PageProps) {
                     {k.revokedAt && " (revoked)"}
                   </td>
                   <td class="remaining">{k.revokedAt ? "— (revoked: no requests)" : k.quota ? `${num(k.quota.remaining)} of ${num(k.quota.limit)}` : "—"}</td>
+                  <td class="points">{k.revokedAt || !k.points ? "—" : pointsText(k.points)}</td>
                   <td class="week">{num((totals.get(k.id) ?? []).reduce((a, b) => a + b, 0))}</td>
                 </tr>
               ))}
