@@ -2,7 +2,7 @@
 // read here by a small multipart reader over fetch, as a client reads them; the parts put together are the answer of
 // the same document without the directives; the limits and the read's price count deferred parts in full.
 import { prisma } from "../src/db";
-import { createTeam, listening, seedReport, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { countStatements, createTeam, isHousekeeping, listening, seedReport, startTestApp, type TestApp, type TestTeam } from "./support/app";
 
 let t: TestApp;
 let server: Awaited<ReturnType<typeof listening>>;
@@ -101,6 +101,38 @@ describe("@defer and @stream", () => {
     expect(assemble(parts)).toEqual(expected.data);
     // The read's price is that of the whole document, on the first part (deferred fragments are counted in full).
     expect((first.extensions as { cost: { requestedQueryCost: number } }).cost.requestedQueryCost).toBe((expected.extensions as { cost: { requestedQueryCost: number } }).cost.requestedQueryCost);
+  });
+
+  it("answers @defer by two statements whatever the page size, with the payloads the resolvers' executor sends", async () => {
+    // `if: $yes` (a variable) keeps a document on graphql-tools' executor over the resolvers: the reference.
+    const both = (directive: string) => `query${directive.includes("$yes") ? "($yes: Boolean!)" : ""} { reports(limit: 3) { total items { id ...Rest ${directive.replace("ARGS", 'label: "rest"')} } } }
+      fragment Rest on Report { address a: showings(limit: 2) { id ... ${directive.replace("ARGS", 'label: "names"')} { attendeeName showingDate } }
+        b: showings(limit: 1) { id } ... { description } }`;
+    const reads = async (query: string) => {
+      const { result, statements } = await countStatements(async () => multipart(await post(query, { yes: true })));
+      return { parts: result, statements: statements.filter((sql) => !isHousekeeping(sql) && !/FROM api_keys WHERE key_hash/.test(sql)).length };
+    };
+    const byStatement = await reads(both("@defer(ARGS)"));
+    const byResolvers = await reads(both("@defer(ARGS, if: $yes)"));
+    expect(byStatement.statements).toBe(2);
+    expect(byResolvers.statements).toBeGreaterThan(2);
+    // The same first part, and the same payloads (the executor sends them as the resolvers finish: compared by path).
+    const payloads = (parts: Part[]) =>
+      parts
+        .slice(1)
+        .flatMap((p) => p.incremental ?? [])
+        .sort((x, y) => JSON.stringify(x.path).localeCompare(JSON.stringify(y.path)));
+    expect(byStatement.parts[0].data).toEqual(byResolvers.parts[0].data);
+    expect(payloads(byStatement.parts)).toEqual(payloads(byResolvers.parts));
+    expect(payloads(byStatement.parts).map((p) => (p as { label?: string }).label).sort()).toEqual([...Array(6).fill("names"), "rest", "rest", "rest"]);
+    expect(assemble(byStatement.parts)).toEqual(assemble(byResolvers.parts));
+    expect(byStatement.parts.at(-1)!.hasNext).toBe(false);
+    // An outer fragment's payload comes before those nested in it.
+    const sent = byStatement.parts.flatMap((p) => p.incremental ?? []).map((p) => JSON.stringify(p.path));
+    for (const [i, path] of sent.entries()) {
+      const outer = JSON.stringify((JSON.parse(path) as unknown[]).slice(0, 3));
+      if (path !== outer) expect(sent.indexOf(outer)).toBeLessThan(i);
+    }
   });
 
   it("streams a list after its first items", async () => {

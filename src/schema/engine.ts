@@ -138,5 +138,11 @@ async function executeCompiled(entry: Compiled, args: ExecutionArgs, variables: 
   return result;
 }
 
+/** Whether the one-statement read path answers the document (./sql-json), rather than the resolvers. */
+export const oneStatementAnswers = (document: DocumentNode, operationName: string | null | undefined): boolean => {
+  const entry = compiled(document, operationName);
+  return "query" in entry.query && entry.sql !== null;
+};
+
 /** Yoga/envelop plugin: /graphql executes on this engine. */
 export const useCompiledExecution = (): Plugin => useEngine({ execute: execute as NonNullable<Parameters<typeof useEngine>[0]["execute"]> });

@@ -1,8 +1,8 @@
 // Incremental delivery (docs/api.md "Incremental delivery"): `@defer` on fragments and `@stream` on lists, answered
 // as `multipart/mixed` parts (graphql-yoga's defer-stream plugin: the directives' validation rules; the directives
-// are declared where the schema is built, ./index.ts, so the plugin never replaces it). A document using either runs
-// on graphql-tools' executor (graphql-js with incremental delivery) over the same resolvers, instead of the compiled
-// engine and the one-statement read path (./engine.ts), which answer whole results only: the first part is the
+// are declared where the schema is built, ./index.ts, so the plugin never replaces it). A @defer document the
+// one-statement read path can answer runs as two statements (./deferred.ts); any other document using either runs on
+// graphql-tools' executor (graphql-js with incremental delivery) over the same resolvers: the first part is the
 // non-deferred selection, each deferred fragment or streamed item follows as the resolvers finish it. The limits are
 // those of any document: the estimate counts deferred fragments and streamed lists in full (./limits.ts), the read's
 // price is that estimate's (./read-cost.ts), and the resolvers count every list item and text they build against
@@ -11,6 +11,8 @@ import type { Plugin } from "graphql-yoga";
 import { normalizedExecutor } from "@graphql-tools/executor";
 import { useDeferStream } from "@graphql-yoga/plugin-defer-stream";
 import { BREAK, GraphQLError, visit, type DocumentNode } from "graphql";
+import { answerDeferred, deferredSplit } from "./deferred";
+import { execute, oneStatementAnswers } from "./engine";
 import { countAnswer } from "./limits";
 
 const notAcceptable = () =>
@@ -71,6 +73,9 @@ export function useIncrementalDelivery(): Plugin[] {
         const refused = negativeInitialCount(args.document, args.variableValues as Record<string, unknown> | undefined);
         if (refused) return setResultAndStopExecution({ errors: [refused] });
         setExecuteFn((executionArgs) => {
+          // @defer that the one-statement path can answer: two statements of its own (./deferred.ts).
+          const found = deferredSplit(executionArgs.document, executionArgs.operationName);
+          if (found && oneStatementAnswers(found.full, executionArgs.operationName)) return answerDeferred(executionArgs, found, execute) as never;
           // The text the resolvers return is counted against MAX_RESPONSE_BYTES, every part's (./limits.ts).
           countAnswer(executionArgs.contextValue);
           return normalizedExecutor(executionArgs as Parameters<typeof normalizedExecutor>[0]) as never;
