@@ -3,6 +3,11 @@
 // withdrawal, the visitor.signed_in event. Runs on PGlite, and on PostgreSQL + Redis with DATABASE_URL / REDIS_URL.
 process.env.TRUST_PROXY = "true"; // each test's visitor has an address of its own (X-Forwarded-For)
 import request from "supertest";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseInvocation } from "../src/cli/args";
+import * as cliCommands from "../src/cli/commands";
 import { prisma } from "../src/db";
 import { addKey, createTeam, errorOf, listening, startTestApp, type TestApp, type TestTeam } from "./support/app";
 import { openLiveStream } from "./support/sse";
@@ -74,6 +79,41 @@ describe("sign-in links", () => {
     expect(errorOf(refused)).toEqual({ status: 403, message: "Permission denied: showings:update" });
     const ninety = new Date(Date.now() + 90 * DAY - 60_000).toISOString();
     expect((await api.post(`/v1/showings/${showingId}/sign-in-links`, { expires_at: ninety })).status).toBe(201);
+  });
+
+  it("are made, listed and revoked by the CLI too: the form printed once, audited as the CLI", async () => {
+    /** Runs `prs …` in this process, as bin/prs.js does once its arguments are checked. */
+    const prs = async (...argv: string[]) => {
+      const invocation = parseInvocation(argv);
+      if ("help" in invocation) return [invocation.help];
+      return invocation.run(cliCommands);
+    };
+    const dir = mkdtempSync(path.join(os.tmpdir(), "prs-sign-in-"));
+    const qr = path.join(dir, "door.svg");
+    const made = await prs("sign-in-links", "create", "--team", team.teamId, "--showing", showingId, "--label", "Door (CLI)", "--base-url", "https://reports.example.com/", "--qr", qr);
+    expect(made[0]).toMatch(new RegExp(`^Sign-in link ([0-9a-f-]{36}) for showing ${showingId}, until \\d{4}-`));
+    const id = /^Sign-in link ([0-9a-f-]{36})/.exec(made[0])![1];
+    const url = made.at(-1)!;
+    expect(url).toMatch(/^https:\/\/reports\.example\.com\/s\/[A-Za-z0-9_-]{43}$/);
+    const token = url.split("/s/")[1];
+    expect(readFileSync(qr, "utf8")).toMatch(/^<svg/);
+    // The printed form is the link's: it answers, and the list names the link without its token.
+    expect((await request(t.app).get(`/s/${token}`)).status).toBe(200);
+    const list = (await prs("sign-in-links", "list", "--team", team.teamId, "--showing", showingId)).join("\n");
+    expect(list).toMatch(new RegExp(`${id}\\s+active\\s+until \\S+\\s+Door \\(CLI\\)`));
+    expect(list).not.toContain(token);
+    expect(await prs("sign-in-links", "revoke", "--team", team.teamId, "--showing", showingId, id)).toEqual([`Revoked sign-in link ${id}: its form answers 404 from now on.`]);
+    expect((await request(t.app).get(`/s/${token}`)).status).toBe(404);
+    expect((await prs("sign-in-links", "revoke", "--team", team.teamId, "--showing", showingId, id))[0]).toMatch(/was already revoked/);
+    expect((await prs("sign-in-links", "list", "--team", team.teamId, "--showing", showingId)).join("\n")).toMatch(new RegExp(`${id}\\s+revoked`));
+    const audit = await prisma.auditLogEntry.findMany({ where: { teamId: team.teamId, targetId: id }, orderBy: { createdAt: "asc" } });
+    expect(audit.map((a) => [a.action, a.actorType])).toEqual([["sign_in_link.created", "cli"], ["sign_in_link.revoked", "cli"]]);
+    // Refusals: exit code 1 with the schema's words, or a usage error before the database is opened.
+    await expect(prs("sign-in-links", "create", "--team", team.teamId, "--showing", "no-such-showing")).rejects.toThrow("Showing not found");
+    await expect(prs("sign-in-links", "create", "--team", team.teamId, "--showing", showingId, "--expires", new Date(Date.now() + 91 * DAY).toISOString())).rejects.toThrow(/90 days/);
+    expect(() => parseInvocation(["sign-in-links", "create", "--team", team.teamId, "--showing", showingId, "--qr", qr])).toThrow("--qr needs --base-url");
+    expect(() => parseInvocation(["sign-in-links", "revoke", "--team", team.teamId, "--showing", showingId, "abc"])).toThrow("must be a sign-in link's id");
+    expect(existsSync(qr)).toBe(true);
   });
 
   it("draw their URL as a QR code in SVG and PNG", async () => {

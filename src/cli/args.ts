@@ -64,6 +64,22 @@ function person(values: Values, help: string): { email?: string; phone?: string 
 /** The attendee commands' module, loaded with the database (as ./commands is). */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily, as prs.ts loads ./commands
 const attendeeCommands = () => require("./attendee-commands") as typeof import("./attendee-commands");
+/** The sign-in link commands' module, loaded with the database (as ./commands is). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily, as prs.ts loads ./commands
+const signInCommands = () => require("./sign-in-commands") as typeof import("./sign-in-commands");
+
+/** --showing: a showing's id or its unique_showing_key. */
+const showing = (values: Values, help: string): string => text(values, "showing", help, true);
+
+/** --base-url and --qr of `sign-in-links create`. */
+function formAddress(values: Values, help: string): { baseUrl?: string; qr?: string } {
+  const baseUrl = text(values, "base-url", help);
+  const qr = text(values, "qr", help);
+  if (baseUrl !== undefined && !/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) address, got '${baseUrl}'`, help);
+  if (qr !== undefined && !/\.(svg|png)$/i.test(qr)) throw new UsageError(`--qr must name a .svg or .png file, got '${qr}'`, help);
+  if (qr !== undefined && baseUrl === undefined) throw new UsageError("--qr needs --base-url (the QR code holds the form's full URL)", help);
+  return { baseUrl, qr };
+}
 
 function permissions(values: Values, help: string): Permissions | undefined {
   const value = text(values, "permissions", help);
@@ -173,6 +189,34 @@ const COMMANDS: Record<string, CommandSpec> = {
       return () => attendeeCommands().rotateDataKey(Number(value));
     },
   },
+  "sign-in-links create": {
+    help: HELP.signInLinksCreate,
+    options: { team: { type: "string" }, showing: { type: "string" }, label: { type: "string" }, expires: { type: "string" }, "base-url": { type: "string" }, qr: { type: "string" } },
+    prepare: (v) => {
+      const help = HELP.signInLinksCreate;
+      const options = { teamId: teamId(v, help), showing: showing(v, help), label: text(v, "label", help), expiresAt: expiry(v, help), ...formAddress(v, help) };
+      if (options.label !== undefined && options.label.length > 200) throw new UsageError("--label must be at most 200 characters", help);
+      return () => signInCommands().createLink(options);
+    },
+  },
+  "sign-in-links list": {
+    help: HELP.signInLinksList,
+    options: { team: { type: "string" }, showing: { type: "string" } },
+    prepare: (v) => {
+      const [id, ref] = [teamId(v, HELP.signInLinksList), showing(v, HELP.signInLinksList)];
+      return () => signInCommands().listLinks(id, ref);
+    },
+  },
+  "sign-in-links revoke": {
+    help: HELP.signInLinksRevoke,
+    options: { team: { type: "string" }, showing: { type: "string" } },
+    positionals: ["link id"],
+    prepare: (v, [link]) => {
+      const [id, ref] = [teamId(v, HELP.signInLinksRevoke), showing(v, HELP.signInLinksRevoke)];
+      if (!UUID.test(link)) throw new UsageError(`<link id> must be a sign-in link's id (a uuid), got '${link}'`, HELP.signInLinksRevoke);
+      return () => signInCommands().revokeLink(id, ref, link);
+    },
+  },
   "documents register": {
     help: HELP.documentsRegister,
     options: { team: { type: "string" } },
@@ -192,7 +236,7 @@ const COMMANDS: Record<string, CommandSpec> = {
   },
 };
 
-const GROUP_HELP: Record<string, string> = { team: HELP.team, key: HELP.key, documents: HELP.documents, attendees: HELP.attendees, keys: HELP.keys };
+const GROUP_HELP: Record<string, string> = { team: HELP.team, key: HELP.key, documents: HELP.documents, attendees: HELP.attendees, keys: HELP.keys, "sign-in-links": HELP.signInLinks };
 const isHelp = (arg: string | undefined) => arg === "--help" || arg === "-h";
 
 /** What an invocation asks for: a help text to print, or work to run on the database. */

@@ -32,6 +32,9 @@ Commands:
   attendees show --team <team id> (--email <e> | --phone <p>)      everything held about one person
   attendees erase --team <team id> (--email <e> | --phone <p>)     erase one person's contact data
   keys rotate-data-key                                             re-encrypt attendee data with DATA_ENCRYPTION_KEY
+  sign-in-links create --team <team id> --showing <showing> [...]  make an open house's sign-in form, print it once
+  sign-in-links list --team <team id> --showing <showing>          list a showing's sign-in links (never tokens)
+  sign-in-links revoke --team <team id> --showing <showing> <id>   revoke a sign-in link at once
 
 Run 'prs <command> --help' for a command's options; 'prs --version' prints the version.
 Exit codes: 0 success, 1 the command failed, 2 invalid arguments.
@@ -49,6 +52,23 @@ sign-ins, showings naming them, consent receipts. Recorded in the team's audit l
 Erases one person's contact data in the team: showings' attendee fields and sign-ins' contact fields cleared,
 consent receipts kept with keyed hashes in place of address and browser, the person put on the suppression list
 (never sent to a CRM again). Recorded in the team's audit log (attendee.erased, actor: cli).`,
+  signInLinks: `Usage: prs sign-in-links <create|list|revoke> --team <team id> --showing <showing>   ('prs sign-in-links create --help' for details)`,
+  signInLinksCreate: `Usage: prs sign-in-links create --team <team id> --showing <showing id or unique_showing_key> [options]
+
+Makes a link to the public sign-in form of one open house (docs/open-house-sign-in.md) and prints the form's address
+once: it holds the link's token, which is never shown again. Recorded in the team's audit log (sign_in_link.created,
+actor: cli).
+  --label      your name for it (at most 200 characters)
+  --expires    when it stops answering: ISO 8601, in the future, at most 90 days ahead (default: in 7 days)
+  --base-url   this service's public address (e.g. https://reports.example.com): the full URL is printed
+  --qr <file>  also write a QR code of that URL for the door sign: a .svg or .png file (needs --base-url)`,
+  signInLinksList: `Usage: prs sign-in-links list --team <team id> --showing <showing id or unique_showing_key>
+
+Lists the showing's sign-in links, newest first: id, active, expired or revoked, until when, label. Never a token.`,
+  signInLinksRevoke: `Usage: prs sign-in-links revoke --team <team id> --showing <showing id or unique_showing_key> <link id>
+
+Revokes a sign-in link: its form answers 404 from now on, on every server. Recorded in the team's audit log
+(sign_in_link.revoked, actor: cli).`,
   keys: `Usage: prs keys rotate-data-key   ('prs keys rotate-data-key --help' for details)`,
   keysRotateDataKey: `Usage: prs keys rotate-data-key [--batch <rows>]
 

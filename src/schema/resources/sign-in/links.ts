@@ -5,7 +5,7 @@
 // sign_in_link.revoked, never the token.
 import { randomBytes } from "node:crypto";
 import QRCode from "qrcode";
-import { recordAudit } from "../../../audit/log";
+import { recordAudit, type AuditActor } from "../../../audit/log";
 import { prisma } from "../../../db";
 import type { Prisma } from "../../../generated/prisma/client";
 import { builder } from "../../builder";
@@ -86,10 +86,60 @@ export function signInExpiry(given: Date | null | undefined, now: Date): Date {
   return given;
 }
 
-async function showingIdOfTeam(teamId: string, ref: string): Promise<string> {
+/** The showing's id when it is the team's (`ref`: its id or unique_showing_key), else 404. */
+export async function showingIdOfTeam(teamId: string, ref: string): Promise<string> {
   const showing = await findShowing(teamId, ref, (where) => prisma.showing.findFirst({ where, select: { id: true } }));
   if (!showing) throw notFound(SHOWING_NOT_FOUND);
   return showing.id;
+}
+
+/**
+ * Makes a sign-in link of the team's showing (`showingRef`: its id or unique_showing_key), audited: the GraphQL
+ * mutation and `prs sign-in-links create`. The token is in this answer only.
+ */
+export async function createSignInLink(
+  actor: AuditActor,
+  teamId: string,
+  showingRef: string,
+  input: { label?: string | null; expiresAt?: Date | null; questions?: readonly string[] | null },
+): Promise<{ link: { id: string }; token: string }> {
+  const expiresAt = signInExpiry(input.expiresAt, new Date());
+  const id = await showingIdOfTeam(teamId, showingRef);
+  const token = newSignInToken();
+  const questions = (input.questions ?? []).map((q) => q.trim());
+  const link = await prisma
+    .$transaction(async (tx) => {
+      const made = await tx.signInLink.create({
+        data: { teamId, showingId: id, tokenHash: hashSignInToken(token), tokenSealed: sealSignInToken(token), formSecret: randomBytes(32).toString("base64url"), label: input.label ?? null, questions, expiresAt },
+        select: { id: true, showingId: true, label: true, expiresAt: true },
+      });
+      const after = { showing_id: made.showingId, label: made.label, expires_at: made.expiresAt };
+      await recordAudit(tx, actor, { teamId, action: "sign_in_link.created", target: { type: "sign_in_link", id: made.id }, after });
+      return { id: made.id };
+    })
+    .catch((err: unknown) => {
+      throw isRowGone(err) ? notFound(SHOWING_NOT_FOUND) : err; // the showing was deleted meanwhile
+    });
+  return { link, token };
+}
+
+/**
+ * Revokes a sign-in link of the team's showing, audited (a second revocation changes nothing): the GraphQL mutation
+ * and `prs sign-in-links revoke`. The link's lookup (null when `id` is not a uuid); the showing must be the team's.
+ */
+export async function revokeSignInLink(actor: AuditActor, teamId: string, showingRef: string, id: string): Promise<Prisma.SignInLinkWhereInput | null> {
+  const showingId = await showingIdOfTeam(teamId, showingRef);
+  const where = isUuid(id) ? { id, showingId, teamId } : null;
+  if (where) {
+    await prisma.$transaction(async (tx) => {
+      const revokedAt = new Date();
+      const { count } = await tx.signInLink.updateMany({ where: { ...where, revokedAt: null }, data: { revokedAt } });
+      if (count) {
+        await recordAudit(tx, actor, { teamId, action: "sign_in_link.revoked", target: { type: "sign_in_link", id }, before: { revoked_at: null }, after: { revoked_at: revokedAt } });
+      }
+    });
+  }
+  return where;
 }
 
 export const QrFormat = builder.enumType("QrFormat", {
@@ -155,27 +205,7 @@ builder.mutationFields((t) => ({
       showingId: t.arg.string({ required: true, description: "The showing's id or unique_showing_key" }),
       input: t.arg({ type: CreateInput, description: "Its label, expiry and questions" }),
     },
-    resolve: async (_root, { showingId, input }, ctx) => {
-      const teamId = teamIdOf(ctx);
-      const expiresAt = signInExpiry(input?.expiresAt, new Date());
-      const id = await showingIdOfTeam(teamId, showingId);
-      const token = newSignInToken();
-      const questions = (input?.questions ?? []).map((q) => q.trim());
-      const link = await prisma
-        .$transaction(async (tx) => {
-          const made = await tx.signInLink.create({
-            data: { teamId, showingId: id, tokenHash: hashSignInToken(token), tokenSealed: sealSignInToken(token), formSecret: randomBytes(32).toString("base64url"), label: input?.label ?? null, questions, expiresAt },
-            select: { id: true, showingId: true, label: true, expiresAt: true },
-          });
-          const after = { showing_id: made.showingId, label: made.label, expires_at: made.expiresAt };
-          await recordAudit(tx, ctx, { teamId, action: "sign_in_link.created", target: { type: "sign_in_link", id: made.id }, after });
-          return { id: made.id };
-        })
-        .catch((err: unknown) => {
-          throw isRowGone(err) ? notFound(SHOWING_NOT_FOUND) : err; // the showing was deleted meanwhile
-        });
-      return { link, token };
-    },
+    resolve: (_root, { showingId, input }, ctx) => createSignInLink(ctx, teamIdOf(ctx), showingId, input ?? {}),
   }),
   revokeSignInLink: t.prismaField({
     type: "SignInLink",
@@ -187,17 +217,7 @@ builder.mutationFields((t) => ({
     },
     resolve: async (query, _root, args, ctx) => {
       const teamId = teamIdOf(ctx);
-      const showingId = await showingIdOfTeam(teamId, args.showingId);
-      const where = isUuid(String(args.id)) ? { id: String(args.id), showingId, teamId } : null;
-      if (where) {
-        await prisma.$transaction(async (tx) => {
-          const revokedAt = new Date();
-          const { count } = await tx.signInLink.updateMany({ where: { ...where, revokedAt: null }, data: { revokedAt } });
-          if (count) {
-            await recordAudit(tx, ctx, { teamId, action: "sign_in_link.revoked", target: { type: "sign_in_link", id: where.id }, before: { revoked_at: null }, after: { revoked_at: revokedAt } });
-          }
-        });
-      }
+      const where = await revokeSignInLink(ctx, teamId, args.showingId, String(args.id));
       const link = where ? await prisma.signInLink.findFirst({ ...query, where }) : null;
       if (!link) throw notFound(SIGN_IN_LINK_NOT_FOUND);
       return link;
