@@ -158,6 +158,15 @@ async function twoProcesses(): Promise<[RateLimiter, RateLimiter]> {
     expect((await a.peek("points:steady")).count).toBe(93);
   });
 
+  it("keeps one process's counts consecutive when a request costs more than what is left of its block", async () => {
+    let sum = 0;
+    for (let i = 0; i < 60; i++) {
+      const price = (i % 4) + 1; // blocks of 2, 4, 8… points rarely end where a request does
+      sum += price;
+      expect((await a.hitWithin("points:uneven", price, CEILING, undefined, 20_000)).count).toBe(sum);
+    }
+  });
+
   it("takes no block for a key that is not busy, nor for one whose budget is under 200 points", async () => {
     expect((await a.hitWithin("points:quiet", 2, CEILING, undefined, 20_000)).count).toBe(2);
     expect((await b.hitWithin("points:quiet", 2, CEILING, undefined, 20_000)).count).toBe(4);

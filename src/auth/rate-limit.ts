@@ -137,6 +137,34 @@ function pointsBlockSize(lease: Lease, window: number, points: number, budget: n
   return size;
 }
 
+/**
+ * Before a request of `points` with a budget (hitWithin): waits for the block being taken, or takes one when the key
+ * is busy (pointsBlockSize). The points of the block held before that the request carries over — its first ones,
+ * so the counts this process sees stay consecutive — or null when Redis could not be reached.
+ */
+async function pointsBlock(
+  lease: Lease,
+  at: ClockHour,
+  points: number,
+  budget: number,
+  limit: number,
+  now: number,
+  take: (lease: Lease, at: ClockHour, size: number, now: number) => Promise<boolean>,
+): Promise<number | null> {
+  let carried = 0;
+  for (;;) {
+    if (lease.window === at.window && lease.left + carried >= points) return carried;
+    if (lease.taking) {
+      if (!(await lease.taking)) return null;
+      continue;
+    }
+    const size = pointsBlockSize(lease, at.window, points, budget, limit, now);
+    if (size === 0) return carried;
+    if (lease.window === at.window) [carried, lease.left] = [carried + lease.left, 0];
+    lease.taking = take(lease, at, size, now).finally(() => (lease.taking = null));
+  }
+}
+
 const windowOf = (now: number): number => Math.floor(now / 1000 / HOUR);
 /** When clock hour `window` ends, in Unix seconds. */
 const windowEnd = (window: number): number => (window + 1) * HOUR;
@@ -281,23 +309,18 @@ function sharedStore(limiter: RateLimiterRedis, here: MemoryStore) {
      */
     async within(key: string, at: ClockHour, points: number, limit: number, now: number, budget?: number): Promise<(WindowCount & { taken: boolean }) | null> {
       let lease = leases.get(key);
+      let carried = 0;
       if (budget !== undefined) {
         if (!lease) leases.set(key, (lease = { window: at.window, end: 0, left: 0, size: 0, takenAt: 0, lastCount: 0, taking: null, waiting: 0 }));
-        for (;;) {
-          if (lease.window === at.window && lease.left >= points) break;
-          if (lease.taking) {
-            if (!(await lease.taking)) return null;
-            continue;
-          }
-          const size = pointsBlockSize(lease, at.window, points, budget, limit, now);
-          if (size === 0) break;
-          lease.taking = take(lease, at, size, now).finally(() => (lease!.taking = null));
-        }
+        const ready = await pointsBlock(lease, at, points, budget, limit, now, take);
+        if (ready === null) return null;
+        carried = ready;
       }
-      const held = lease && lease.window === at.window ? lease.left : 0;
+      const held = (lease && lease.window === at.window ? lease.left : 0) + carried;
       if (held >= points) {
-        const taken = lease!.end - lease!.left + points <= limit;
-        if (taken) lease!.left -= points;
+        const fromBlock = points - carried;
+        const taken = lease!.end - lease!.left + fromBlock <= limit;
+        if (taken) lease!.left -= fromBlock;
         return { count: lease!.end - lease!.left, resetsAt: at.resetsAt, taken };
       }
       const blockEnd = held ? lease!.end : 0;
