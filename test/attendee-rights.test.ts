@@ -5,6 +5,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import request from "supertest";
 import { sealContact } from "../src/attendees/contact";
+import { parseInvocation } from "../src/cli/args";
+import * as cliCommands from "../src/cli/commands";
 import { prisma } from "../src/db";
 import { isSuppressed } from "../src/attendees/contact";
 import { createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
@@ -141,5 +143,32 @@ describe("POST /v1/attendees/erase", () => {
       .set(team.auth)
       .send({ query: `mutation { eraseAttendee(email: "${EMAIL}") { signIns showings consentsPseudonymised } }` });
     expect(res.body.data).toEqual({ eraseAttendee: { signIns: 0, showings: 0, consentsPseudonymised: 0 } });
+  });
+});
+
+describe("prs attendees show|erase", () => {
+  /** Runs `prs …` in this process, as bin/prs.js does once its arguments are checked. */
+  const prs = async (...argv: string[]) => {
+    const invocation = parseInvocation(argv);
+    if ("help" in invocation) return [invocation.help];
+    return invocation.run(cliCommands);
+  };
+
+  it("shows a person's data as JSON and erases it, audited with the actor cli; refuses two filters before opening anything", async () => {
+    const email = `cli.${randomBytes(4).toString("hex")}@example.com`;
+    const showing = (await request(t.app).post("/v1/showings").set(team.auth).send({ report_id: reportId, attendee_name: "Cy Client", attendee_email: email })).body.data.id as string;
+    const shown = JSON.parse((await prs("attendees", "show", "--team", team.teamId, "--email", email.toUpperCase())).join("\n"));
+    expect(shown.showings).toEqual([expect.objectContaining({ id: showing, attendee_name: "Cy Client", attendee_email: email })]);
+    expect(shown.sign_ins).toEqual([]);
+    const erased = await prs("attendees", "erase", "--team", team.teamId, "--email", email);
+    expect(erased).toEqual(["Erased: 1 showing(s), 0 sign-in(s); 0 consent receipt(s) kept pseudonymised. The person is on the suppression list."]);
+    const after = await request(t.app).get(`/v1/showings/${showing}`).set(team.auth);
+    expect([after.body.data.attendee_name, after.body.data.attendee_email]).toEqual([null, null]);
+    expect(await isSuppressed(prisma, team.teamId, { email })).toBe(true);
+    const audit = await prisma.auditLogEntry.findMany({ where: { teamId: team.teamId, actorType: "cli", action: { in: ["attendee.exported", "attendee.erased"] } }, orderBy: { createdAt: "asc" } });
+    expect(audit.map((a) => a.action)).toEqual(["attendee.exported", "attendee.erased"]);
+    expect(JSON.stringify(audit)).not.toContain(email);
+    await expect(prs("attendees", "show", "--team", randomUUID(), "--email", email)).rejects.toThrow("No team with id");
+    expect(() => parseInvocation(["attendees", "erase", "--team", team.teamId, "--email", email, "--phone", "555"])).toThrow("Give exactly one of --email or --phone");
   });
 });
