@@ -134,55 +134,47 @@ async function twoProcesses(): Promise<[RateLimiter, RateLimiter]> {
     expect(await b.hitWithin("key:rest", 10, 100)).toMatchObject({ count: 100, taken: true });
     expect((await a.hit("key:rest", undefined, 100)).count).toBe(101);
   });
-});
 
-(redisUrl ? describe : describe.skip)("read-cost points in Redis, a busy key's taken in blocks (hitWithin with the key's budget)", () => {
-  let a: RateLimiter;
-  let b: RateLimiter;
-  beforeEach(async () => {
-    [a, b] = await twoProcesses();
-  });
-  afterEach(async () => {
-    await Promise.all([a.close(), b.close()]);
-  });
-  const CEILING = Number.MAX_SAFE_INTEGER; // measure mode: counted, never refused
+  describe("read-cost points, a busy key's taken in blocks (hitWithin with the key's budget)", () => {
+    const CEILING = Number.MAX_SAFE_INTEGER; // measure mode: counted, never refused
 
-  it("counts one process's points exactly while it takes them in blocks; another process's points land after the block", async () => {
-    const seen: number[] = [];
-    for (let i = 0; i < 30; i++) seen.push((await a.hitWithin("points:steady", 3, CEILING, undefined, 20_000)).count);
-    expect(seen).toEqual(Array.from({ length: 30 }, (_, i) => 3 * (i + 1)));
-    // a holds the rest of its last block: b's points come after it, and a's peek leaves a's unused points out.
-    const other = (await b.hitWithin("points:steady", 3, CEILING, undefined, 20_000)).count;
-    expect(other).toBeGreaterThan(93);
-    expect(other).toBeLessThanOrEqual(90 + 200 + 3); // a block is at most 1 % of the budget
-    expect((await a.peek("points:steady")).count).toBe(93);
-  });
-
-  it("keeps one process's counts consecutive when a request costs more than what is left of its block", async () => {
-    let sum = 0;
-    for (let i = 0; i < 60; i++) {
-      const price = (i % 4) + 1; // blocks of 2, 4, 8… points rarely end where a request does
-      sum += price;
-      expect((await a.hitWithin("points:uneven", price, CEILING, undefined, 20_000)).count).toBe(sum);
-    }
-  });
-
-  it("takes no block for a key that is not busy, nor for one whose budget is under 200 points", async () => {
-    expect((await a.hitWithin("points:quiet", 2, CEILING, undefined, 20_000)).count).toBe(2);
-    expect((await b.hitWithin("points:quiet", 2, CEILING, undefined, 20_000)).count).toBe(4);
-    for (let i = 0; i < 20; i++) await (i % 2 ? b : a).hitWithin("points:small", 1, CEILING, undefined, 150);
-    expect((await b.peek("points:small")).count).toBe(20);
-  });
-
-  it("never lets more points through than the budget in enforce mode, however the two processes' blocks overlap", async () => {
-    const budget = 3000; // blocks of up to 30 points
-    const requests = Array.from({ length: 1200 }, (_, i): Promise<number> => {
-      const points = i % 7 ? 1 + (i % 5) : 40; // within a block, and more than any block holds
-      return (i % 3 ? a : b).hitWithin("points:enforce", points, budget, undefined, budget).then((r) => (r.taken ? (expect(r.count).toBeLessThanOrEqual(budget), points) : 0));
+    it("counts one process's points exactly while it takes them in blocks; another process's points land after the block", async () => {
+      const seen: number[] = [];
+      for (let i = 0; i < 30; i++) seen.push((await a.hitWithin("points:steady", 3, CEILING, undefined, 20_000)).count);
+      expect(seen).toEqual(Array.from({ length: 30 }, (_, i) => 3 * (i + 1)));
+      // a holds the rest of its last block: b's points come after it, and a's peek leaves a's unused points out.
+      const other = (await b.hitWithin("points:steady", 3, CEILING, undefined, 20_000)).count;
+      expect(other).toBeGreaterThan(93);
+      expect(other).toBeLessThanOrEqual(90 + 200 + 3); // a block is at most 1 % of the budget
+      expect((await a.peek("points:steady")).count).toBe(93);
     });
-    const through = (await Promise.all(requests)).reduce((sum, points) => sum + points, 0);
-    expect(through).toBeLessThanOrEqual(budget);
-    expect(through).toBeGreaterThanOrEqual(budget - 2 * 30 - 40);
+
+    it("keeps one process's counts consecutive when a request costs more than what is left of its block", async () => {
+      let sum = 0;
+      for (let i = 0; i < 60; i++) {
+        const price = (i % 4) + 1; // blocks of 2, 4, 8… points rarely end where a request does
+        sum += price;
+        expect((await a.hitWithin("points:uneven", price, CEILING, undefined, 20_000)).count).toBe(sum);
+      }
+    });
+
+    it("takes no block for a key that is not busy, nor for one whose budget is under 200 points", async () => {
+      expect((await a.hitWithin("points:quiet", 2, CEILING, undefined, 20_000)).count).toBe(2);
+      expect((await b.hitWithin("points:quiet", 2, CEILING, undefined, 20_000)).count).toBe(4);
+      for (let i = 0; i < 20; i++) await (i % 2 ? b : a).hitWithin("points:small", 1, CEILING, undefined, 150);
+      expect((await b.peek("points:small")).count).toBe(20);
+    });
+
+    it("never lets more points through than the budget in enforce mode, however the two processes' blocks overlap", async () => {
+      const budget = 3000; // blocks of up to 30 points
+      const requests = Array.from({ length: 1200 }, (_, i): Promise<number> => {
+        const points = i % 7 ? 1 + (i % 5) : 40; // within a block, and more than any block holds
+        return (i % 3 ? a : b).hitWithin("points:enforce", points, budget, undefined, budget).then((r) => (r.taken ? (expect(r.count).toBeLessThanOrEqual(budget), points) : 0));
+      });
+      const through = (await Promise.all(requests)).reduce((sum, points) => sum + points, 0);
+      expect(through).toBeLessThanOrEqual(budget);
+      expect(through).toBeGreaterThanOrEqual(budget - 2 * 30 - 40);
+    });
   });
 });
 
