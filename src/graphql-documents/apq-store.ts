@@ -68,19 +68,16 @@ function redisStore(url: string, prefix: string): ApqStore {
   const uses = (teamId: string) => `${prefix}:apq:{${teamId}}:uses`;
   const count = (teamId: string) => `${prefix}:apq:{${teamId}}:count`;
   // Commands are not queued while the client connects (a Redis that cannot be reached must miss, not hold requests):
-  // the first ones wait for the connection, at most CONNECT_WAIT_MS, so a team's first registration is kept.
-  const connected = (): Promise<void> =>
-    client.status === "ready"
-      ? Promise.resolve()
-      : new Promise((resolve) => {
-          const done = () => {
-            clearTimeout(timer);
-            client.off("ready", done);
-            resolve();
-          };
-          const timer = setTimeout(done, CONNECT_WAIT_MS);
-          client.once("ready", done);
-        });
+  // the commands sent while the new client makes its first connection wait for it, at most CONNECT_WAIT_MS, so a
+  // team's first registration after a start is kept. Later (Redis gone or reconnecting) nothing waits.
+  let connecting: Promise<void> | null = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, CONNECT_WAIT_MS).unref();
+    client.once("ready", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  }).then(() => void (connecting = null));
+  const connected = (): Promise<void> => connecting ?? Promise.resolve();
   return {
     get: async (teamId, hash) => {
       try {
