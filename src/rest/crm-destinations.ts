@@ -3,7 +3,8 @@
 // GraphQL's in snake_case; every rule is behind the schema (src/schema/resources/crm).
 import type { Request } from "express";
 import { operation, runRoot } from "./graphql";
-import { bodyObject, optionalBodyObject, pageVariables, queryText } from "./input";
+import { deliveryLogRoutes } from "./delivery-log";
+import { bodyObject, pageVariables } from "./input";
 import { bodyToInput, inputNames } from "./object-shapes";
 import type { RestRoute } from "./route";
 import * as s from "./schemas";
@@ -114,38 +115,15 @@ export const crmDestinationRoutes: RestRoute[] = [
     responseDescription: "Deleted",
     run: async (req, res) => void (await runRoot(DELETE, destinationId(req), res.locals.context)),
   },
-  {
-    method: "get",
-    cacheable: true,
-    path: `${one}/deliveries`,
-    operationId: "listCrmDeliveries",
+  ...deliveryLogRoutes({
+    one,
     tag,
-    summary: (needs) => `The destination's delivery attempts, newest first, optionally of one status and event type (needs ${needs})`,
-    operations: [DELIVERIES],
+    owner: "destination",
+    sends: "lead",
     params: s.crmDestinationIdParams,
-    query: s.deliveryListQuery,
-    answer: { page: s.webhookDelivery },
-    responseDescription: "A page of attempts",
-    errors: [400],
-    run: (req, res) =>
-      runRoot(DELIVERIES, { ...destinationId(req), status: queryText(req, "status"), eventType: queryText(req, "event_type"), ...pageVariables(req) }, res.locals.context),
-  },
-  {
-    method: "post",
-    path: `${one}/deliveries/{deliveryId}/redeliver`,
-    operationId: "redeliverCrmDelivery",
-    tag,
-    summary: (needs) => `Send a delivery's lead again now: the retry already waiting, if any, else a new attempt (needs ${needs})`,
-    operations: [REDELIVER],
-    params: s.crmDeliveryParams,
-    status: 202,
-    answer: { data: s.webhookDelivery },
-    message: "Redelivery queued",
-    responseDescription: "The queued attempt",
-    errors: [409],
-    run: async (req, res) => {
-      optionalBodyObject(req);
-      return runRoot(REDELIVER, { ...destinationId(req), deliveryId: req.params.deliveryId }, res.locals.context);
-    },
-  },
+    deliveryParams: s.crmDeliveryParams,
+    idOf: destinationId,
+    list: { operationId: "listCrmDeliveries", operation: DELIVERIES },
+    redeliver: { operationId: "redeliverCrmDelivery", operation: REDELIVER },
+  }),
 ];

@@ -4,6 +4,7 @@
 import type { Request } from "express";
 import { z } from "zod";
 import { operation, runRoot } from "./graphql";
+import { deliveryLogRoutes } from "./delivery-log";
 import { bodyObject, optionalBodyObject, pageVariables, queryText } from "./input";
 import { bodyToInput, inputNames } from "./object-shapes";
 import type { RestRoute } from "./route";
@@ -163,40 +164,17 @@ export const webhookRoutes: RestRoute[] = [
       return runRoot(TEST, webhookId(req), res.locals.context);
     },
   },
-  {
-    method: "get",
-    cacheable: true,
-    path: `${one}/deliveries`,
-    operationId: "listWebhookDeliveries",
+  ...deliveryLogRoutes({
+    one,
     tag,
-    summary: (needs) => `The endpoint's delivery attempts, newest first, optionally of one status and event type (needs ${needs})`,
-    operations: [DELIVERIES],
+    owner: "endpoint",
+    sends: "event",
     params: s.webhookIdParams,
-    query: s.deliveryListQuery,
-    answer: { page: s.webhookDelivery },
-    responseDescription: "A page of attempts",
-    errors: [400],
-    run: (req, res) =>
-      runRoot(DELIVERIES, { ...webhookId(req), status: queryText(req, "status"), eventType: queryText(req, "event_type"), ...pageVariables(req) }, res.locals.context),
-  },
-  {
-    method: "post",
-    path: `${one}/deliveries/{deliveryId}/redeliver`,
-    operationId: "redeliverWebhook",
-    tag,
-    summary: (needs) => `Send a delivery's event again now: the retry already waiting, if any, else a new attempt (needs ${needs})`,
-    operations: [REDELIVER],
-    params: s.deliveryParams,
-    status: 202,
-    answer: { data: s.webhookDelivery },
-    message: "Redelivery queued",
-    responseDescription: "The queued attempt",
-    errors: [409],
-    run: (req, res) => {
-      optionalBodyObject(req);
-      return runRoot(REDELIVER, { ...webhookId(req), deliveryId: req.params.deliveryId }, res.locals.context);
-    },
-  },
+    deliveryParams: s.deliveryParams,
+    idOf: webhookId,
+    list: { operationId: "listWebhookDeliveries", operation: DELIVERIES },
+    redeliver: { operationId: "redeliverWebhook", operation: REDELIVER },
+  }),
   {
     method: "get",
     cacheable: true,
