@@ -19,6 +19,7 @@ import { createApiKey } from "../src/auth/api-keys";
 import { ALL_PERMISSIONS, parsePermissions } from "../src/auth/permissions";
 import { prisma } from "../src/db";
 import { EVENT_TYPES } from "../src/webhooks/catalog";
+import { newEventId } from "../src/webhooks/outbox";
 import { startDeliveryWorker, type DeliveryWorker } from "../src/webhooks/worker";
 import { startTestApp, type TestApp } from "./support/app";
 import { receiver, type Receiver } from "./support/receiver";
@@ -468,6 +469,32 @@ const DAY = 86_400_000;
     await page.goBack();
     await page.getByText(/^21–\d+ of \d+$/).waitFor();
   });
+  it("an event's page names where each delivery went: a webhook endpoint by its URL, a CRM destination as one", async () => {
+    const made = (kind: string, url: string) => prisma.webhookEndpoint.create({ data: { teamId, kind, url, events: ["visitor.signed_in"], secret: "whsec_x", enabled: false } });
+    const hook = await made("webhook", "https://hooks.example.com/leads");
+    const fub = await made("follow_up_boss", "https://api.followupboss.com");
+    const json = await made("json", "https://crm.example.com/leads");
+    const event = await prisma.webhookEvent.create({ data: { id: newEventId(), teamId, type: "visitor.signed_in", data: { showing_id: "s" } } });
+    for (const endpoint of [hook, fub, json]) {
+      await prisma.webhookDelivery.create({ data: { teamId, eventId: event.id, endpointId: endpoint.id, status: "failed", attempt: 1, responseStatus: 500, durationMs: 12, sentAt: new Date() } });
+    }
+    await signIn(admin, `#/webhooks/events/${event.id}`);
+    await page.getByRole("heading", { name: "Event visitor.signed_in" }).waitFor();
+    const rows = page.getByRole("region", { name: "Deliveries of this event" }).locator("tbody tr");
+    await rows.first().waitFor();
+    const sentTo = (await rows.locator("td code").allInnerTexts()).sort();
+    expect(sentTo).toEqual(["Follow Up Boss (CRM destination)", "https://crm.example.com/leads (CRM destination)", "https://hooks.example.com/leads"]);
+    expect(await page.getByText("a deleted endpoint").count()).toBe(0);
+    await checkPage("webhooks-event");
+    await page.setViewportSize({ width: 390, height: 900 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
+    await checkPage("webhooks-event");
+    await page.setViewportSize({ width: 1280, height: 900 });
+    // The other tests see the team as it was.
+    await prisma.webhookEvent.delete({ where: { id: event.id } });
+    await prisma.webhookEndpoint.deleteMany({ where: { id: { in: [hook.id, fub.id, json.id] } } });
+  });
+
   it("webhooks complete: event type descriptions, edit an endpoint, confirm before rotating and deleting, recent events", async () => {
     const url = `${failing.url}?complete`;
     const endpoint = (await rest(admin, "POST", "/v1/webhooks", { url, events: ["report.created"], description: "to edit" })).body.data;

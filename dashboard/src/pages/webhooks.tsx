@@ -428,8 +428,12 @@ const EVENT = graphql(`
       }
     }
     webhookEndpoints(limit: 100) { items { id url enabled } }
+    crmDestinations(limit: 100) { items { id kind url } }
   }
 `);
+
+/** How a CRM destination is named where an event's deliveries are listed (it has no page of its own here). */
+const crmName = (d: { kind: string; url: string }) => (d.kind === "follow_up_boss" ? "Follow Up Boss (CRM destination)" : `${d.url} (CRM destination)`);
 
 /**
  * One event (#/webhooks/events/<id>): its payload as the receivers get it, and its delivery to each endpoint with
@@ -441,6 +445,7 @@ export function EventPage(props: PageProps & { id: string }) {
   const redelivery = useRedelivery(props, found.reload);
   const ev = found.data?.webhookEvent;
   const urls = new Map(found.data?.webhookEndpoints.items.map((e) => [e.id, e.url]) ?? []);
+  const crm = new Map(found.data?.crmDestinations.items.map((d) => [d.id, crmName(d)]) ?? []);
   useReloadOnEvents(props.apiKey, found.reload);
   useReloadWhenDue(ev?.deliveries, found.reload);
   return (
@@ -470,9 +475,10 @@ export function EventPage(props: PageProps & { id: string }) {
             <h2 id="deliveries-title">Deliveries</h2>
             {ev.deliveries.length === 0 && <p>No endpoint was sent this event (none subscribed to {ev.type} when it happened).</p>}
             {ev.deliveries.length > 0 && (
-              <Table label="Deliveries of this event" columns={["Endpoint", "State", "Attempts", ""]}>
+              <Table label="Deliveries of this event" columns={["Sent to", "State", "Attempts", ""]}>
                 {ev.deliveries.map((d) => {
-                  const url = urls.get(d.endpointId) ?? "a deleted endpoint";
+                  // A CRM destination's attempts are redelivered from its own log (docs/api.md "CRM destinations").
+                  const url = urls.get(d.endpointId) ?? crm.get(d.endpointId) ?? "a deleted endpoint";
                   const again = { question: `Send this event to ${url} again?`, done: `The event is being sent to ${url} again.` };
                   return (
                     <DeliveryRow
@@ -481,7 +487,7 @@ export function EventPage(props: PageProps & { id: string }) {
                       label={`Redeliver to ${url}`}
                       onRedeliver={urls.has(d.endpointId) ? () => redelivery.redeliver(d.endpointId, d, again) : undefined}
                     >
-                      <td data-label="Endpoint">
+                      <td data-label="Sent to">
                         <code>{url}</code>
                       </td>
                     </DeliveryRow>
