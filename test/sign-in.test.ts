@@ -114,6 +114,10 @@ describe("sign-in links", () => {
     expect(() => parseInvocation(["sign-in-links", "create", "--team", team.teamId, "--showing", showingId, "--qr", qr])).toThrow("--qr needs --base-url");
     expect(() => parseInvocation(["sign-in-links", "revoke", "--team", team.teamId, "--showing", showingId, "abc"])).toThrow("must be a sign-in link's id");
     expect(existsSync(qr)).toBe(true);
+    // A QR file that cannot be written does not lose the link's form: it is printed all the same.
+    const unwritable = await prs("sign-in-links", "create", "--team", team.teamId, "--showing", showingId, "--base-url", "https://reports.example.com", "--qr", path.join(dir, "no-such-folder", "door.png"));
+    expect(unwritable.join("\n")).toContain("Could not write the QR code to");
+    expect(unwritable.at(-1)).toMatch(/^https:\/\/reports\.example\.com\/s\/[A-Za-z0-9_-]{43}$/);
   });
 
   it("draw their URL as a QR code in SVG and PNG", async () => {

@@ -40,9 +40,14 @@ export async function createLink(options: CreateLinkOptions): Promise<string[]> 
   const url = options.baseUrl ? `${options.baseUrl.replace(/\/+$/, "")}${path}` : undefined;
   const lines = [`Sign-in link ${link.id} for showing ${made.showingId}, until ${made.expiresAt.toISOString()}.`];
   if (url && options.qr) {
-    const code = await qrCode(url, options.qr.toLowerCase().endsWith(".png") ? "PNG" : "SVG");
-    await writeFile(options.qr, code.mediaType === "image/png" ? Buffer.from(code.content, "base64") : code.content);
-    lines.push(`QR code of its URL written to ${options.qr}.`);
+    // The link is made: a file that cannot be written must not lose its form, printed below and never again.
+    try {
+      const code = await qrCode(url, options.qr.toLowerCase().endsWith(".png") ? "PNG" : "SVG");
+      await writeFile(options.qr, code.mediaType === "image/png" ? Buffer.from(code.content, "base64") : code.content);
+      lines.push(`QR code of its URL written to ${options.qr}.`);
+    } catch (err) {
+      lines.push(`Could not write the QR code to ${options.qr} (${(err as Error).message}); the API draws it again (qr_svg_url, qr_png_url).`);
+    }
   }
   lines.push("Its form (shown only this once; it holds the token):", url ?? `${path}  (on this service's address)`);
   return lines;
