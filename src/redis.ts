@@ -10,6 +10,22 @@ export function redisClient(url: string, options: RedisOptions): Redis {
   return new Client(url, options);
 }
 
+/**
+ * The wait for a new client's first connection, at most `waitMs`: the returned function gives the promise while that
+ * first connection is being made, null from then on. For clients without an offline queue (a Redis that cannot be
+ * reached must fail at once, not hold requests), whose first commands would otherwise fail while it connects.
+ */
+export function firstConnection(client: Redis, waitMs: number): () => Promise<void> | null {
+  let connecting: Promise<void> | null = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, waitMs).unref();
+    client.once("ready", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  }).then(() => void (connecting = null));
+  return () => connecting;
+}
+
 /** rate-limiter-flexible (loaded on first use, see above). */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (see above)
 export const rateLimiterFlexible = (): typeof RateLimiterFlexible => require("rate-limiter-flexible") as typeof RateLimiterFlexible;

@@ -20,7 +20,7 @@
 import { LRUCache } from "lru-cache";
 import type { RateLimiterRedis } from "rate-limiter-flexible";
 import { logger } from "../logger";
-import { rateLimiterFlexible, redisClient } from "../redis";
+import { firstConnection, rateLimiterFlexible, redisClient } from "../redis";
 
 const HOUR = 3600;
 const REDIS_CONNECT_WAIT_MS = 3000;
@@ -190,19 +190,11 @@ function redisConnection(url: string) {
   client.on("error", (err) => logger.warn({ err: err.message }, "redis error; rate limits fall back to this process"));
   // Without an offline queue a command sent before the connection is up fails over to the in-process insurance
   // limiter, which would split a budget between processes; so the first hits wait (briefly) for the connection.
-  let connecting: Promise<void> | null = new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, REDIS_CONNECT_WAIT_MS);
-    client.once("ready", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  }).then(() => {
-    connecting = null;
-  });
+  const connecting = firstConnection(client, REDIS_CONNECT_WAIT_MS);
   return {
     client,
     /** Resolves once connected (or given up on for now); null from then on. */
-    connecting: () => connecting,
+    connecting,
     async check(): Promise<"ok" | "unreachable"> {
       if (client.status !== "ready") return "unreachable";
       return client.ping().then(

@@ -6,7 +6,7 @@
 import { LRUCache } from "lru-cache";
 import { config } from "../config";
 import { logger } from "../logger";
-import { redisClient } from "../redis";
+import { firstConnection, redisClient } from "../redis";
 
 /** Documents a team keeps (README "Limits"): the least recently used goes first. */
 export const APQ_PER_TEAM = 1_000;
@@ -70,14 +70,8 @@ function redisStore(url: string, prefix: string): ApqStore {
   // Commands are not queued while the client connects (a Redis that cannot be reached must miss, not hold requests):
   // the commands sent while the new client makes its first connection wait for it, at most CONNECT_WAIT_MS, so a
   // team's first registration after a start is kept. Later (Redis gone or reconnecting) nothing waits.
-  let connecting: Promise<void> | null = new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, CONNECT_WAIT_MS).unref();
-    client.once("ready", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  }).then(() => void (connecting = null));
-  const connected = (): Promise<void> => connecting ?? Promise.resolve();
+  const connecting = firstConnection(client, CONNECT_WAIT_MS);
+  const connected = (): Promise<void> => connecting() ?? Promise.resolve();
   return {
     get: async (teamId, hash) => {
       try {
