@@ -18,7 +18,7 @@ import { schema } from "../src/schema";
 import { columns } from "../src/schema/sql-json/columns";
 import { resolveArgs } from "../src/schema/sql-json/plan";
 import { sqlJsonEntry } from "../src/schema/sql-json/run";
-import { statementOf } from "../src/schema/sql-json/sql";
+import { statementOf, statementText } from "../src/schema/sql-json/sql";
 
 async function main(): Promise<void> {
   const url = process.env.DATABASE_URL;
@@ -46,10 +46,11 @@ async function main(): Promise<void> {
       if (!entry) throw new Error(`${name}: no plan`);
       const request = { variables: doc.variables, teamId: nested.teamId, args: new Map() };
       if (!resolveArgs(entry.plan, request)) throw new Error(`${name}: arguments refused`);
-      const statement = statementOf(entry.plan, columns, () => true)!;
-      const values = statement.params.map((value) => value(request));
-      const [answer] = (await client.query<Record<string, string>>(statement.text, values)).rows;
-      const bytes = Object.values(answer).reduce((n, v) => n + v.length, 0);
+      const made = statementOf(entry.plan, columns, () => true)!;
+      const statement = { text: statementText(made) };
+      const values = made.params.map((value) => value(request));
+      const answer = (await client.query<Record<string, unknown>>(statement.text, values)).rows;
+      const bytes = answer.reduce((n, row) => n + Object.values(row).reduce((m: number, v) => m + (typeof v === "string" ? v.length : 0), 0), 0);
       const planning: number[] = [];
       const execution: number[] = [];
       for (let i = 0; i < rounds; i++) {

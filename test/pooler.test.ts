@@ -4,8 +4,12 @@
 // statement held up by a row lock is still cancelled by its time budget (504). Needs PostgreSQL (DATABASE_URL) and
 // Debian's pgbouncer (.ci/run installs it and sets REQUIRE_PGBOUNCER).
 import { randomUUID } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import pg from "pg";
 import { openDatabase } from "../src/db/open";
+import { PLAN_FUNCTION_PREFIX, planFunctionName } from "../src/db/plan-functions";
 import { preparedName } from "../src/db/prepared";
 import { ownDatabase } from "./support/own-database";
 import { pgbouncerPath, startPgBouncer, type PgBouncer } from "./support/pgbouncer";
@@ -200,6 +204,45 @@ const CONNECTIONS = 10;
         expect(await second.stop()).toBe(0);
       }
     }, 120_000);
+
+    it("a large read is planned once per server connection: in a function made from its first run, called by name", async () => {
+      const read = { name: "prs_test_read", text: "SELECT $1::int + 1 AS n, upper($2::text) AS label", keepPlan: true };
+      const fn = planFunctionName(read.text);
+      const functions = () => onServerConnection<{ proname: string }>("SELECT proname FROM pg_proc WHERE proname = $1", [fn]);
+      const db = openDatabase({ url: `${single.url(name)}?pgbouncer=true`, poolSize: 1 });
+      try {
+        expect(await db.query(read, [1, "first"])).toEqual([{ n: 2, label: "FIRST" }]); // unnamed; the function follows
+        for (let i = 0; i < 50 && !(await functions()).length; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(await functions()).toEqual([{ proname: fn }]);
+        expect(await db.query(read, [2, "second"])).toEqual([{ n: 3, label: "SECOND" }]);
+        // Answered by the function: one that answers otherwise is what the next read returns.
+        await onServerConnection(
+          `CREATE OR REPLACE FUNCTION ${fn}(integer, text) RETURNS TABLE (n integer, label text) LANGUAGE sql AS $$ SELECT 40 + $1, 'from the function' $$`,
+        );
+        expect(await db.query(read, [3, "third"])).toEqual([{ n: 43, label: "from the function" }]);
+        // Dropped (as a migration drops them): the statement itself answers.
+        await onServerConnection(`DROP FUNCTION ${fn}(integer, text)`);
+        expect(await db.query(read, [4, "fourth"])).toEqual([{ n: 5, label: "FOURTH" }]);
+        expect(await serviceNames()).toEqual([]);
+      } finally {
+        await db.close();
+      }
+    });
+
+    it("applying a migration drops the functions of the reads' plans (made again against the new schema)", async () => {
+      await onServerConnection(`CREATE FUNCTION ${PLAN_FUNCTION_PREFIX}test_stale(integer) RETURNS integer LANGUAGE sql AS $$ SELECT $1 $$`);
+      const dir = mkdtempSync(path.join(tmpdir(), "prs-migration-"));
+      mkdirSync(path.join(dir, "20990101000000_test_plans"));
+      writeFileSync(path.join(dir, "20990101000000_test_plans", "migration.sql"), "CREATE TABLE plans_migrated (id int)");
+      const db = openDatabase({ url: database!.url });
+      try {
+        expect(await db.migrate(dir)).toEqual(["20990101000000_test_plans"]);
+      } finally {
+        await db.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+      expect(await onServerConnection("SELECT proname FROM pg_proc WHERE starts_with(proname, $1)", [PLAN_FUNCTION_PREFIX])).toEqual([]);
+    });
 
     it("?pgbouncer=true in DATABASE_URL: the service names no statement", async () => {
       const server = await startServer({ ...env, DATABASE_URL: `${single.url(name)}?pgbouncer=true`, WEBHOOK_CONCURRENCY: "0" });

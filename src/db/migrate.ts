@@ -1,9 +1,11 @@
 // Applies prisma/migrations/*/migration.sql in order, once each, recording them in Prisma's own
 // `_prisma_migrations` table so `prisma migrate deploy` can take over on a machine with the native engine.
-// Everything runs in one transaction under an advisory lock, so concurrent starts on one PostgreSQL are safe.
+// Everything runs in one transaction under an advisory lock, so concurrent starts on one PostgreSQL are safe. A run
+// that applies a migration also drops the functions keeping the large reads' plans (plan-functions.ts).
 import { createHash, randomUUID } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
+import { DROP_PLAN_FUNCTIONS } from "./plan-functions";
 
 /** One database connection that can run multi-statement SQL. */
 export interface SqlConnection {
@@ -68,6 +70,8 @@ export async function migrate(conn: SqlConnection, dir = MIGRATIONS_DIR): Promis
       );
       pending.push(m.name);
     }
+    // The reads' plan functions were made against the old schema: made again on first use (plan-functions.ts).
+    if (pending.length) await conn.exec(DROP_PLAN_FUNCTIONS);
     await conn.exec("COMMIT");
     return pending;
   } catch (err) {

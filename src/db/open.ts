@@ -18,7 +18,8 @@ export interface DatabaseOptions {
   /**
    * PostgreSQL: prepare the hot paths' statements (Statement.name) once per connection. `true`/`false` force named or
    * unnamed statements; unset ("auto"), they are named until the database refuses one, as behind a transaction
-   * pooler (prepared.ts), and unnamed from the start when `url` has `?pgbouncer=true`.
+   * pooler (prepared.ts), and unnamed from the start when `url` has `?pgbouncer=true`; unnamed, the large reads'
+   * plans are kept in functions (plan-functions.ts) unless this is `false`.
    */
   preparedStatements?: boolean;
   /** PGlite data directory, or `memory://`. */
@@ -102,8 +103,10 @@ export function openDatabase(options: DatabaseOptions): Database {
     const base = new PrismaClient({ adapter: new PrismaPg(pool), log });
     const prisma = withSafeRelationLoading(base);
     const events = statementEvents(base, Boolean(options.queryEvents));
-    const statements = preparedStatements(options.preparedStatements ?? (pooler ? false : "auto"), async (name, statement, values) =>
-      (await pool.query({ name, text: statement.text, values })).rows,
+    const statements = preparedStatements(
+      options.preparedStatements ?? (pooler ? "pooler" : "auto"),
+      async (name, statement, values) => (await pool.query({ name, text: statement.text, values })).rows,
+      (text, values) => pool.query(text, values),
     );
     return {
       kind: "postgresql",

@@ -17,14 +17,24 @@
 // starts from a clean connection state.
 import { createHash } from "node:crypto";
 import { logger } from "../logger";
+import { planFunctions, type RawQuery } from "./plan-functions";
 
-/** `true`/`false` force named/unnamed statements; `"auto"` names them until the database refuses one. */
-export type PreparedStatementsMode = boolean | "auto";
+/**
+ * `true`/`false` force named/unnamed statements (`false`: nothing of the service's is kept on the server);
+ * `"auto"` names them until the database refuses one, then goes on as `"pooler"`; `"pooler"` (a transaction pooler
+ * is in front, `?pgbouncer=true`) names none, and keeps the plans of the large reads in functions (plan-functions.ts).
+ */
+export type PreparedStatementsMode = boolean | "auto" | "pooler";
 
 /** A statement of Database.query: named ones are prepared once per connection while statements are named. */
 export interface Statement {
   name?: string;
   text: string;
+  /**
+   * A read (no write, safe to run twice) whose planning costs more than its execution: when statements cannot be
+   * named, its plan is kept by the database in a function (plan-functions.ts). Only named statements take it.
+   */
+  keepPlan?: boolean;
 }
 
 /**
@@ -71,13 +81,17 @@ type Send = (name: string | undefined, statement: Statement, params: unknown[]) 
 /**
  * Runs statements named while `mode` allows, and in "auto" mode falls back to unnamed ones for good on the first
  * prepared-statement error, sending that statement again unnamed (see the top of this file for why it did not run).
+ * Unnamed, a `keepPlan` read goes through its plan function (unless `mode` is `false`).
  */
-export function preparedStatements(mode: PreparedStatementsMode, send: Send) {
-  let named = mode !== false;
+export function preparedStatements(mode: PreparedStatementsMode, send: Send, query: RawQuery) {
+  let named = mode === true || mode === "auto";
+  const plans = mode === false ? undefined : planFunctions(query);
+  const unnamed = (statement: Statement, params: unknown[]) =>
+    plans && statement.keepPlan && statement.name ? plans.run(statement, params) : send(undefined, statement, params);
   return {
     async run(statement: Statement, params: unknown[]): Promise<unknown[]> {
       const name = named ? preparedName(statement) : undefined;
-      if (name === undefined) return send(undefined, statement, params);
+      if (name === undefined) return unnamed(statement, params);
       try {
         return await send(name, statement, params);
       } catch (err) {
@@ -89,7 +103,7 @@ export function preparedStatements(mode: PreparedStatementsMode, send: Send) {
           // Expected once behind a transaction pooler, and nothing failed: a notice, not a warning.
           logger.info({ code, statement: name, error: message }, why);
         }
-        return send(undefined, statement, params);
+        return unnamed(statement, params);
       }
     },
   };

@@ -143,8 +143,10 @@ function openReplica(given: string): Replica {
     downUntil: 0,
     versions: new LRUCache({ max: 10_000 }),
     loadVersion: versionLoader(async (teams) => (await pool.query(VERSIONS, [teams])).rows),
-    run: preparedStatements(config.DATABASE_PREPARED_STATEMENTS ?? (pooler ? false : "auto"), async (name, statement, values) =>
-      (await pool.query({ name, text: statement.text, values })).rows,
+    run: preparedStatements(
+      config.DATABASE_PREPARED_STATEMENTS ?? (pooler ? "pooler" : "auto"),
+      async (name, statement, values) => (await pool.query({ name, text: statement.text, values })).rows,
+      (text, values) => pool.query(text, values),
     ).run,
   };
   return replica;

@@ -16,14 +16,14 @@ import { columns } from "./columns";
 import { planOperation, resolveArgs, type ObjectPlan, type Plan } from "./plan";
 import { openStoredValue } from "../sealed";
 import { RawData } from "./raw";
-import { connectionWindow, statementOf, type Shape, type Statement } from "./sql";
+import { connectionWindow, LIST_COLUMNS, statementOf, statementText, type Shape, type Statement } from "./sql";
 
 export interface SqlJsonEntry {
   plan: Plan;
   /** Permissions of the collections in the selection (each may be left out for REST). */
   optional: Permission[];
-  /** Statement per set of left-out permissions ("" = none), with its prepared-statement name if it has one. */
-  statements: Map<string, (Statement & { name?: string }) | null>;
+  /** Statement per set of left-out permissions and extra columns, its text and prepared-statement name. */
+  statements: Map<string, (Statement & { text: string; name?: string; keepPlan?: boolean }) | null>;
 }
 
 /**
@@ -134,23 +134,26 @@ async function answer(entry: SqlJsonEntry, args: ExecutionArgs, options: SqlJson
   let statement = entry.statements.get(key);
   if (statement === undefined) {
     const made = statementOf(plan, columns, (p) => !forbidden.includes(p as Permission));
-    if (made && keyCheck) made.text += `, ${keyRowHolds(made.params.length + 1)} AS "${KEY_HOLDS}"`;
+    const extra: string[] = [];
+    if (made && keyCheck) extra.push(`${keyRowHolds(made.params.length + 1)} AS "${KEY_HOLDS}"`);
     if (made && version) {
       const teamParam = made.params.length + (keyCheck ? KEY_ROW_PARAMS : 0) + 1;
-      made.text += `, (SELECT version::text FROM team_versions WHERE team_id = $${teamParam}::uuid) AS "${VERSION}"`;
+      extra.push(`(SELECT version::text FROM team_versions WHERE team_id = $${teamParam}::uuid) AS "${VERSION}"`);
     }
-    statement = made && { ...made, name: nameOf(made.text) };
+    const text = made && statementText(made, extra);
+    statement = made && text ? { ...made, text, name: nameOf(text), keepPlan: true } : null;
     entry.statements.set(key, statement);
   }
   if (!statement) return null;
 
-  let row: Record<string, string | boolean | null> | undefined;
+  type Row = Record<string, string | number | boolean | null>;
+  let rows: Row[];
   try {
     const values = statement.params.map((value) => value(request));
     if (keyCheck) values.push(...keyRowParams(keyCheck.keyHash, keyCheck.row));
     if (version) values.push(viewer.teamId);
     // On the replica the executor chose for the request, if any (src/db/replicas.ts).
-    [row] = await (context.read?.database ?? database).query<Record<string, string | boolean | null>>(statement, values);
+    rows = await (context.read?.database ?? database).query<Row>(statement, values);
   } catch (err) {
     // Unreachable or past its time budget: the answer the resolvers would give (503/504) — each nullable root null
     // with its error, the whole data null when a root may not be.
@@ -163,6 +166,11 @@ async function answer(entry: SqlJsonEntry, args: ExecutionArgs, options: SqlJson
     if (isStatementFault(err)) entry.statements.set(key, null);
     throw err;
   }
+  // The roots' row, and each listed item's (sql.ts statementText), in its list's order.
+  const { list, place, item } = LIST_COLUMNS;
+  const row = statement.lists.length ? rows.find((r) => r[list] === -1) : rows[0];
+  const items = statement.lists.map(() => [] as Array<[number, string]>);
+  if (statement.lists.length) for (const r of rows) if (r[list] !== -1) items[r[list] as number].push([r[place] as number, r[item] as string]);
   if (keyCheck) {
     keyCheck.held = row?.[KEY_HOLDS] === true;
     if (!keyCheck.held) return null;
@@ -171,6 +179,10 @@ async function answer(entry: SqlJsonEntry, args: ExecutionArgs, options: SqlJson
   const values = plan.roots.map((_, i) => (row?.[`r${i}`] as string | null | undefined) ?? null);
   // A root without its row (an unknown id): the resolvers give the error.
   if (values.some((v) => v === null)) return null;
-  const texts = values.map((text, i) => JSON.stringify(assemble(statement.shapes[i], JSON.parse(text!))));
+  const parsed = values.map((text) => JSON.parse(text!) as unknown[]);
+  statement.lists.forEach((l, n) => {
+    parsed[l.root][l.at] = items[n].sort((x, y) => x[0] - y[0]).map(([, text]) => JSON.parse(text) as unknown);
+  });
+  const texts = parsed.map((value, i) => JSON.stringify(assemble(statement.shapes[i], value)));
   return { data: new RawData(plan.roots.map((r, i) => [r.key, texts[i]] as const)) as unknown as Record<string, unknown> };
 }

@@ -4,7 +4,10 @@
 // run.ts), as PostGraphile 5 assembles its rows: naming every value in the database (row_to_json of a sub-select per
 // object, each level's text parsed again as json) cost the nested page about twice the database CPU of these arrays
 // and made the statement longer to plan, and the database is the one part that does not scale out (BENCHMARKS.md
-// "Database CPU per request"). The values are the resolvers' (numbers are spelled by JSON.stringify in the service);
+// "Database CPU per request"). A page root's items come as rows of their own (one per item, after the row of the
+// roots), not aggregated into the root's value: one large value costs PostgreSQL several times the CPU of the same
+// bytes in rows (each copy of it, from the aggregate to the wire, is a new allocation of its whole size; BENCHMARKS.md
+// "The items as rows"). The values are the resolvers' (numbers are spelled by JSON.stringify in the service);
 // JSON-typed values keep jsonb's key order. The text is the same for every request of a plan (a prepared statement on
 // PostgreSQL); a request's values are parameters. Collections the key may not read are left out of the text when the
 // caller asks for that (REST).
@@ -21,11 +24,36 @@ import type { ConnectionMember, Member, ObjectPlan, Plan, ReadRequest, Root } fr
 export type Shape = null | { keys: string[]; values: Shape[] } | { list: Shape };
 
 export interface Statement {
-  text: string;
+  /** The select list of the first row: each root's value (`r0`, `r1`, …). */
+  columns: string[];
+  /**
+   * Lists answered as rows of their own (a page root's items), the Nth with `n$` = N: the root whose value holds it
+   * (as null, in place of the list), the list's index among that root object's values, and the rest of its select
+   * (`o$`, the item's place in the list, then `e$`, the item's JSON text) from its `FROM` on.
+   */
+  lists: Array<{ root: number; at: number; select: string }>;
   /** Each parameter's value for a request. */
   params: Array<(request: ReadRequest) => unknown>;
   /** Each root's shape, in the order of the statement's columns r0, r1, … */
   shapes: Shape[];
+}
+
+/** Column names of the item rows: which list, the place in it, the item. */
+export const LIST_COLUMNS = { list: "n$", place: "o$", item: "e$" } as const;
+
+/**
+ * The statement's text, with `extra` columns (aliased select-list entries) in its first row. Without lists it is
+ * one row; with lists the first row has `n$` = -1, and each item is a row of its own.
+ */
+export function statementText(statement: Statement, extra: string[] = []): string {
+  const first = [...statement.columns, ...extra];
+  if (!statement.lists.length) return `SELECT ${first.join(", ")}`;
+  const { list, place, item } = LIST_COLUMNS;
+  const nulls = first.map(() => "NULL").join(", ");
+  return [
+    `SELECT ${first.join(", ")}, -1 AS "${list}", NULL::int AS "${place}", NULL::text AS "${item}"`,
+    ...statement.lists.map((l, n) => `SELECT ${nulls}, ${n}, ${l.select}`),
+  ].join(" UNION ALL ");
 }
 
 /** PostgreSQL's functions take at most 100 arguments: an object of more values is not answered here. */
@@ -87,6 +115,81 @@ export function connectionWindow(root: Root, request: ReadRequest, columns?: Col
   return found;
 }
 
+/** What the parts of a statement share while it is built (statementOf). */
+interface Builder {
+  columns: Columns;
+  /** A parameter: its reference (`$n::type`), the same for the same key. */
+  param(key: string, sqlType: string, value: (request: ReadRequest) => unknown): string;
+  /** A fresh table alias, a fresh node id. */
+  alias(): string;
+  node(): string;
+  order(model: string, a: string, orderBy: ReadonlyArray<Record<string, "asc" | "desc">>): string;
+  /** The condition on a root's rows (alias `a`). */
+  rowsOf(r: Root, a: string, id: string): string;
+  object(plan: ObjectPlan, a: string): Json;
+}
+
+// A connection (../connection.ts), keyset-paged newest first on (created_at, id) as readSlice pages it: `take` + 1
+// rows from the window's start in its direction (the extra one says more follow), of which the page keeps `take`;
+// a missing after/before is a bound no row passes ('infinity'), so the statement has one text for every window.
+// Each direction is its own branch under a one-time filter on $back, so each reads the (team, created_at) index in
+// its order and stops after take + 1 rows.
+function connectionJson(build: Builder, r: Root, members: ConnectionMember[]): Json {
+  const { columns, param, order, rowsOf, object } = build;
+  const id = build.node();
+  const a = build.alias();
+  const [f, p] = [`f${id}`, `p${id}`];
+  const win = (value: (w: { prefix: string; window: Window }) => unknown) => (request: ReadRequest) => value(connectionWindow(r, request)!);
+  const w = (name: string, sqlType: string, value: (w: { prefix: string; window: Window }) => unknown) => param(`${id}.${name}`, sqlType, win(value));
+  const back = w("back", "bool", (x) => x.window.backward);
+  const take = w("take", "int", (x) => x.window.take);
+  const idType = columns.isUuid(r.model, "id") ? "uuid" : "text";
+  const NONE_ID = idType === "uuid" ? "00000000-0000-0000-0000-000000000000" : "";
+  const afterAt = w("afterAt", "timestamptz", (x) => x.window.after?.createdAt.toISOString() ?? "infinity");
+  const afterId = w("afterId", idType, (x) => x.window.after?.id ?? NONE_ID);
+  const beforeAt = w("beforeAt", "timestamptz", (x) => x.window.before?.createdAt.toISOString() ?? "-infinity");
+  const beforeId = w("beforeId", idType, (x) => x.window.before?.id ?? NONE_ID);
+  const prefix = w("prefix", "text", (x) => x.prefix);
+  const where = rowsOf(r, a, id);
+  const table = `${columns.table(r.model)} ${a}`;
+  const key = (b: string) => `(${b}.${columns.column(r.model, "createdAt")}, ${b}.${columns.column(r.model, "id")})`;
+  const desc = order(r.model, a, [{ createdAt: "desc" }, { id: "desc" }]);
+  const asc = order(r.model, a, [{ createdAt: "asc" }, { id: "asc" }]);
+  const inWindow = `${where} AND ${key(a)} < (${afterAt}, ${afterId}) AND ${key(a)} > (${beforeAt}, ${beforeId})`;
+  const fetched = `(SELECT * FROM ${table} WHERE ${inWindow} AND NOT ${back} ORDER BY ${desc} LIMIT ${take} + 1) UNION ALL (SELECT * FROM ${table} WHERE ${inWindow} AND ${back} ORDER BY ${asc} LIMIT ${take} + 1)`;
+  const page = `(SELECT * FROM ${f} ${a} WHERE NOT ${back} ORDER BY ${desc} LIMIT ${take}) UNION ALL (SELECT * FROM ${f} ${a} WHERE ${back} ORDER BY ${asc} LIMIT ${take})`;
+  const cursor = (b: string) =>
+    `translate(encode(convert_to(${prefix} || (extract(epoch FROM ${b}.${columns.column(r.model, "createdAt")}) * 1000)::bigint::text || ':' || ${b}.${columns.column(r.model, "id")}::text, 'UTF8'), 'base64'), E'+/=\\n', '-_')`;
+  const more = `((SELECT count(*) FROM ${f}) > ${take})`;
+  // hasPreviousPage going forward (hasNextPage going backward): a row of the list at or beyond the cursor.
+  const beyond = (cmp: string, at: string, rowId: string) => `EXISTS (SELECT 1 FROM ${table} WHERE ${where} AND ${key(a)} ${cmp} (${at}, ${rowId}))`;
+  const json = jsonObject(
+    members.map((m): [string, Json] => {
+      if (m.kind === "typename") return [m.key, leaf(`'${m.name}'::text`)];
+      if (m.kind === "totalCount") return [m.key, leaf(`(SELECT count(*) FROM ${table} WHERE ${where})`)];
+      if (m.kind === "pageInfo") {
+        const fields = m.members.map((i): [string, Json] => {
+          if (i.kind === "typename") return [i.key, leaf(`'${i.name}'::text`)];
+          if (i.kind === "hasNextPage") return [i.key, leaf(`CASE WHEN ${back} THEN ${beyond("<=", beforeAt, beforeId)} ELSE ${more} END`)];
+          if (i.kind === "hasPreviousPage") return [i.key, leaf(`CASE WHEN ${back} THEN ${more} ELSE ${beyond(">=", afterAt, afterId)} END`)];
+          const by = i.kind === "startCursor" ? desc : asc;
+          return [i.key, leaf(`(SELECT ${cursor(a)} FROM ${p} ${a} ORDER BY ${by} LIMIT 1)`)];
+        });
+        return [m.key, jsonObject(fields)];
+      }
+      const edge = jsonObject(
+        m.members.map((e): [string, Json] => {
+          if (e.kind === "typename") return [e.key, leaf(`'${e.name}'::text`)];
+          if (e.kind === "cursor") return [e.key, leaf(cursor(a))];
+          return [e.key, object(e.object, a)];
+        }),
+      );
+      return [m.key, jsonArray(edge, desc, `${p} ${a}`)];
+    }),
+  );
+  return { sql: `(WITH ${f} AS (${fetched}), ${p} AS (${page}) SELECT ${json.sql})`, shape: json.shape };
+}
+
 /** The statement of a plan; `included(permission)` says whether a collection needing it is part of the answer. */
 export function statementOf(plan: Plan, columns: Columns, included: (permission: Permission | undefined) => boolean): Statement | null {
   const params: Statement["params"] = [];
@@ -137,7 +240,9 @@ export function statementOf(plan: Plan, columns: Columns, included: (permission:
         return `(${value} IS NULL OR ${column} = ${value})`;
       })
       .join(" AND ");
-  const root = (r: Root): Json => {
+  const lists: Statement["lists"] = [];
+  /** Root `index`'s value; a page's items are listed in `lists`, their place in the value null. */
+  const root = (r: Root, index: number): Json => {
     const id = `n${nodes++}`;
     const a = alias();
     const where = rowsOf(r, a, id);
@@ -146,79 +251,23 @@ export function statementOf(plan: Plan, columns: Columns, included: (permission:
     if (one) return { sql: `(SELECT ${one.sql} FROM ${from} WHERE ${where})`, shape: one.shape };
     const by = order(r.model, a, r.spec.orderBy!);
     return jsonObject(
-      r.page!.map((m): [string, Json] => {
+      r.page!.map((m, at): [string, Json] => {
         if (m.kind === "typename") return [m.key, leaf(`'${m.name}'::text`)];
         if (m.kind === "limit" || m.kind === "offset") return [m.key, leaf(arg(r.args.node, m.kind, "int", id))];
         if (m.kind === "total") return [m.key, leaf(`(SELECT count(*) FROM ${from} WHERE ${where})`)];
         const limit = arg(r.args.node, "limit", "int", id);
         const offset = arg(r.args.node, "offset", "int", id);
-        return [m.key, pageOf(object(m.object, a), a, from, where, by, limit, offset)];
+        const item = object(m.object, a);
+        const rows = `(SELECT ${picked(a, `${item.sql} ${by}`)} FROM ${from} WHERE ${where} ORDER BY ${by} LIMIT ${limit} OFFSET ${offset}) ${a}`;
+        lists.push({ root: index, at, select: `(row_number() OVER (ORDER BY ${by}))::int, (${item.sql})::text FROM ${rows}` });
+        return [m.key, { sql: "NULL", shape: { list: item.shape } }];
       }),
     );
   };
-  // A connection (../connection.ts), keyset-paged newest first on (created_at, id) as readSlice pages it: `take` + 1
-  // rows from the window's start in its direction (the extra one says more follow), of which the page keeps `take`;
-  // a missing after/before is a bound no row passes ('infinity'), so the statement has one text for every window.
-  // Each direction is its own branch under a one-time filter on $back, so each reads the (team, created_at) index in
-  // its order and stops after take + 1 rows.
-  const connection = (r: Root, members: ConnectionMember[]): Json => {
-    const id = `n${nodes++}`;
-    const a = alias();
-    const [f, p] = [`f${id}`, `p${id}`];
-    const win = (value: (w: { prefix: string; window: Window }) => unknown) => (request: ReadRequest) => value(connectionWindow(r, request)!);
-    const w = (name: string, sqlType: string, value: (w: { prefix: string; window: Window }) => unknown) => param(`${id}.${name}`, sqlType, win(value));
-    const back = w("back", "bool", (x) => x.window.backward);
-    const take = w("take", "int", (x) => x.window.take);
-    const idType = columns.isUuid(r.model, "id") ? "uuid" : "text";
-    const NONE_ID = idType === "uuid" ? "00000000-0000-0000-0000-000000000000" : "";
-    const afterAt = w("afterAt", "timestamptz", (x) => x.window.after?.createdAt.toISOString() ?? "infinity");
-    const afterId = w("afterId", idType, (x) => x.window.after?.id ?? NONE_ID);
-    const beforeAt = w("beforeAt", "timestamptz", (x) => x.window.before?.createdAt.toISOString() ?? "-infinity");
-    const beforeId = w("beforeId", idType, (x) => x.window.before?.id ?? NONE_ID);
-    const prefix = w("prefix", "text", (x) => x.prefix);
-    const where = rowsOf(r, a, id);
-    const table = `${columns.table(r.model)} ${a}`;
-    const key = (b: string) => `(${b}.${columns.column(r.model, "createdAt")}, ${b}.${columns.column(r.model, "id")})`;
-    const desc = order(r.model, a, [{ createdAt: "desc" }, { id: "desc" }]);
-    const asc = order(r.model, a, [{ createdAt: "asc" }, { id: "asc" }]);
-    const inWindow = `${where} AND ${key(a)} < (${afterAt}, ${afterId}) AND ${key(a)} > (${beforeAt}, ${beforeId})`;
-    const fetched = `(SELECT * FROM ${table} WHERE ${inWindow} AND NOT ${back} ORDER BY ${desc} LIMIT ${take} + 1) UNION ALL (SELECT * FROM ${table} WHERE ${inWindow} AND ${back} ORDER BY ${asc} LIMIT ${take} + 1)`;
-    const page = `(SELECT * FROM ${f} ${a} WHERE NOT ${back} ORDER BY ${desc} LIMIT ${take}) UNION ALL (SELECT * FROM ${f} ${a} WHERE ${back} ORDER BY ${asc} LIMIT ${take})`;
-    const cursor = (b: string) =>
-      `translate(encode(convert_to(${prefix} || (extract(epoch FROM ${b}.${columns.column(r.model, "createdAt")}) * 1000)::bigint::text || ':' || ${b}.${columns.column(r.model, "id")}::text, 'UTF8'), 'base64'), E'+/=\\n', '-_')`;
-    const more = `((SELECT count(*) FROM ${f}) > ${take})`;
-    // hasPreviousPage going forward (hasNextPage going backward): a row of the list at or beyond the cursor.
-    const beyond = (cmp: string, at: string, rowId: string) => `EXISTS (SELECT 1 FROM ${table} WHERE ${where} AND ${key(a)} ${cmp} (${at}, ${rowId}))`;
-    const json = jsonObject(
-      members.map((m): [string, Json] => {
-        if (m.kind === "typename") return [m.key, leaf(`'${m.name}'::text`)];
-        if (m.kind === "totalCount") return [m.key, leaf(`(SELECT count(*) FROM ${table} WHERE ${where})`)];
-        if (m.kind === "pageInfo") {
-          const fields = m.members.map((i): [string, Json] => {
-            if (i.kind === "typename") return [i.key, leaf(`'${i.name}'::text`)];
-            if (i.kind === "hasNextPage") return [i.key, leaf(`CASE WHEN ${back} THEN ${beyond("<=", beforeAt, beforeId)} ELSE ${more} END`)];
-            if (i.kind === "hasPreviousPage") return [i.key, leaf(`CASE WHEN ${back} THEN ${more} ELSE ${beyond(">=", afterAt, afterId)} END`)];
-            const by = i.kind === "startCursor" ? desc : asc;
-            return [i.key, leaf(`(SELECT ${cursor(a)} FROM ${p} ${a} ORDER BY ${by} LIMIT 1)`)];
-          });
-          return [m.key, jsonObject(fields)];
-        }
-        const edge = jsonObject(
-          m.members.map((e): [string, Json] => {
-            if (e.kind === "typename") return [e.key, leaf(`'${e.name}'::text`)];
-            if (e.kind === "cursor") return [e.key, leaf(cursor(a))];
-            return [e.key, object(e.object, a)];
-          }),
-        );
-        return [m.key, jsonArray(edge, desc, `${p} ${a}`)];
-      }),
-    );
-    return { sql: `(WITH ${f} AS (${fetched}), ${p} AS (${page}) SELECT ${json.sql})`, shape: json.shape };
-  };
-
   try {
-    const built = plan.roots.map((r) => (r.connection ? connection(r, r.connection) : root(r)));
-    return { text: `SELECT ${built.map((b, i) => `(${b.sql})::text AS r${i}`).join(", ")}`, params, shapes: built.map((b) => b.shape) };
+    const builder: Builder = { columns, param, alias, node: () => `n${nodes++}`, order, rowsOf, object };
+    const built = plan.roots.map((r, i) => (r.connection ? connectionJson(builder, r, r.connection) : root(r, i)));
+    return { columns: built.map((b, i) => `(${b.sql})::text AS r${i}`), lists, params, shapes: built.map((b) => b.shape) };
   } catch (err) {
     if (err instanceof TooWide) return null;
     throw err;
