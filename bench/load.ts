@@ -82,9 +82,12 @@ export interface Side {
   after?: (m: Measurement, warmup: boolean) => Promise<void>;
 }
 
-async function round(side: Side, connections: number, seconds: number, warmup: boolean): Promise<Measurement> {
+/** What sends a round's load: autocannon (`measure`) unless a plan names another (bench/wrk.ts). */
+export type Load = (target: Target, connections: number, seconds: number) => Promise<Measurement>;
+
+async function round(side: Side, connections: number, seconds: number, warmup: boolean, load: Load = measure): Promise<Measurement> {
   await side.before?.();
-  const m = await measure(side.target, connections, seconds);
+  const m = await load(side.target, connections, seconds);
   await side.after?.(m, warmup);
   return m;
 }
@@ -119,6 +122,8 @@ export interface RoundPlan {
   rounds: number;
   seconds: number;
   warmupSeconds: number;
+  /** The load generator (default: autocannon in this process). */
+  load?: Load;
 }
 
 /**
@@ -157,12 +162,12 @@ export interface MultiComparison {
  * order rotating from round to round (a b c, b c a, c a b, …), after one warm-up of each.
  */
 export async function compareMany(sides: Side[], plan: RoundPlan, metric: "rps" | "p50"): Promise<MultiComparison> {
-  for (const side of sides) await round(side, plan.connections, plan.warmupSeconds, true);
+  for (const side of sides) await round(side, plan.connections, plan.warmupSeconds, true, plan.load);
   const measured: Measurement[][] = sides.map(() => []);
   for (let i = 0; i < plan.rounds; i++) {
     for (let j = 0; j < sides.length; j++) {
       const k = (i + j) % sides.length;
-      measured[k].push(await round(sides[k], plan.connections, plan.seconds, false));
+      measured[k].push(await round(sides[k], plan.connections, plan.seconds, false, plan.load));
     }
   }
   const summaries = sides.map((side, k): SideSummary => ({

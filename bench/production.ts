@@ -17,7 +17,8 @@
 //
 // `build` runs on the embedded database unless DATABASE_URL is set; `topology` needs DATABASE_URL (PostgreSQL, a
 // database of its own: it is seeded), REDIS_URL and Debian's pgbouncer; `cache` DATABASE_URL and REDIS_URL, and
-// CPU_PROF=<dir> writes a V8 CPU profile of the service's process there. ROUNDS (default 5) rounds per side.
+// CPU_PROF=<dir> (`cache`, `database`) writes a V8 CPU profile of the service's process there; ONLY=<text> (`database`)
+// measures only the requests whose kind holds it ("nested", "detail"). ROUNDS (default 5) rounds per side.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
@@ -34,6 +35,7 @@ import { PEER_DETAIL_QUERY, PEER_NESTED_QUERY } from "./scenarios/peer-queries";
 import { NESTED_QUERY } from "./scenarios/statements";
 import { seed as seedDatabase } from "./seed";
 import { freePort } from "../test/support/ports";
+import { measureWrk, wrkInstalled } from "./wrk";
 
 const ROOT = path.resolve(__dirname, "..");
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
@@ -75,6 +77,9 @@ const COMMANDS = {
   compiled: ["--enable-source-maps", "dist/server.js"],
   tsx: ["--require", "tsx/cjs", "src/server.ts"],
 };
+
+/** The compiled start command, writing a V8 CPU profile to CPU_PROF when set. */
+const profiled = () => (process.env.CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.CPU_PROF}`, ...COMMANDS.compiled] : COMMANDS.compiled);
 
 async function startService(command: string[], env: Record<string, string | undefined>): Promise<Service> {
   const port = await freePort();
@@ -251,8 +256,7 @@ async function cache(): Promise<void> {
   await conn.query(`INSERT INTO graphql_documents (team_id, hash, text) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [team.teamId, hash, NESTED_QUERY]);
   await conn.close();
   ensurePostgraphile(log);
-  const command = process.env.CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.CPU_PROF}`, ...COMMANDS.compiled] : COMMANDS.compiled;
-  const [service, postgraphile] = await Promise.all([startService(command, { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl }), startPostgraphile(databaseUrl)]);
+  const [service, postgraphile] = await Promise.all([startService(profiled(), { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl }), startPostgraphile(databaseUrl)]);
   // The bench's own view of the response cache (keys as src/http/http-cache.ts names them): its team's keys, to count
   // the misses' answers and drop them.
   const redis = new Redis(redisUrl);
@@ -403,7 +407,7 @@ async function databaseCpu(): Promise<void> {
   const [service, postgraphile] = await Promise.all([
     // DATA_ENCRYPTION_KEY: production refuses to start without one when DATABASE_URL is set (it encrypts contact data).
     // MAX_RESPONSE_BYTES passes through when set: the default refuses the nested page by its estimate (BENCHMARKS).
-    startService(COMMANDS.compiled, {
+    startService(profiled(), {
       DATABASE_URL: url,
       DATA_ENCRYPTION_KEY: BENCH_ENCRYPTION_KEY,
       ...(bouncer ? { DATABASE_DIRECT_URL: databaseUrl } : {}),
@@ -422,7 +426,9 @@ async function databaseCpu(): Promise<void> {
     throw new Error(`database: the nested pages differ (service ${mine.status}, PostGraphile ${theirs.status}): ${mineText.slice(0, 300)}`);
   }
   log(`database: nested page bodies ${mineText.length} bytes (service) / ${theirText.length} (PostGraphile), the same reports and items`);
-  log(`database: ${bouncer ? "both behind PgBouncer (transaction mode)" : "direct connections"} to ${name}, ${ROUNDS} rounds of 3 s per side, 10 connections`);
+  // wrk when Debian's package is there (LOAD=autocannon: the bench's own): bench/wrk.ts says why.
+  const load = wrkInstalled() && process.env.LOAD !== "autocannon" ? measureWrk : undefined;
+  log(`database: ${bouncer ? "both behind PgBouncer (transaction mode)" : "direct connections"} to ${name}, ${ROUNDS} rounds of 3 s per side, 10 connections, load from ${load ? "wrk" : "autocannon"}`);
   const cpu: Record<string, { server: number[]; postgres: number[] }> = {};
   const withCpu = (side: string, pid: number, target: Target): Side => {
     let before = { server: 0, postgres: new Map<number, number>() };
@@ -464,8 +470,8 @@ async function databaseCpu(): Promise<void> {
       "|---|---|---|---|---|---|---|---|",
     ];
     const ratios: string[] = [];
-    for (const [kind, sides] of kinds) {
-      const c = await compareMany(sides, { connections: 10, rounds: ROUNDS, seconds: 3, warmupSeconds: 2 }, "rps");
+    for (const [kind, sides] of kinds.filter(([kind]) => !process.env.ONLY || kind.includes(process.env.ONLY))) {
+      const c = await compareMany(sides, { connections: 10, rounds: ROUNDS, seconds: 3, warmupSeconds: 2, load }, "rps");
       for (const s of c.sides) {
         const mine = cpu[s.name];
         lines.push(`| ${kind} | ${s.name} | ${s.rps.toFixed(0)} | ${median(mine.postgres).toFixed(0)} | ${median(mine.server).toFixed(0)} | ${s.p50.toFixed(1)} | ${s.p99.toFixed(1)} | ${s.errors} |`);

@@ -22,6 +22,7 @@ const where = (url: string): string => {
     return rest[0].startsWith("@") ? `${rest[0]}/${rest[1]}` : rest[0];
   }
   if (url.includes("/src/")) return `src/${url.split("/src/")[1]}`;
+  if (url.includes("/dist/")) return `dist/${url.split("/dist/")[1]}`;
   if (url.includes("/bench/")) return `bench/${url.split("/bench/")[1]}`;
   return url ? (url.startsWith("node:") ? url : "other") : "(native/gc/idle)";
 };
