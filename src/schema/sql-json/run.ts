@@ -49,6 +49,7 @@ function nameOf(text: string): string | undefined {
  */
 function assemble(shape: Shape, value: unknown): unknown {
   if (shape === null || value === null) return typeof value === "string" ? openStoredValue(value) : value; // attendee fields (../sealed.ts)
+  if (shape === "date") return new Date(value as number).toISOString(); // out of Date's range: throws, the resolvers answer
   if ("list" in shape) return (value as unknown[]).map((element) => assemble(shape.list, element));
   const values = value as unknown[];
   const object: Record<string, unknown> = {};

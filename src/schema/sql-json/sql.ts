@@ -18,10 +18,10 @@ import { ApiError } from "../errors";
 import type { ConnectionMember, Member, ObjectPlan, Plan, ReadRequest, Root } from "./plan";
 
 /**
- * How a root's arrays become the answer's JSON: a leaf (null) is taken as it is, an object's values come in the order
- * of its keys, a list holds elements of one shape.
+ * How a root's arrays become the answer's JSON: a leaf (null) is taken as it is, a date ("date", milliseconds since
+ * 1970) is written in ISO 8601, an object's values come in the order of its keys, a list holds elements of one shape.
  */
-export type Shape = null | { keys: string[]; values: Shape[] } | { list: Shape };
+export type Shape = null | "date" | { keys: string[]; values: Shape[] } | { list: Shape };
 
 export interface Statement {
   /** The select list of the first row: each root's value (`r0`, `r1`, …). */
@@ -217,7 +217,7 @@ export function statementOf(plan: Plan, columns: Columns, included: (permission:
   const object = (plan: ObjectPlan, a: string): Json =>
     jsonObject(plan.members.filter((m) => m.kind === "leaf" || included(m.permission)).map((m) => [m.key, member(m, plan.model, a)]));
   const member = (m: Member, model: string, a: string): Json => {
-    if (m.kind === "leaf") return leaf(m.sql(columns.row(model, a)));
+    if (m.kind === "leaf") return { sql: m.sql(columns.row(model, a)), shape: m.date ? "date" : null };
     const id = `n${nodes++}`;
     const c = alias();
     const child = m.object.model;
