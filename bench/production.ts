@@ -21,7 +21,7 @@
 // measures only the requests whose kind holds it ("nested", "detail"). ROUNDS (default 5) rounds per side.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { openSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
 import { startPgBouncer } from "../test/support/pgbouncer";
@@ -86,12 +86,13 @@ async function startService(command: string[], env: Record<string, string | unde
   const started = Date.now();
   const child: ChildProcess = spawn(process.execPath, command, {
     cwd: ROOT,
-    stdio: ["ignore", "ignore", "pipe"],
+    // SERVICE_LOG=<file>: the service's log lines (at info) are appended there.
+    stdio: ["ignore", process.env.SERVICE_LOG ? openSync(process.env.SERVICE_LOG, "a") : "ignore", "pipe"],
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       NODE_ENV: "production",
-      LOG_LEVEL: "warn",
+      LOG_LEVEL: process.env.SERVICE_LOG ? "info" : "warn",
       PORT: String(port),
       HOST: "127.0.0.1",
       ...Object.fromEntries(["FREE", "STANDARD", "PRO", "ENTERPRISE"].map((tier) => [`RATE_LIMIT_${tier}`, "1000000000"])),

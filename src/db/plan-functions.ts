@@ -82,7 +82,10 @@ export function planFunctions(query: RawQuery) {
       made.set(text, { name });
     } catch (err) {
       made.set(text, { retryAt: Date.now() + RETRY_AFTER_MS });
-      logger.info({ code: codeOf(err), function: name, error: (err as Error).message }, "a read's plan is not kept by the database; it is planned on each run");
+      // Expected where functions cannot be made (a read-only replica, a role without CREATE): a notice; else a warning.
+      const code = codeOf(err);
+      const expected = code === "25006" || code === "42501";
+      logger[expected ? "info" : "warn"]({ code, function: name, error: (err as Error).message }, "a read's plan is not kept by the database; it is planned on each run for a minute");
     }
   }
 
@@ -100,7 +103,9 @@ export function planFunctions(query: RawQuery) {
         }
       }
       const result = await single(statement.text, params);
-      const retry = state === undefined ? made.size < MAX_FUNCTIONS : typeof state === "object" && "retryAt" in state && state.retryAt <= Date.now();
+      // Read again: requests that ran the statement at once must not all make its function.
+      const now = made.get(statement.text);
+      const retry = now === undefined ? made.size < MAX_FUNCTIONS : typeof now === "object" && "retryAt" in now && now.retryAt <= Date.now();
       if (retry) {
         made.set(statement.text, "making");
         void make(statement.text, result.fields);
