@@ -209,9 +209,12 @@ const CONNECTIONS = 10;
       const read = { name: "prs_test_read", text: "SELECT $1::int + 1 AS n, upper($2::text) AS label", keepPlan: true };
       const fn = planFunctionName(read.text);
       const functions = () => onServerConnection<{ proname: string }>("SELECT proname FROM pg_proc WHERE proname = $1", [fn]);
-      const db = openDatabase({ url: `${single.url(name)}?pgbouncer=true`, poolSize: 1 });
+      // Through the pooler of three server connections: the first runs below meet the database at once.
+      const db = openDatabase({ url: `${pooler.url(name)}?pgbouncer=true`, poolSize: 4 });
       try {
-        expect(await db.query(read, [1, "first"])).toEqual([{ n: 2, label: "FIRST" }]); // unnamed; the function follows
+        // Eight first runs at once, unnamed: the function follows, made once (not eight times, seven of them failing).
+        const first = await Promise.all(Array.from({ length: 8 }, (_, i) => db.query(read, [i, "first"])));
+        expect(first).toEqual(Array.from({ length: 8 }, (_, i) => [{ n: i + 1, label: "FIRST" }]));
         for (let i = 0; i < 50 && !(await functions()).length; i++) await new Promise((resolve) => setTimeout(resolve, 100));
         expect(await functions()).toEqual([{ proname: fn }]);
         expect(await db.query(read, [2, "second"])).toEqual([{ n: 3, label: "SECOND" }]);
