@@ -407,7 +407,8 @@ async function databaseCpu(): Promise<void> {
   const url = bouncer ? bouncer.url(name) : databaseUrl;
   const [service, postgraphile] = await Promise.all([
     // DATA_ENCRYPTION_KEY: production refuses to start without one when DATABASE_URL is set (it encrypts contact data).
-    // MAX_RESPONSE_BYTES passes through when set: the default refuses the nested page by its estimate (BENCHMARKS).
+    // MAX_RESPONSE_BYTES passes through when set (the default answers this page: its estimate prices the long texts
+    // at the longest the team stored).
     startService(profiled(), {
       DATABASE_URL: url,
       DATA_ENCRYPTION_KEY: BENCH_ENCRYPTION_KEY,
