@@ -1,4 +1,5 @@
-// The one-statement read path, part 3: its answer is JSON text built by PostgreSQL, passed on without being parsed.
+// The one-statement read path, part 3: its answer is JSON text (PostgreSQL's arrays written with their keys by
+// ./write.ts), passed on without being parsed again.
 // RawData stands for an operation's `data` in an ExecutionResult: /graphql writes its text into the response
 // (useRawJsonResults), REST routes take a root field's text (rawField) or the parsed value (rawDataOf(…).toJSON(),
 // as `run` does). Code reading `data` as an object must go through rawDataOf: `data.report` is not there. Yoga's other

@@ -14,9 +14,9 @@ import { databaseFailure } from "../../db/errors";
 import { logger } from "../../logger";
 import { columns } from "./columns";
 import { planOperation, resolveArgs, type ObjectPlan, type Plan } from "./plan";
-import { openStoredValue } from "../sealed";
 import { RawData } from "./raw";
-import { connectionWindow, LIST_COLUMNS, statementOf, statementText, type Shape, type Statement } from "./sql";
+import { connectionWindow, LIST_COLUMNS, statementOf, statementText, type Statement } from "./sql";
+import { writer } from "./write";
 
 export interface SqlJsonEntry {
   plan: Plan;
@@ -41,25 +41,6 @@ function nameOf(text: string): string | undefined {
   if (prepared.size >= MAX_PREPARED) return undefined;
   prepared.add(name);
   return name;
-}
-
-/**
- * A root's value as the answer has it: the statement's arrays (./sql.ts) with their keys put back. An object is built
- * in its keys' order; `__proto__` (a legal response key) is defined as an own property, as JSON.parse would.
- */
-function assemble(shape: Shape, value: unknown): unknown {
-  if (shape === null || value === null) return typeof value === "string" ? openStoredValue(value) : value; // attendee fields (../sealed.ts)
-  if (shape === "date") return new Date(value as number).toISOString(); // out of Date's range: throws, the resolvers answer
-  if ("list" in shape) return (value as unknown[]).map((element) => assemble(shape.list, element));
-  const values = value as unknown[];
-  const object: Record<string, unknown> = {};
-  for (let i = 0; i < shape.keys.length; i++) {
-    const key = shape.keys[i];
-    const member = assemble(shape.values[i], values[i]);
-    if (key === "__proto__") Object.defineProperty(object, key, { value: member, enumerable: true, writable: true, configurable: true });
-    else object[key] = member;
-  }
-  return object;
 }
 
 /** SQLSTATE class 42 (syntax error or access rule violation): the statement itself is wrong, every time. */
@@ -184,6 +165,6 @@ async function answer(entry: SqlJsonEntry, args: ExecutionArgs, options: SqlJson
   statement.lists.forEach((l, n) => {
     parsed[l.root][l.at] = items[n].sort((x, y) => x[0] - y[0]).map(([, text]) => JSON.parse(text) as unknown);
   });
-  const texts = parsed.map((value, i) => JSON.stringify(assemble(statement.shapes[i], value)));
+  const texts = parsed.map((value, i) => writer(statement.shapes[i])(value));
   return { data: new RawData(plan.roots.map((r, i) => [r.key, texts[i]] as const)) as unknown as Record<string, unknown> };
 }

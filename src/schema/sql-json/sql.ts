@@ -1,7 +1,7 @@
 // The one-statement read path, part 2: a plan as one SQL statement whose every column holds one root field's values
 // as JSON arrays, built by PostgreSQL: an object is json_build_array of its values in the selection's order (no key
-// names), a list is json_agg of those in the declared order. The service puts the keys back (`Shape`, assembled in
-// run.ts), as PostGraphile 5 assembles its rows: naming every value in the database (row_to_json of a sub-select per
+// names), a list is json_agg of those in the declared order. The service puts the keys back (`Shape`, written by
+// write.ts), as PostGraphile 5 assembles its rows: naming every value in the database (row_to_json of a sub-select per
 // object, each level's text parsed again as json) cost the nested page about twice the database CPU of these arrays
 // and made the statement longer to plan, and the database is the one part that does not scale out (BENCHMARKS.md
 // "Database CPU per request"). A page root's items come as rows of their own (one per item, after the row of the
