@@ -178,6 +178,10 @@ const ADMIN = "api_keys:read,api_keys:create,api_keys:delete,reports:read,compar
     await page.getByRole("button", { name: "Refresh" }).click();
     await userRow.locator("td.week", { hasText: /^5$/ }).waitFor();
     await userRow.getByText("995 of 1,000").waitFor();
+    // Each key's answers per route and outcome over the period: the five reads, all below 400, and nothing refused.
+    const routeRow = page.locator(`tr[data-route-key="${userId}"][data-route="GET /v1/reports"]`);
+    await routeRow.locator("td.succeeded", { hasText: /^5$/ }).waitFor();
+    expect(await routeRow.locator("td.client-errors, td.rate-limited, td.server-errors").allInnerTexts()).toEqual(["0", "0", "0"]);
     expect(Number(await page.locator("figure.chart").getAttribute("data-total"))).toBeGreaterThanOrEqual(totalBefore + 5);
     expect(Number((await page.getByTestId("calls-this-month").innerText()).replace(/\D/g, ""))).toBeGreaterThanOrEqual(callsBefore + 5);
     await checkPage("usage");

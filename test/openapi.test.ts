@@ -108,6 +108,7 @@ const ROUTES: Array<[string, string]> = [
   ["get", "/v1/users/me"],
   ["get", "/v1/audit-log"],
   ["get", "/v1/usage"],
+  ["get", "/v1/usage/routes"],
   ["post", "/v1/graphql/documents"],
   ["get", "/v1/graphql/documents"],
 ];

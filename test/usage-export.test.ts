@@ -1,6 +1,10 @@
 // The usage export (docs/api.md "Usage export"): GET /v1/usage per key and hour or day, as JSON or
 // CSV, whose numbers are what the rate limiter and the monthly counter counted (a mutation request of two root
-// fields counts 2 in all three).
+// fields counts 2 in all three). GET /v1/usage/routes: each key's answers per route and outcome.
+// Tier budgets are read from the configuration when src modules load: the free tier's is made small before the imports.
+const previousFree = process.env.RATE_LIMIT_FREE;
+process.env.RATE_LIMIT_FREE = "5";
+
 import request from "supertest";
 import { hashApiKey } from "../src/auth/keys";
 import { prisma } from "../src/db";
@@ -14,7 +18,11 @@ beforeAll(async () => {
   t = await startTestApp();
   admin = await createTeam({ permissions: "api_keys:read,reports:read,reports:create" });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  if (previousFree === undefined) delete process.env.RATE_LIMIT_FREE;
+  else process.env.RATE_LIMIT_FREE = previousFree;
+});
 
 /** The CSV's rows as objects of its header's names. */
 function parseCsv(text: string): Record<string, string>[] {
@@ -90,4 +98,51 @@ it("refuses bad parameters with a 400 naming them, and keys without api_keys:rea
   }
   const reader = await addKey(admin.teamId, "reports:read");
   expect(errorOf(await restClient(t.app, reader).get("/v1/usage"))).toEqual({ status: 403, message: "Permission denied: api_keys:read" });
+});
+
+describe("GET /v1/usage/routes", () => {
+  it("answers each key's answers per route template by outcome — refusals and 429s included — as JSON and CSV", async () => {
+    // The limited key: the team's own (free tier: 5 requests an hour); the export is read with a second key.
+    const team = await createTeam({ tier: "free", permissions: "reports:read" });
+    const reader = team.auth;
+    const readerId = (await prisma.apiKey.findFirstOrThrow({ where: { keyHash: hashApiKey(team.key) } })).id;
+    const exporter = await addKey(team.teamId, "api_keys:read");
+    const statuses = [
+      (await request(t.app).get("/v1/reports").set(reader)).status,
+      (await request(t.app).get("/v1/reports/00000000-0000-4000-8000-000000000000").set(reader)).status,
+      (await request(t.app).post("/v1/reports").set(reader).send({ address: "1 Refused Rd" })).status,
+      (await request(t.app).get("/v1/reports").set(reader)).status,
+      (await request(t.app).get("/v1/reports?limit=1").set(reader)).status,
+      (await request(t.app).get("/v1/reports").set(reader)).status,
+      (await request(t.app).post("/graphql").set(reader).send({ query: "{ reports { total } }" })).status,
+    ];
+    expect(statuses).toEqual([200, 404, 403, 200, 200, 429, 429]);
+
+    const json = await restClient(t.app, exporter).get("/v1/usage/routes");
+    expect(json.status).toBe(200);
+    const row = (route: string) => ({ key_id: readerId, key_name: "test key", key_prefix: team.key.slice(0, 16), route });
+    expect(json.body.data).toEqual(
+      [
+        { ...row("GET /v1/reports"), succeeded: 3, client_errors: 0, rate_limited: 1, server_errors: 0, total: 4 },
+        { ...row("GET /v1/reports/{reportId}"), succeeded: 0, client_errors: 1, rate_limited: 0, server_errors: 0, total: 1 },
+        { ...row("POST /graphql"), succeeded: 0, client_errors: 0, rate_limited: 1, server_errors: 0, total: 1 },
+        { ...row("POST /v1/reports"), succeeded: 0, client_errors: 1, rate_limited: 0, server_errors: 0, total: 1 },
+      ].sort((a, b) => a.route.localeCompare(b.route)),
+    );
+
+    // CSV: the same names, the same rows, and the JSON export just sent (the second key's).
+    const csv = await restClient(t.app, exporter).get("/v1/usage/routes?format=csv");
+    expect(csv.headers["content-disposition"]).toBe('attachment; filename="usage-routes.csv"');
+    expect(csv.text.split("\r\n")[0]).toBe("key_id,key_name,key_prefix,route,succeeded,client_errors,rate_limited,server_errors,total");
+    const rows = parseCsv(csv.text);
+    expect(rows.filter((r) => r.key_id === readerId).map((r) => [r.route, r.total])).toEqual(json.body.data.map((r: { route: string; total: number }) => [r.route, String(r.total)]));
+    expect(rows.find((r) => r.key_id !== readerId)).toMatchObject({ route: "GET /v1/usage/routes", succeeded: "1", total: "1" });
+
+    // A range before any of it: nothing; a reversed one: 400.
+    expect((await restClient(t.app, exporter).get("/v1/usage/routes?to=2026-01-01T00:00:00Z")).body.data).toEqual([]);
+    expect(errorOf(await restClient(t.app, exporter).get("/v1/usage/routes?from=2026-06-01T00:00:00Z&to=2026-01-01T00:00:00Z"))).toEqual({
+      status: 400,
+      message: expect.stringContaining("from must be before to"),
+    });
+  });
 });

@@ -17,7 +17,7 @@ import { isValidKey as isValid } from "./key-check";
 import { findKey, keyReadsCostAStatement, touchKey, type KeyRow, type KeyUse } from "./key-lookup";
 import { applyLimit, type RateLimiter, type RateLimitResult, type WindowCount } from "./rate-limit";
 import { tierLimit } from "./tiers";
-import { countCall } from "./usage";
+import { countAnswer, countCall } from "./usage";
 
 /**
  * A refused request: the REST error envelope, or on /graphql a GraphQL response ({ errors: [{ message, extensions }] })
@@ -145,6 +145,7 @@ export interface AuthOptions {
 /** The request's context for `key` (valid), or the refusal when its budget is spent; sets the rate-limit headers. */
 function admit(limiter: RateLimiter, req: Request, res: Response, token: string, key: KeyRow, count: WindowCount): Context | Refusal {
   const tier = key.rate_limit_tier;
+  (res.locals as KeyLocals).keyId = key.id; // the answer is counted as this key's, refusal or not (authenticate)
   const result = applyLimit(count, tierLimit(tier));
   setRateLimitHeaders(res, result);
   if (result.exceeded) return { status: 429, message: RATE_LIMITED };
@@ -172,6 +173,9 @@ async function refuseKey(limiter: RateLimiter, req: Request, res: Response, keyH
   if (anonymous.exceeded) limitedByAddress.add(res); // for the refusal counts of /metrics
   return anonymous.exceeded ? { status: 429, message: RATE_LIMITED } : { status: 401, message: "Invalid API key" };
 }
+
+/** What the auth step leaves on the response: the id of the (valid) key the request presented. */
+type KeyLocals = { keyId?: string };
 
 /** Hands the request on with its context, or answers its refusal. */
 function proceed(req: Request, res: Response, next: NextFunction, answered: Context | Refusal): void {
@@ -235,6 +239,13 @@ export function authenticate(limiter: RateLimiter, options: AuthOptions = {}) {
   }
 
   return (req: Request, res: Response, next: NextFunction): void => {
+    // Each answer to a valid key, by route template and outcome (usage.ts countAnswer): counted once it is sent.
+    if (req.headers.authorization !== undefined) {
+      res.once("close", () => {
+        const { keyId } = res.locals as KeyLocals;
+        if (keyId && res.writableFinished) countAnswer(keyId, `${req.method} ${routeOf(req)}`, res.statusCode);
+      });
+    }
     try {
       const answered = answer(req, res);
       if (answered instanceof Promise) answered.then((a) => proceed(req, res, next, a)).catch(next);

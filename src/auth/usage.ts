@@ -1,12 +1,14 @@
-// Counts authenticated calls without a write per request: each team's calls per UTC calendar month, and each key's
-// calls per UTC clock hour (the dashboard's usage chart). Increments are buffered in memory and flushed every few
-// seconds (and at shutdown): one upsert per team, and one upsert statement for every buffered key and hour.
+// Counts authenticated calls without a write per request: each team's calls per UTC calendar month, each key's
+// calls per UTC clock hour (the dashboard's usage chart), and each key's answers per hour, route template and outcome
+// (the usage page's "by route"). Increments are buffered in memory and flushed every few seconds (and at shutdown):
+// one upsert per team, and one upsert statement each for every buffered key and hour, and key, hour, route and outcome.
 import { config } from "../config";
 import { prisma } from "../db";
 import { logger } from "../logger";
 
 const pending = new Map<string, number>(); // `${teamId}|${monthStart ISO}` → calls not yet written
 const pendingHours = new Map<string, number>(); // `${keyId}|${hourStart ISO}` → calls not yet written
+const pendingRoutes = new Map<string, number>(); // `${keyId}|${hourStart ISO}|${outcome}|${route}` → answers not yet written
 let timer: NodeJS.Timeout | null = null;
 
 export const monthStart = (now = new Date()): Date => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
@@ -33,6 +35,21 @@ export function countCall(teamId: string, keyId: string, now = new Date(), calls
   pending.set(key, (pending.get(key) ?? 0) + calls);
   const hour = `${keyId}|${hourName}`;
   pendingHours.set(hour, (pendingHours.get(hour) ?? 0) + calls);
+  scheduleFlush();
+}
+
+/** What an answer was, as the usage page counts it: below 400 (a 304 is one), 429, another 4xx, or 5xx. */
+export type Outcome = "2xx" | "4xx" | "429" | "5xx";
+export const OUTCOMES: readonly Outcome[] = ["2xx", "4xx", "429", "5xx"];
+export const outcomeOf = (status: number): Outcome => (status === 429 ? "429" : status >= 500 ? "5xx" : status >= 400 ? "4xx" : "2xx");
+
+/**
+ * Counts an answer to a request made with key `keyId` (valid when it was presented): its route template (`GET
+ * /v1/reports/{reportId}`, never a raw path) and its outcome. Refusals count too (a 429 is the key's).
+ */
+export function countAnswer(keyId: string, route: string, status: number, now = new Date()): void {
+  const key = `${keyId}|${namesOf(now).hourName}|${outcomeOf(status)}|${route}`;
+  pendingRoutes.set(key, (pendingRoutes.get(key) ?? 0) + 1);
   scheduleFlush();
 }
 
@@ -81,7 +98,37 @@ async function writePending(): Promise<void> {
   }
   const hoursFailure = await writePendingHours();
   failure ??= hoursFailure;
+  const routesFailure = await writePendingRoutes();
+  failure ??= routesFailure;
   if (failure) throw failure;
+}
+
+/** Adds the buffered answers per key, hour, route and outcome in one statement; returns the error when they stay buffered. */
+async function writePendingRoutes(): Promise<unknown> {
+  const batch = [...pendingRoutes.entries()];
+  pendingRoutes.clear();
+  if (batch.length === 0) return null;
+  const parts = batch.map(([key]) => splitRouteKey(key));
+  try {
+    // Through the api_keys row: answers of a key deleted since are dropped.
+    await prisma.$executeRaw`
+      INSERT INTO api_key_route_usage (key_id, hour, route, outcome, count)
+      SELECT k.id, b.hour, b.route, b.outcome, b.count
+      FROM unnest(${parts.map((p) => p.keyId)}::uuid[], ${parts.map((p) => p.hour)}::timestamptz[], ${parts.map((p) => p.route)}::text[],
+        ${parts.map((p) => p.outcome)}::text[], ${batch.map(([, count]) => count)}::int[]) AS b(key_id, hour, route, outcome, count)
+      JOIN api_keys k ON k.id = b.key_id
+      ON CONFLICT (key_id, hour, route, outcome) DO UPDATE SET count = api_key_route_usage.count + EXCLUDED.count`;
+    return null;
+  } catch (err) {
+    for (const [key, count] of batch) pendingRoutes.set(key, (pendingRoutes.get(key) ?? 0) + count);
+    return err;
+  }
+}
+
+/** A pendingRoutes key's parts (the route last: it may hold any character but a line break). */
+function splitRouteKey(key: string): { keyId: string; hour: string; outcome: Outcome; route: string } {
+  const [keyId, hour, outcome] = key.split("|", 3);
+  return { keyId, hour, outcome: outcome as Outcome, route: key.slice(keyId.length + hour.length + outcome.length + 3) };
 }
 
 /** Adds the buffered hourly counts of every key in one statement; returns the error when they stay buffered. */
@@ -153,5 +200,40 @@ export async function hourlyCounts(teamId: string, since: Date, until?: Date): P
       else counts.set(key, { keyId, hour: new Date(hour), count: calls });
     }
     return [...counts.values()].sort((a, b) => a.hour.getTime() - b.hour.getTime() || a.keyId.localeCompare(b.keyId));
+  }
+}
+
+export interface RouteCount {
+  keyId: string;
+  route: string;
+  outcome: Outcome;
+  count: number;
+}
+
+/**
+ * Answers per key, route template and outcome of a team's keys in the hours from `since` to `until` (excluded): what
+ * is stored plus what this process has not written yet (read like hourlyCounts).
+ */
+export async function routeCounts(teamId: string, since: Date, until: Date): Promise<RouteCount[]> {
+  const keys = new Set((await prisma.apiKey.findMany({ where: { teamId }, select: { id: true } })).map((k) => k.id));
+  for (let attempt = 0; ; attempt++) {
+    await flushing;
+    const started = flushesStarted;
+    const rows = await prisma.apiKeyRouteUsage.groupBy({
+      by: ["keyId", "route", "outcome"],
+      where: { hour: { gte: since, lt: until }, apiKey: { teamId } },
+      _sum: { count: true },
+    });
+    if (started !== flushesStarted && attempt < 4) continue;
+    const counts = new Map(rows.map((r) => [`${r.keyId}|${r.outcome}|${r.route}`, { keyId: r.keyId, route: r.route, outcome: r.outcome as Outcome, count: r._sum.count ?? 0 }]));
+    for (const [key, count] of pendingRoutes) {
+      const { keyId, hour, outcome, route } = splitRouteKey(key);
+      if (!keys.has(keyId) || new Date(hour) < since || new Date(hour) >= until) continue;
+      const name = `${keyId}|${outcome}|${route}`;
+      const row = counts.get(name);
+      if (row) row.count += count;
+      else counts.set(name, { keyId, route, outcome, count });
+    }
+    return [...counts.values()].sort((a, b) => a.keyId.localeCompare(b.keyId) || a.route.localeCompare(b.route) || OUTCOMES.indexOf(a.outcome) - OUTCOMES.indexOf(b.outcome));
   }
 }

@@ -19,9 +19,9 @@ function compiled() {
   return templates;
 }
 
-/** The template of the request's path (see above). */
+/** The template of the request's path (see above), from its URL as it came (a router strips its mount from req.path). */
 export function routeTemplate(req: Request): string {
-  const path = req.path;
+  const path = req.originalUrl.split("?")[0];
   if (path === "/graphql") return path;
   return compiled().find(({ pattern }) => pattern.test(path))?.template ?? "unmatched";
 }

@@ -14,7 +14,7 @@ import { agentInsight, comparable, showing, socialMediaPost } from "./collection
 import { FORMATS, resoBodySchema, resoPropertySchema } from "./reso";
 import { enumValues, inputShape, objectShape } from "./object-shapes";
 import { report, reportDetail, reportSummary } from "./report-schemas";
-import { AUDIT_LOG_ENTRY, CRM_DESTINATION, ENGAGEMENT, IMPORT_RESULT, SHARE_LINK, USAGE_PERIOD, VALUATION, VIEWER, WEBHOOK_DELIVERY, WEBHOOK_ENDPOINT, WEBHOOK_EVENT, WEBHOOK_EVENT_TYPE } from "./shapes";
+import { AUDIT_LOG_ENTRY, CRM_DESTINATION, ENGAGEMENT, IMPORT_RESULT, SHARE_LINK, USAGE_BY_ROUTE, USAGE_PERIOD, VALUATION, VIEWER, WEBHOOK_DELIVERY, WEBHOOK_ENDPOINT, WEBHOOK_EVENT, WEBHOOK_EVENT_TYPE } from "./shapes";
 import { pageRules } from "../schema/rules";
 import { EVENT_TYPES, type EventType } from "../webhooks/catalog";
 import { CRM_EVENT_TYPES, CRM_KINDS } from "../webhooks/crm";
@@ -291,3 +291,6 @@ export const usageQuery = z.object({
 });
 export const usageRow = USAGE_PERIOD.schema.meta({ id: "UsagePeriod" });
 export const usageCsv = z.string().meta({ description: `${USAGE_PERIOD.names.map(([rest]) => rest).join(",")} and one line per row (RFC 4180)` });
+export const usageRoutesQuery = usageQuery.omit({ granularity: true });
+export const usageRouteRow = USAGE_BY_ROUTE.schema.meta({ id: "UsageByRoute" });
+export const usageRoutesCsv = z.string().meta({ description: `${USAGE_BY_ROUTE.names.map(([rest]) => rest).join(",")} and one line per row (RFC 4180)` });

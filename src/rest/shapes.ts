@@ -98,6 +98,10 @@ export const VIEWER = objectShape("Viewer", {
 
 export const SHARE_LINK = objectFragment("ShareLink", "RestShareLink");
 export const USAGE_PERIOD = objectShape("UsagePeriod", { types: { requests: z.int().min(0) } });
+const COUNT = z.int().min(0);
+export const USAGE_BY_ROUTE = objectShape("UsageByRoute", {
+  types: { succeeded: COUNT, clientErrors: COUNT, rateLimited: COUNT, serverErrors: COUNT, total: COUNT },
+});
 export const AUDIT_LOG_ENTRY = objectShape("AuditLogEntry", {
   types: { action: z.enum(AUDIT_ACTIONS), changes: z.record(z.string(), z.object({ before: z.unknown(), after: z.unknown() })) },
   nested: { actor: { types: { type: z.enum(AUDIT_ACTOR_TYPES) } }, target: { types: { id: z.string() } } },

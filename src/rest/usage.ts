@@ -1,5 +1,5 @@
-// GET /v1/usage (docs/api.md "Usage export"): the GraphQL usageExport under REST names, as JSON
-// or as CSV with a header row of the same names.
+// GET /v1/usage and GET /v1/usage/routes (docs/api.md "Usage export"): the GraphQL usageExport and usageByRoute under
+// REST names, as JSON or as CSV with a header row of the same names.
 import type { Request } from "express";
 import { z } from "zod";
 import { queryInstant } from "./audit-log";
@@ -7,14 +7,16 @@ import { operation, runRoot, RestError } from "./graphql";
 import { queryText } from "./input";
 import type { RestRoute } from "./route";
 import * as s from "./schemas";
-import { USAGE_PERIOD } from "./shapes";
+import { USAGE_BY_ROUTE, USAGE_PERIOD } from "./shapes";
 
 const EXPORT = operation(`query RestUsage($from: DateTime, $to: DateTime, $granularity: UsageGranularity!) {
   usageExport(from: $from, to: $to, granularity: $granularity) { ${USAGE_PERIOD.selection} }
 }`);
 
-/** The CSV's columns: the JSON answer's names, in its order. */
-const COLUMNS = USAGE_PERIOD.names.map(([rest]) => rest);
+const BY_ROUTE = operation(`query RestUsageByRoute($from: DateTime, $to: DateTime) {
+  usageByRoute(from: $from, to: $to) { ${USAGE_BY_ROUTE.selection} }
+}`);
+
 type Row = Record<string, string | number>;
 
 /** A query parameter that must be one of `values` (default the first), or a 400 naming it. */
@@ -34,7 +36,11 @@ function csvField(value: string | number): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-const csvOf = (rows: Row[]): string => [COLUMNS.join(","), ...rows.map((row) => COLUMNS.map((c) => csvField(row[c])).join(","))].join("\r\n") + "\r\n";
+/** A CSV of `rows` whose columns are the JSON answer's names, in its order. */
+const csvOf = (names: ReadonlyArray<readonly [string, ...unknown[]]>, rows: Row[]): string => {
+  const columns = names.map(([rest]) => rest);
+  return [columns.join(","), ...rows.map((row) => columns.map((c) => csvField(row[c])).join(","))].join("\r\n") + "\r\n";
+};
 
 export const usageRoutes: RestRoute[] = [
   {
@@ -56,7 +62,28 @@ export const usageRoutes: RestRoute[] = [
       const usageExport = await runRoot<Row[]>(EXPORT, variables, res.locals.context);
       if (format === "json") return usageExport;
       res.setHeader("Content-Disposition", `attachment; filename="usage-${granularity}.csv"`);
-      res.type("text/csv; charset=utf-8").send(csvOf(usageExport));
+      res.type("text/csv; charset=utf-8").send(csvOf(USAGE_PERIOD.names, usageExport));
+    },
+  },
+  {
+    method: "get",
+    path: "/v1/usage/routes",
+    operationId: "getUsageByRoute",
+    tag: "Usage",
+    summary: (needs) =>
+      `Answers per key and route template of the team's keys over a range, by outcome (below 400, other 4xx, 429, 5xx), as JSON or CSV (needs ${needs})`,
+    operations: [BY_ROUTE],
+    query: s.usageRoutesQuery,
+    answer: { data: z.array(s.usageRouteRow) },
+    csvResponse: s.usageRoutesCsv,
+    responseDescription: "One row per key and route called in the range",
+    errors: [400],
+    run: async (req, res) => {
+      const format = oneOf(req, "format", ["json", "csv"] as const);
+      const usageByRoute = await runRoot<Row[]>(BY_ROUTE, { from: queryInstant(req, "from"), to: queryInstant(req, "to") }, res.locals.context);
+      if (format === "json") return usageByRoute;
+      res.setHeader("Content-Disposition", 'attachment; filename="usage-routes.csv"');
+      res.type("text/csv; charset=utf-8").send(csvOf(USAGE_BY_ROUTE.names, usageByRoute));
     },
   },
 ];

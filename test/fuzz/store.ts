@@ -9,7 +9,7 @@ import { prisma } from "../../src/db";
  * around each request would cost more than the request (that no refused change records an event is tested in
  * test/webhooks.test.ts).
  */
-const VOLATILE_TABLES = /^(_prisma_migrations|team_usage|api_key_hourly_usage|webhook_events|webhook_deliveries)$|idempot/i;
+const VOLATILE_TABLES = /^(_prisma_migrations|team_usage|api_key_hourly_usage|api_key_route_usage|webhook_events|webhook_deliveries)$|idempot/i;
 /** Columns that change on every authenticated request by design (a key's last use: one statement writes all three). */
 const VOLATILE_COLUMNS = ["last_used_at", "last_used_ip", "last_used_route"];
 

@@ -67,9 +67,9 @@ export async function addKey(teamId: string, permissions: string): Promise<{ Aut
 
 /**
  * Whether a statement is the service's bookkeeping of calls rather than a request's own work: usage counts flushed on
- * a timer (team_usage, api_key_hourly_usage) and a key's once-a-minute last use. Either may land in any counted window.
+ * a timer (team_usage, api_key_hourly_usage, api_key_route_usage) and a key's once-a-minute last use. Either may land in any counted window.
  */
-export const isHousekeeping = (sql: string) => /team_usage|api_key_hourly_usage|^\s*UPDATE .*api_keys/s.test(sql);
+export const isHousekeeping = (sql: string) => /team_usage|api_key_hourly_usage|api_key_route_usage|^\s*UPDATE .*api_keys/s.test(sql);
 
 /** Counts the SQL statements run while `fn` runs (the test environment turns Prisma query events on). */
 export async function countStatements<T>(fn: () => Promise<T>): Promise<{ result: T; statements: string[] }> {

@@ -1,7 +1,8 @@
 // Usage: the team's calls this month on its plan, each key's remaining hourly quota and read-cost points (none for a
 // revoked key) and its requests over the chosen period (24 hours by hour, 7 days or this month by day), a bar chart per key with each
 // bar's total written on it and a table twin of the chart (chart.js; horizontal bars on a phone), and a download
-// of the usage export (GET /v1/usage as CSV, the same counts) per hour or per day.
+// of the usage export (GET /v1/usage as CSV, the same counts) per hour or per day; and each key's answers per route
+// over the period by outcome (GET /v1/usage/routes, also downloadable).
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip, type Plugin } from "chart.js";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { client, graphql, type ResultOf } from "../graphql";
@@ -11,10 +12,11 @@ import { date, ErrorMessage, Loading, messageOf, num, Table, useLoad } from "../
 Chart.register(BarController, BarElement, LinearScale, CategoryScale, Legend, Tooltip);
 
 const USAGE = graphql(`
-  query Usage($hours: Int!) {
+  query Usage($hours: Int!, $from: DateTime!) {
     me { subscription { plan status apiUsage { callsThisMonth resetsAt } } }
     apiKeys { id name prefix revokedAt quota { limit remaining resetsAt } points { limit used remaining mode } }
     apiKeyUsage(hours: $hours) { keyId hour count }
+    usageByRoute(from: $from) { keyId keyName keyPrefix route succeeded clientErrors rateLimited serverErrors total }
   }
 `);
 type Usage = ResultOf<typeof USAGE>;
@@ -159,12 +161,45 @@ function UsageChart({ usage, period, twin, onTwin }: { usage: Usage; period: Per
   );
 }
 
-/** Fetches the usage export as CSV with the key (in a header, never a URL) and saves it as a file. */
+/** Each key's answers per route over the period, by outcome (what the key's callers met: refusals and 429s too). */
+function ByRoute({ usage, period }: { usage: Usage; period: Period }) {
+  const rows = usage.usageByRoute;
+  return (
+    <section class="card" aria-labelledby="routes-title">
+      <h2 id="routes-title">Answers per route, {PERIODS[period].phrase}</h2>
+      {rows.length === 0 ? (
+        <p>No requests in this period.</p>
+      ) : (
+        <Table label="Answers per key and route" columns={["Key", "Route", "Below 400", "4xx", "429", "5xx", "All"]}>
+          {rows.map((r) => (
+            <tr key={`${r.keyId} ${r.route}`} data-route-key={r.keyId} data-route={r.route}>
+              <td>
+                {r.keyName} <code>{r.keyPrefix}</code>
+              </td>
+              <td>
+                <code>{r.route}</code>
+              </td>
+              <td class="succeeded">{num(r.succeeded)}</td>
+              <td class="client-errors">{num(r.clientErrors)}</td>
+              <td class="rate-limited">{num(r.rateLimited)}</td>
+              <td class="server-errors">{num(r.serverErrors)}</td>
+              <td>{num(r.total)}</td>
+            </tr>
+          ))}
+        </Table>
+      )}
+      <p>Below 400 counts 304 revalidations; 429 is a key past its hourly budget (or its read points).</p>
+    </section>
+  );
+}
+
+/** Fetches a usage export as CSV with the key (in a header, never a URL) and saves it as a file. */
 async function downloadCsv(props: PageProps, granularity: string, days: number): Promise<void> {
   const to = new Date();
   const from = new Date(to.getTime() - days * 86_400_000);
-  const query = new URLSearchParams({ format: "csv", granularity, from: from.toISOString(), to: to.toISOString() });
-  const res = await fetch(`/v1/usage?${query}`, { headers: { Authorization: `Bearer ${props.apiKey}` } });
+  const byRoute = granularity === "route";
+  const query = new URLSearchParams({ format: "csv", ...(byRoute ? {} : { granularity }), from: from.toISOString(), to: to.toISOString() });
+  const res = await fetch(`/v1/usage${byRoute ? "/routes" : ""}?${query}`, { headers: { Authorization: `Bearer ${props.apiKey}` } });
   if (res.status === 401) props.onUnauthorized();
   if (!res.ok) throw new Error(((await res.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message ?? `Download failed (${res.status})`);
   const url = URL.createObjectURL(await res.blob());
@@ -208,12 +243,17 @@ function Download({ props }: { props: PageProps }) {
         <select id="usage-granularity" name="granularity" defaultValue="hour">
           <option value="hour">hour</option>
           <option value="day">day</option>
+          <option value="route">route and outcome</option>
         </select>
         <button type="submit" disabled={busy}>
           Download CSV
         </button>
       </form>
-      <p>One line per key and period with requests: key_id, key_name, key_prefix, period_start (UTC), requests.</p>
+      <p>
+        Per hour or day: one line per key and period with requests (key_id, key_name, key_prefix, period_start in UTC,
+        requests). Per route: one line per key and route called (succeeded, client_errors, rate_limited, server_errors,
+        total).
+      </p>
       <ErrorMessage error={error} />
     </section>
   );
@@ -223,7 +263,7 @@ export function UsagePage(props: PageProps) {
   const api = client(props);
   const [period, setPeriod] = useState<Period>("day");
   const [twin, setTwin] = useState(false);
-  const usage = useLoad(() => api(USAGE, { hours: bucketsOf(period).hours }), [period]);
+  const usage = useLoad(() => api(USAGE, { hours: bucketsOf(period).hours, from: new Date(bucketsOf(period).start).toISOString() }), [period]);
   const data = usage.data;
   const totals = data ? series(data, period).perKey : new Map<string, number[]>();
   return (
@@ -276,6 +316,7 @@ export function UsagePage(props: PageProps) {
             <h2 id="chart-title">Requests per {PERIODS[period].unit}</h2>
             <UsageChart usage={data} period={period} twin={twin} onTwin={setTwin} />
           </section>
+          <ByRoute usage={data} period={period} />
           <Download props={props} />
         </>
       )}

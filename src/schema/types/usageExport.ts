@@ -1,7 +1,8 @@
 // The team's usage per key and period (docs/api.md "Usage export"): the hourly counts the auth
 // step makes for every call it lets through (src/auth/usage.ts — the same points the rate limiter and the monthly
-// counter take), summed per UTC hour or day. REST's GET /v1/usage answers it as JSON or CSV.
-import { hourlyCounts } from "../../auth/usage";
+// counter take), summed per UTC hour or day; and each key's answers per route template and outcome over a range
+// (usageByRoute). REST's GET /v1/usage and GET /v1/usage/routes answer them as JSON or CSV.
+import { hourlyCounts, routeCounts, type Outcome } from "../../auth/usage";
 import { prisma } from "../../db";
 import { builder } from "../builder";
 import { badInput } from "../errors";
@@ -79,6 +80,62 @@ builder.queryField("usageExport", (t) =>
         else rows.set(name, { keyId, keyName: key.name, keyPrefix: key.prefix, periodStart, requests: count });
       }
       return [...rows.values()].sort((a, b) => a.periodStart.getTime() - b.periodStart.getTime() || a.keyId.localeCompare(b.keyId));
+    },
+  }),
+);
+
+interface RouteRow {
+  keyId: string;
+  keyName: string;
+  keyPrefix: string;
+  route: string;
+  counts: Record<Outcome, number>;
+}
+
+const UsageByRouteRef = builder.objectRef<RouteRow>("UsageByRoute").implement({
+  description: "Answers to one key on one route template over a range, by outcome.",
+  fields: (t) => ({
+    keyId: t.exposeID("keyId", { description: "The key's id" }),
+    keyName: t.exposeString("keyName", { description: "The key's name" }),
+    keyPrefix: t.exposeString("keyPrefix", { description: "The key's display prefix" }),
+    route: t.exposeString("route", { description: "The method and route template (GET /v1/reports/{reportId}, POST /graphql), never a raw path" }),
+    succeeded: t.int({ description: "Answers below 400 (a 304 revalidation is one)", resolve: (row) => row.counts["2xx"] }),
+    clientErrors: t.int({ description: "Refusals with a 4xx status other than 429", resolve: (row) => row.counts["4xx"] }),
+    rateLimited: t.int({ description: "Refusals with 429 (the key's hourly budget, or its read points)", resolve: (row) => row.counts["429"] }),
+    serverErrors: t.int({ description: "Failures with a 5xx status", resolve: (row) => row.counts["5xx"] }),
+    total: t.int({ description: "All answers", resolve: (row) => Object.values(row.counts).reduce((n, c) => n + c, 0) }),
+  }),
+});
+
+builder.queryField("usageByRoute", (t) =>
+  t.field({
+    type: [UsageByRouteRef],
+    description:
+      "Answers per key and route template of the team's keys, by outcome, in the hours that overlap from..to (at most 90 days apart; default the last 7 days): one row per key and route that was called, by key then route. Needs api_keys:read.",
+    authScopes: { permission: "api_keys:read" },
+    args: {
+      from: t.arg({ type: "DateTime", description: "Start of the range (default: 7 days before to)" }),
+      to: t.arg({ type: "DateTime", description: "End of the range, excluded (default: now)" }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const teamId = teamIdOf(ctx);
+      const { from, to } = rangeOf(args.from, args.to);
+      const firstHour = new Date(Math.floor(from.getTime() / 3_600_000) * 3_600_000);
+      const [counts, keys] = await Promise.all([
+        routeCounts(teamId, firstHour, to),
+        prisma.apiKey.findMany({ where: { teamId }, select: { id: true, name: true, prefix: true } }),
+      ]);
+      const keyById = new Map(keys.map((k) => [k.id, k]));
+      const rows = new Map<string, RouteRow>();
+      for (const { keyId, route, outcome, count } of counts) {
+        const key = keyById.get(keyId);
+        if (!key) continue;
+        const name = `${keyId}|${route}`;
+        let row = rows.get(name);
+        if (!row) rows.set(name, (row = { keyId, keyName: key.name, keyPrefix: key.prefix, route, counts: { "2xx": 0, "4xx": 0, "429": 0, "5xx": 0 } }));
+        row.counts[outcome] += count;
+      }
+      return [...rows.values()];
     },
   }),
 );
