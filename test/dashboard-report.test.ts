@@ -1,6 +1,7 @@
 // The dashboard's report page in headless Chromium against the real server: the report's branding (agent phone,
 // brokerage, licence) edited in its form and read back from the API, shown read-only to a key without
-// reports:update; and the report's share links with their views (count and last view) after the client opened one.
+// reports:update; the display switches and brand colours; and the report's share links with their views (count and
+// last view) after the client opened one, created, opened and revoked from the page.
 // Screenshots go to artifacts/screenshots/dashboard-report-*.png. Needs Debian's chromium (or CHROMIUM_PATH) like
 // test/dashboard.test.ts: skipped with a message without one, a failure under REQUIRE_CHROMIUM.
 import { execFileSync } from "node:child_process";
@@ -107,6 +108,54 @@ const ADMIN = "api_keys:read,api_keys:create,api_keys:delete,reports:read";
     expect(await page.getByRole("heading", { name: "Share links" }).count()).toBe(0);
   });
 
+  it("the agent's screen: switches and colours saved, a link created and opened, then revoked — desktop and phone, light and dark", async () => {
+    const { body } = await api.post("/v1/reports", { address: "9 Switch Lane", price: 410000 });
+    const id = body.data.id as string;
+    await api.post(`/v1/reports/${id}/comparables`, { address: "11 Switch Lane", price: 400000, sqft: 1500 });
+    await openReport(`${ADMIN},reports:update,reports:share`);
+    await page.goto(`${origin}/dashboard/#/reports/${id}`);
+    await page.getByRole("heading", { name: "9 Switch Lane", level: 1 }).waitFor();
+
+    // The comparables switched off and a brand colour set: saved through the API.
+    const display = page.getByRole("region", { name: "What your client sees" });
+    expect(await display.getByLabel("Comparables and the valuation").isChecked()).toBe(true);
+    await display.getByLabel("Comparables and the valuation").uncheck();
+    await display.getByLabel(/^Brand colour/).fill("#0a7d5a");
+    await display.getByRole("button", { name: "Save what the client sees" }).click();
+    await display.getByText("Saved.").waitFor();
+    expect((await api.get(`/v1/reports/${id}`)).body.data).toMatchObject({ show_comps_on_report: false, show_showings_on_report: true, primary_color: "#0a7d5a" });
+
+    // A link: created with a label, its address shown once; the client's page leaves the comparables out.
+    const links = page.getByRole("region", { name: "Share links", exact: true });
+    await links.getByLabel("Label (optional)").fill("For the Parks");
+    await links.getByRole("button", { name: "Create a link" }).click();
+    const url = await page.getByTestId("secret").inputValue();
+    expect(url).toMatch(new RegExp(`^${origin}/r/[A-Za-z0-9_-]+$`));
+    const client = await (await fetch(url)).text();
+    expect(client).toContain("9 Switch Lane");
+    expect(client).not.toContain("11 Switch Lane");
+    await page.getByRole("button", { name: "Done" }).click();
+    // The list was read when the link was made; opened again, it shows the client's view.
+    await page.reload();
+    const row = page.getByRole("region", { name: "Share links table" }).getByRole("row").filter({ hasText: "For the Parks" });
+    await row.getByRole("cell", { name: "1 view", exact: true }).waitFor();
+    await noSeriousAxeViolation();
+    await page.screenshot({ path: path.join(SCREENSHOTS, "dashboard-report-agent-screen.png"), fullPage: true });
+
+    // On a phone, in the dark scheme: the report's content fits, axe finds nothing serious, and revoking asks first.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => Math.max(...Array.from(document.querySelectorAll("main *"), (e) => (e.closest("thead") ? 0 : e.getBoundingClientRect().right))))).toBeLessThanOrEqual(390);
+    await noSeriousAxeViolation();
+    await page.screenshot({ path: path.join(SCREENSHOTS, "dashboard-report-agent-screen-phone-dark.png"), fullPage: true });
+    page.once("dialog", (dialog) => void dialog.accept());
+    await row.getByRole("button", { name: "Revoke the link For the Parks" }).click();
+    await row.getByText("Revoked", { exact: true }).waitFor();
+    expect(await row.getByRole("button").count()).toBe(0);
+    expect((await fetch(url)).status).not.toBe(200);
+  });
+
   it("lists the report's share links with their views: count and last view, or not opened yet", async () => {
     const opened = (await api.post(`/v1/reports/${reportId}/share-links`, { label: "Sent to the Smiths" })).body.data;
     await api.post(`/v1/reports/${reportId}/share-links`, { label: "Not opened" });
@@ -125,7 +174,7 @@ const ADMIN = "api_keys:read,api_keys:create,api_keys:delete,reports:read";
     // serious. (The page's top bar is left out: it spells out this key's permissions, one long unbroken word; and the
     // table's visually hidden head.)
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.getByText("Sent to the Smiths").waitFor();
+    await page.getByText("Sent to the Smiths", { exact: true }).waitFor();
     await page.waitForTimeout(300); // the table's resize handler lays it out as cards
     expect(await page.evaluate(() => Math.max(...Array.from(document.querySelectorAll("main *"), (e) => (e.closest("thead") ? 0 : e.getBoundingClientRect().right))))).toBeLessThanOrEqual(390);
     await noSeriousAxeViolation();

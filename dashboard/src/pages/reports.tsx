@@ -7,7 +7,7 @@ import { href, navigate } from "../router";
 import { client, graphql, type ResultOf } from "../graphql";
 import type { PageProps } from "../page";
 import { holds } from "../session";
-import { date, ErrorMessage, Loading, messageOf, money, num, Pager, plural, Table, useLoad, When } from "../ui";
+import { date, ErrorMessage, Loading, messageOf, money, num, Pager, plural, ShownOnce, Table, useFormAction, useLoad, When } from "../ui";
 
 const PAGE = 20;
 const REPORTS = graphql(`
@@ -30,6 +30,7 @@ const REPORT = graphql(`
     report(id: $id) {
       id address city state zip price beds baths sqft lotSize yearBuilt propertyType status listingAgent createdAt updatedAt
       customAgentName agentPhone brokerageName agentLicense
+      showComps showNeighborhood showSocial showShowings showAgentInsights primaryColor secondaryColor
       description executiveSummary summaryStale summaryStaleFields
       valuation @include(if: $comps) {
         comparablesTotal comparablesUsed estimatedValue warnings
@@ -49,6 +50,21 @@ const REPORT = graphql(`
 const BRANDING = graphql(`
   mutation UpdateBranding($id: ID!, $input: UpdateReportInput!) {
     updateReport(id: $id, input: $input) { id agentPhone brokerageName agentLicense }
+  }
+`);
+const DISPLAY = graphql(`
+  mutation UpdateDisplay($id: ID!, $input: UpdateReportInput!) {
+    updateReport(id: $id, input: $input) { id showComps showNeighborhood showSocial showShowings showAgentInsights primaryColor secondaryColor }
+  }
+`);
+const CREATE_LINK = graphql(`
+  mutation CreateShareLink($reportId: ID!, $input: CreateShareLinkInput) {
+    createShareLink(reportId: $reportId, input: $input) { path warnings link { id } }
+  }
+`);
+const REVOKE_LINK = graphql(`
+  mutation RevokeShareLink($reportId: ID!, $id: ID!) {
+    revokeShareLink(reportId: $reportId, id: $id) { id revokedAt }
   }
 `);
 const SHARE_LINKS = graphql(`
@@ -202,9 +218,68 @@ export function ReportPage(props: PageProps & { id: string }) {
       {!detail.data && !detail.error && <Loading what="the report" />}
       {detail.data && !r && <p>Report not found.</p>}
       {r && <WholeReport r={r} />}
+      {r && <Display props={props} r={r} editable={may("reports:update")} onSaved={detail.reload} />}
       {r && <Branding props={props} r={r} editable={may("reports:update")} onSaved={detail.reload} />}
       {r && may("reports:share") && <ShareLinks props={props} reportId={r.id} />}
     </>
+  );
+}
+
+/** What the client's page and PDF show: the sections the agent switched on, and the brand colours. */
+const SWITCHES = [
+  ["showComps", "Comparables and the valuation"],
+  ["showShowings", "Showings and open houses"],
+  ["showSocial", "Social posts and their reach"],
+  ["showAgentInsights", "The agent's insights"],
+  ["showNeighborhood", "The neighborhood"],
+] as const;
+
+/** The display switches and brand colours, saved through updateReport (reports:update); read-only without it. */
+function Display({ props, r, editable, onSaved }: { props: PageProps; r: Detail; editable: boolean; onSaved: () => void }) {
+  const api = client(props);
+  const [saved, setSaved] = useState(false);
+  const save = useFormAction(async (data) => {
+    setSaved(false);
+    const colour = (name: string) => String(data.get(name) ?? "").trim() || null; // emptied: the default colours
+    const input = Object.fromEntries(SWITCHES.map(([name]) => [name, data.get(name) === "on"]));
+    await api(DISPLAY, { id: r.id, input: { ...input, primaryColor: colour("primaryColor"), secondaryColor: colour("secondaryColor") } });
+    setSaved(true);
+    onSaved();
+  });
+  return (
+    <section class="card" aria-labelledby="display-title">
+      <h2 id="display-title">What your client sees</h2>
+      <form onSubmit={save.onSubmit}>
+        <fieldset disabled={!editable}>
+          <legend>Sections on the client's page and PDF</legend>
+          {SWITCHES.map(([name, label]) => (
+            <label key={name} class="check">
+              <input type="checkbox" name={name} defaultChecked={r[name]} />
+              {label}
+            </label>
+          ))}
+        </fieldset>
+        <div class="fields">
+          {(["primaryColor", "secondaryColor"] as const).map((name) => (
+            <label key={name}>
+              {name === "primaryColor" ? "Brand colour" : "Second colour"} (#RRGGBB; empty: the default)
+              <input name={name} pattern="#([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})" maxLength={7} autoComplete="off" defaultValue={r[name] ?? ""} disabled={!editable} />
+            </label>
+          ))}
+        </div>
+        {editable ? (
+          <div class="row">
+            <button type="submit" disabled={save.busy}>
+              Save what the client sees
+            </button>
+            {saved && <p aria-live="polite">Saved.</p>}
+          </div>
+        ) : (
+          <p class="hint">Changing these needs reports:update.</p>
+        )}
+        <ErrorMessage error={save.error} />
+      </form>
+    </section>
   );
 }
 
@@ -274,24 +349,99 @@ function Branding({ props, r, editable, onSaved }: { props: PageProps; r: Detail
   );
 }
 
-/** The report's share links, each with its views: how often and when the client last opened it. */
+/** Why a new link needs a look before it is sent (createShareLink's warnings), in words. */
+const LINK_WARNINGS: Record<string, string> = {
+  report_is_draft: "The report is still a draft: your client sees it as it stands now. Publish it, or check it, before sending the link.",
+};
+
+/** Creates a share link (label, days until it stops answering) and shows its address once, to copy or open. */
+function NewShareLink({ props, reportId, onCreated }: { props: PageProps; reportId: string; onCreated: () => void }) {
+  const api = client(props);
+  const [created, setCreated] = useState<{ url: string; warnings: string[] } | null>(null);
+  const create = useFormAction(async (data) => {
+    const days = Number(data.get("days"));
+    const label = String(data.get("label") ?? "").trim() || undefined;
+    const expiresAt = new Date(Date.now() + days * 86_400_000).toISOString();
+    const answer = await api(CREATE_LINK, { reportId, input: { label, expiresAt } });
+    setCreated({ url: new URL(answer.createShareLink.path, location.origin).toString(), warnings: answer.createShareLink.warnings });
+    onCreated();
+  });
+  if (created)
+    return (
+      <>
+        {created.warnings.map((w) => (
+          <p key={w} class="warning" role="alert">
+            {LINK_WARNINGS[w] ?? w}
+          </p>
+        ))}
+        <ShownOnce label="The link for your client." value={created.url} onDone={() => setCreated(null)} />
+        <p>
+          <a href={created.url} target="_blank" rel="noopener">
+            Open the client's page
+          </a>{" "}
+          (what your client will see; opening it counts as a view).
+        </p>
+      </>
+    );
+  return (
+    <form onSubmit={create.onSubmit} aria-label="New share link">
+      <div class="fields">
+        <label>
+          Label (optional)
+          <input name="label" maxLength={200} autoComplete="off" placeholder="e.g. the Smiths" />
+        </label>
+        <label>
+          Stops working after
+          <select name="days">
+            <option value="7">7 days</option>
+            <option value="30" selected>
+              30 days
+            </option>
+            <option value="90">90 days</option>
+            <option value="365">365 days</option>
+          </select>
+        </label>
+      </div>
+      <div class="row">
+        <button type="submit" disabled={create.busy}>
+          Create a link
+        </button>
+      </div>
+      <ErrorMessage error={create.error} />
+    </form>
+  );
+}
+
+/** The report's share links, each with its views (how often and when the client last opened it), and their revocation. */
 function ShareLinks({ props, reportId }: { props: PageProps; reportId: string }) {
   const api = client(props);
   const links = useLoad(() => api(SHARE_LINKS, { reportId }), [reportId]);
+  const [error, setError] = useState<string | null>(null);
   const page = links.data?.shareLinks;
   const now = Date.now();
   const state = (l: { revokedAt?: string | null; expiresAt: string }) =>
     l.revokedAt ? "Revoked" : new Date(l.expiresAt).getTime() <= now ? "Expired" : "Active";
+  const revoke = async (id: string, name: string) => {
+    if (!confirm(`Revoke the link ${name}? Your client can no longer open the report with it.`)) return;
+    try {
+      await api(REVOKE_LINK, { reportId, id });
+      setError(null);
+      links.reload();
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
   return (
     <section class="card" aria-labelledby="links-title">
       <h2 id="links-title">Share links</h2>
-      <ErrorMessage error={links.error} onRetry={links.error ? links.reload : undefined} />
+      <NewShareLink props={props} reportId={reportId} onCreated={links.reload} />
+      <ErrorMessage error={links.error ?? error} onRetry={links.error ? links.reload : undefined} />
       {!page && !links.error && <Loading what="the share links" />}
       {page && !page.items.length && <p>Not shared yet.</p>}
       {page && page.items.length > 0 && (
-        <Table label="Share links table" columns={["Label", "State", "Views", "Last viewed", "Created", "Expires"]}>
+        <Table label="Share links table" columns={["Label", "State", "Views", "Last viewed", "Created", "Expires", ""]}>
           {page.items.map((l) => (
-            <tr key={l.id}>
+            <tr key={l.id} data-link-id={l.id}>
               <td>{l.label ?? "—"}</td>
               <td>{state(l)}</td>
               <td data-testid="link-views">{plural(l.viewsCount, "view")}</td>
@@ -301,6 +451,13 @@ function ShareLinks({ props, reportId }: { props: PageProps; reportId: string })
               </td>
               <td>
                 <When iso={l.expiresAt} />
+              </td>
+              <td>
+                {state(l) === "Active" && (
+                  <button type="button" class="secondary" onClick={() => revoke(l.id, l.label ?? "without a label")}>
+                    Revoke<span class="sr-only"> the link {l.label ?? "without a label"}</span>
+                  </button>
+                )}
               </td>
             </tr>
           ))}
