@@ -205,6 +205,15 @@ describe("leads", () => {
       person: { firstName: "Robin", lastName: "Q. Visitor", emails: [{ value: "robin@example.com" }], phones: [{ value: "(555) 010-2030" }] },
       property: { street: "12 Garden Lane", city: "Springfield", state: "IL", code: "62704", price: 500000 },
     });
+    // The delivery log shows what was sent, the key's Basic authorization redacted.
+    const destinations = (await api().get("/v1/crm-destinations")).body.data as Array<{ id: string; kind: string }>;
+    const fubId = destinations.find((d) => d.kind === "follow_up_boss")!.id;
+    let sent: { request_headers: Record<string, string>; response_status: number } | undefined;
+    for (const deadline = Date.now() + 15_000; !sent && Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+      sent = (await api().get(`/v1/crm-destinations/${fubId}/deliveries?status=succeeded`)).body.data[0];
+    }
+    expect(sent).toMatchObject({ response_status: expect.any(Number), request_headers: { authorization: "[redacted]", "content-type": "application/json" } });
+    expect(JSON.stringify(sent)).not.toContain(Buffer.from(`${FUB_KEY}:`).toString("base64"));
 
     const [signed] = await json.count(1);
     const payload = new Webhook(jsonSecret).verify(signed.body, signed.headers as Record<string, string>) as { type: string; data: Record<string, any> };
@@ -244,7 +253,7 @@ describe("leads", () => {
       attempt = page.body.data.find((x: { event_id: string; status: string }) => x.event_id === eventId && x.status !== "pending");
       if (attempt) break;
     }
-    expect(attempt).toMatchObject({ status: "failed", error: "Not sent: the person asked to be erased (suppression list)" });
+    expect(attempt).toMatchObject({ status: "failed", error: "Not sent: the person asked to be erased (suppression list)", request_headers: null, response_body: null });
     const again = await api().post(`/v1/crm-destinations/${destination.id}/deliveries/${attempt!.id}/redeliver`);
     expect(again.status).toBe(202);
     for (const deadline = Date.now() + 15_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {

@@ -142,8 +142,8 @@ describe("webhooks", () => {
     await r.close();
   });
 
-  it("retries a failed attempt with the same webhook-id, and records every attempt", async () => {
-    const r = await receiver([500, 200]);
+  it("retries a failed attempt with the same webhook-id, and records every attempt with what it sent and got back", async () => {
+    const r = await receiver([500, 200], (n) => (n === 1 ? `{"error":"${"x".repeat(2000)}é"}` : "thanks"));
     const { id } = await endpoint(r.url, ["report.created"]);
     await api().post("/v1/reports", { address: "3 Hook Street" });
     const [a, b] = await r.count(2);
@@ -153,6 +153,18 @@ describe("webhooks", () => {
       [2, "succeeded", 200],
       [1, "retrying", 500],
     ]);
+    // Each attempt keeps the headers it sent and the first KiB of the answer (the event viewer shows them).
+    const [second, first] = log as unknown as Array<{ request_headers: Record<string, string>; response_body: string }>;
+    expect(first.request_headers).toEqual({
+      "content-type": "application/json",
+      "user-agent": a.headers["user-agent"],
+      "webhook-id": a.headers["webhook-id"],
+      "webhook-timestamp": a.headers["webhook-timestamp"],
+      "webhook-signature": a.headers["webhook-signature"],
+    });
+    expect(second.request_headers["webhook-signature"]).toBe(b.headers["webhook-signature"]);
+    expect(first.response_body).toBe(`{"error":"${"x".repeat(1024 - 10)}`);
+    expect(second.response_body).toBe("thanks");
     // Redelivery: the same event again, as attempt 3.
     const again = await api().post(`/v1/webhooks/${id}/deliveries/${log[1].id}/redeliver`);
     expect(again.status).toBe(202);
@@ -235,7 +247,9 @@ describe("webhooks", () => {
     expect(log.data.map((d) => d.status)).toContain("succeeded");
     const events = (await api().get("/v1/events")).body;
     const audit = (await api().get("/v1/audit-log?action=webhook.created")).body;
+    expect(log.data[0]).toEqual(expect.objectContaining({ request_headers: expect.objectContaining({ authorization: "[redacted]" }) }));
     expect(JSON.stringify([log, events, audit])).not.toMatch(/p%40ss|p@ss|SECRET/);
+    expect(JSON.stringify(log)).not.toContain(Buffer.from("user:p@ss").toString("base64"));
     await api().delete(`/v1/webhooks/${id}`);
     await r.close();
   });

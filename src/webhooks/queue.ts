@@ -41,6 +41,10 @@ export interface Outcome {
   durationMs: number;
   /** Nothing was sent, by rule (a CRM lead that may not be pushed): failed, with no retry. */
   refused?: boolean;
+  /** The headers sent, credentials redacted; absent when nothing was sent. */
+  requestHeaders?: Record<string, string> | null;
+  /** The first KiB of the answer's body; absent when there was no answer. */
+  responseBody?: string | null;
 }
 
 /** What this process is sending now: attempts per team and per endpoint. */
@@ -154,14 +158,18 @@ export const release = (deliveryIds: string[]) =>
  * not sent to it again: its other attempts still waiting there (a retry beside a redelivery) are dropped unsent.
  */
 export const successWriter = () =>
-  new DataLoader<{ id: string; responseStatus: number; durationMs: number }, void>(
+  new DataLoader<Outcome & { id: string; responseStatus: number }, void>(
     async (batch) => {
       const batchIds = batch.map((b) => b.id);
+      const headers = batch.map((b) => (b.requestHeaders ? JSON.stringify(b.requestHeaders) : null));
+      const bodies = batch.map((b) => b.responseBody ?? null);
       await prisma.$executeRaw`
         WITH done AS (
           UPDATE webhook_deliveries d
-          SET status = 'succeeded', response_status = v.status, duration_ms = v.ms, error = NULL, next_attempt_at = NULL, claimed_until = NULL
-          FROM unnest(${batchIds}::uuid[], ${batch.map((b) => b.responseStatus)}::int[], ${batch.map((b) => b.durationMs)}::int[]) AS v(id, status, ms)
+          SET status = 'succeeded', response_status = v.status, duration_ms = v.ms, error = NULL, next_attempt_at = NULL, claimed_until = NULL,
+            request_headers = v.headers::jsonb, response_body = v.body
+          FROM unnest(${batchIds}::uuid[], ${batch.map((b) => b.responseStatus)}::int[], ${batch.map((b) => b.durationMs)}::int[], ${headers}::text[], ${bodies}::text[])
+            AS v(id, status, ms, headers, body)
           WHERE d.id = v.id
           RETURNING d.event_id, d.endpoint_id
         )
@@ -180,7 +188,15 @@ export const successWriter = () =>
 export async function recordFailure(d: Claimed, o: Outcome): Promise<void> {
   const wait = config.WEBHOOK_RETRY_SCHEDULE[d.attempt - 1];
   if (!o.refused) logger.warn({ deliveryId: d.id, endpointId: d.endpointId, eventId: d.eventId, attempt: d.attempt, status: o.responseStatus, error: o.error, retryInSeconds: wait ?? null }, "webhook delivery failed");
-  const result = { responseStatus: o.responseStatus, durationMs: o.durationMs, error: o.error, nextAttemptAt: null, claimedUntil: null };
+  const result = {
+    responseStatus: o.responseStatus,
+    durationMs: o.durationMs,
+    error: o.error,
+    requestHeaders: o.requestHeaders ?? Prisma.DbNull,
+    responseBody: o.responseBody ?? null,
+    nextAttemptAt: null,
+    claimedUntil: null,
+  };
   await prisma.$transaction(async (tx) => {
     if (o.responseStatus === 410) {
       await tx.webhookEndpoint.update({ where: { id: d.endpointId }, data: { enabled: false, disabledReason: `The endpoint answered 410 Gone on ${new Date().toISOString()}` } });

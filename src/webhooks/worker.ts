@@ -29,6 +29,8 @@ const BUSY_CLAIM_EVERY_MS = 100;
 const QUIET_MS = 20;
 /** PGlite runs no autovacuum: the worker vacuums the delivery tables itself after this many outcomes, when quiet. */
 const VACUUM_AFTER_OUTCOMES = 2000;
+/** An attempt keeps this much of the receiver's answer (shown in the delivery log). */
+const RESPONSE_BODY_BYTES = 1024;
 /** Events fanned out by one statement at most. */
 const FAN_OUT_BATCH = 200;
 
@@ -83,28 +85,56 @@ async function requestOf(d: Claimed): Promise<CrmRequest> {
   return crmRequest(d, (data) => signedRequest({ ...d, data }));
 }
 
+/** The headers an attempt sent, as its delivery records them: credentials (a CRM's key, a URL's user info) redacted. */
+const recordedHeaders = (headers: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, name.toLowerCase() === "authorization" ? "[redacted]" : value]));
+
+/** The first RESPONSE_BODY_BYTES of an answer's body as text (the rest is not read); what arrived when the read fails. */
+async function firstBytes(body: { getReader(): ReadableStreamDefaultReader<Uint8Array> } | null): Promise<string> {
+  if (!body) return "";
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  try {
+    while (length < RESPONSE_BODY_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value as Uint8Array);
+      length += value.length;
+    }
+  } catch {
+    // a timeout or a reset part-way through the body: keep what came
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, RESPONSE_BODY_BYTES)).replace(/\uFFFD$/, "");
+}
+
 /** Sends one attempt and says how it went: 2xx succeeded; anything else, a timeout or a connection error failed. */
 async function attempt(agent: Agent, d: Claimed): Promise<Outcome> {
   const started = Date.now();
+  let requestHeaders: Record<string, string> | null = null;
   try {
     const request = await requestOf(d);
     if ("refused" in request) return { responseStatus: null, error: request.refused, durationMs: Date.now() - started, refused: true };
-    const { body, headers } = request;
+    const { body } = request;
     const target = new URL(request.url);
+    const headers = { ...request.headers, ...basicAuth(target) };
+    requestHeaders = recordedHeaders(headers);
     await checkHost(target.hostname);
     const res = await undici().fetch(withoutUserInfo(target), {
       method: "POST",
       body,
-      headers: { ...headers, ...basicAuth(target) },
+      headers,
       dispatcher: agent,
       redirect: "manual",
       signal: AbortSignal.timeout(config.WEBHOOK_TIMEOUT_MS),
     });
-    await res.body?.cancel().catch(() => undefined); // the answer's body is not kept
+    const responseBody = await firstBytes(res.body);
     const ok = res.status >= 200 && res.status < 300;
-    return { responseStatus: res.status, error: ok ? null : `HTTP ${res.status}`, durationMs: Date.now() - started };
+    return { responseStatus: res.status, error: ok ? null : `HTTP ${res.status}`, durationMs: Date.now() - started, requestHeaders, responseBody };
   } catch (err) {
-    return { responseStatus: null, error: describe(err), durationMs: Date.now() - started };
+    return { responseStatus: null, error: describe(err), durationMs: Date.now() - started, requestHeaders };
   }
 }
 
@@ -168,7 +198,7 @@ export function startDeliveryWorker(): DeliveryWorker {
 
   function record(d: Claimed, o: Outcome): Promise<void> {
     outcomes++;
-    return o.error === null ? succeeded.load({ id: d.id, responseStatus: o.responseStatus!, durationMs: o.durationMs }) : recordFailure(d, o);
+    return o.error === null ? succeeded.load({ ...o, id: d.id, responseStatus: o.responseStatus! }) : recordFailure(d, o);
   }
 
   /** Sends the claimed deliveries. An attempt's slot is free once the receiver answered; its outcome is written after. */

@@ -14,21 +14,21 @@ export interface Received {
 export type Receiver = Awaited<ReturnType<typeof receiver>>;
 
 /**
- * Answers each request with the next status of `statuses` (then the last one again); a status of 0 never answers
- * (the request stays open until the receiver closes).
+ * Answers each request with the next status of `statuses` (then the last one again) and `body(n)` for the nth request;
+ * a status of 0 never answers (the request stays open until the receiver closes).
  */
-export async function receiver(statuses: number[] = [200]) {
+export async function receiver(statuses: number[] = [200], body = (n: number) => `answer ${n}`) {
   const received: Received[] = [];
   let waiting: Array<() => void> = [];
   const server = http.createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk) => (body += chunk));
+    let text = "";
+    req.on("data", (chunk) => (text += chunk));
     req.on("end", () => {
-      received.push({ headers: req.headers, body, url: req.url ?? "", json: JSON.parse(body) });
+      received.push({ headers: req.headers, body: text, url: req.url ?? "", json: JSON.parse(text) });
       const status = statuses[Math.min(received.length - 1, statuses.length - 1)];
       if (status) {
         res.statusCode = status;
-        res.end("ok");
+        res.end(body(received.length));
       }
       waiting.forEach((wake) => wake());
       waiting = [];

@@ -424,7 +424,7 @@ const EVENT = graphql(`
       deliveries {
         endpointId state nextAttemptAt
         event { id type createdAt }
-        attempts { id attempt status responseStatus durationMs error createdAt sentAt nextAttemptAt }
+        attempts { id attempt status responseStatus durationMs error createdAt sentAt nextAttemptAt requestHeaders responseBody }
       }
     }
     webhookEndpoints(limit: 100) { items { id url enabled } }
@@ -496,6 +496,7 @@ export function EventPage(props: PageProps & { id: string }) {
               </Table>
             )}
           </section>
+          <AttemptsSent deliveries={ev.deliveries} nameOf={(id) => urls.get(id) ?? crm.get(id) ?? "a deleted endpoint"} />
           <section class="card" aria-labelledby="payload-title">
             <h2 id="payload-title">Payload</h2>
             <p class="hint">The body each endpoint receives (its data is the object as it was when the event happened).</p>
@@ -507,6 +508,52 @@ export function EventPage(props: PageProps & { id: string }) {
       )}
       <RedeliverDialog id="event-redeliver-title" redelivery={redelivery} />
     </>
+  );
+}
+
+type SentAttempt = NonNullable<ResultOf<typeof EVENT>["webhookEvent"]>["deliveries"][number]["attempts"][number];
+
+/**
+ * What each attempt of an event sent (its headers, an Authorization redacted) and what came back (status and the first
+ * KiB of the body), one disclosure per attempt, below the deliveries so that their rows' actions stay a few Tabs away.
+ */
+function AttemptsSent({ deliveries, nameOf }: { deliveries: { endpointId: string; attempts: SentAttempt[] }[]; nameOf: (endpointId: string) => string }) {
+  const sent = deliveries.flatMap((d) => d.attempts.filter((a) => a.requestHeaders || a.error).map((a) => ({ a, to: nameOf(d.endpointId) })));
+  if (sent.length === 0) return null;
+  return (
+    <section class="card" aria-labelledby="attempts-title">
+      <h2 id="attempts-title">Requests and answers</h2>
+      {sent.map(({ a, to }) => (
+        <details key={a.id} class="attempt-detail">
+          <summary>
+            #{a.attempt} to <code>{to}</code> · {a.responseStatus != null ? `HTTP ${a.responseStatus}` : (a.error ?? a.status)}
+          </summary>
+          <h3>Request headers</h3>
+          {a.requestHeaders ? (
+            <dl class="headers">
+              {Object.entries(a.requestHeaders as Record<string, unknown>).map(([name, value]) => (
+                <div key={name}>
+                  <dt>{name}</dt>
+                  <dd>
+                    <code>{String(value)}</code>
+                  </dd>
+                </div>
+              ))}
+            </dl>
+          ) : (
+            <p>Nothing was sent.</p>
+          )}
+          <h3>Answer</h3>
+          {a.responseBody ? (
+            <pre class="payload answer" tabIndex={0} aria-label={`Answer to attempt ${a.attempt}`}>
+              {a.responseBody}
+            </pre>
+          ) : (
+            <p>{a.responseStatus != null ? "An empty body." : "No answer."}</p>
+          )}
+        </details>
+      ))}
+    </section>
   );
 }
 
