@@ -469,14 +469,18 @@ const DAY = 86_400_000;
     await page.goBack();
     await page.getByText(/^21–\d+ of \d+$/).waitFor();
   });
-  it("an event's page names where each delivery went: a webhook endpoint by its URL, a CRM destination as one", async () => {
+  it("an event's page names where each delivery went (a webhook endpoint by its URL, a CRM destination as one) and what each attempt sent and got back", async () => {
     const made = (kind: string, url: string) => prisma.webhookEndpoint.create({ data: { teamId, kind, url, events: ["visitor.signed_in"], secret: "whsec_x", enabled: false } });
     const hook = await made("webhook", "https://hooks.example.com/leads");
     const fub = await made("follow_up_boss", "https://api.followupboss.com");
     const json = await made("json", "https://crm.example.com/leads");
     const event = await prisma.webhookEvent.create({ data: { id: newEventId(), teamId, type: "visitor.signed_in", data: { showing_id: "s" } } });
     for (const endpoint of [hook, fub, json]) {
-      await prisma.webhookDelivery.create({ data: { teamId, eventId: event.id, endpointId: endpoint.id, status: "failed", attempt: 1, responseStatus: 500, durationMs: 12, sentAt: new Date() } });
+      const requestHeaders = { "content-type": "application/json", ...(endpoint === fub ? { authorization: "[redacted]" } : { "webhook-id": event.id }) };
+      const responseBody = endpoint === hook ? '{"error":"receiver is down for maintenance"}' : null;
+      await prisma.webhookDelivery.create({
+        data: { teamId, eventId: event.id, endpointId: endpoint.id, status: "failed", attempt: 1, responseStatus: 500, durationMs: 12, sentAt: new Date(), requestHeaders, responseBody },
+      });
     }
     await signIn(admin, `#/webhooks/events/${event.id}`);
     await page.getByRole("heading", { name: "Event visitor.signed_in" }).waitFor();
@@ -485,6 +489,16 @@ const DAY = 86_400_000;
     const sentTo = (await rows.locator("td code").allInnerTexts()).sort();
     expect(sentTo).toEqual(["Follow Up Boss (CRM destination)", "https://crm.example.com/leads (CRM destination)", "https://hooks.example.com/leads"]);
     expect(await page.getByText("a deleted endpoint").count()).toBe(0);
+    // Each attempt's request headers and answer, one disclosure each, closed until asked for.
+    const attempts = page.getByRole("region", { name: "Requests and answers" });
+    const toHook = attempts.locator("details").filter({ hasText: "https://hooks.example.com/leads" });
+    await toHook.locator("summary").click();
+    expect(await toHook.innerText()).toMatch(new RegExp(`webhook-id\\s+${event.id}`));
+    expect(await toHook.locator("pre").innerText()).toBe('{"error":"receiver is down for maintenance"}');
+    const toFub = attempts.locator("details").filter({ hasText: "Follow Up Boss" });
+    await toFub.locator("summary").click();
+    expect(await toFub.innerText()).toMatch(/authorization\s+\[redacted\]/);
+    expect(await toFub.innerText()).toEqual(expect.stringContaining("An empty body."));
     await checkPage("webhooks-event");
     await page.setViewportSize({ width: 390, height: 900 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
@@ -562,6 +576,10 @@ const DAY = 86_400_000;
       `${busy.used.toLocaleString("en-US")} of ${busy.limit.toLocaleString("en-US")} used (measured, not enforced)`,
     );
     expect(await page.locator("tr", { hasText: "Gone key" }).locator("td.points").innerText()).toBe("—");
+    // The dashboard's own requests are counted under their own routes, and the month says how many were its own.
+    expect(await page.getByTestId("dashboard-calls").innerText()).toMatch(/^[1-9][\d,]* of them by this dashboard \(its own pages\), the rest by the team's integrations\.$/);
+    expect(await page.locator('tr[data-route="POST /graphql (dashboard)"]').count()).toBeGreaterThan(0);
+    expect(await page.locator("tr", { hasText: "Busy key" }).filter({ hasText: "(dashboard)" }).count()).toBe(0);
     await checkPage("usage-24h");
 
     await page.getByRole("radio", { name: "7 days" }).check();

@@ -145,4 +145,19 @@ describe("GET /v1/usage/routes", () => {
       message: expect.stringContaining("from must be before to"),
     });
   });
+
+  it("counts the dashboard's own requests apart (as '… (dashboard)' routes), within the same key's month and limits", async () => {
+    const team = await createTeam({ permissions: "reports:read,api_keys:read" });
+    const query = { query: "{ reports { total } me { subscription { apiUsage { callsThisMonth } } } }" };
+    const calls = async (headers: Record<string, string>) => (await request(t.app).post("/graphql").set(team.auth).set(headers).send(query)).body.data.me.subscription.apiUsage.callsThisMonth;
+    const first = await calls({});
+    expect(await calls({ "X-PRS-Client": "dashboard" })).toBe(first + 1); // a call of the month like any other
+    expect((await request(t.app).get("/v1/reports").set(team.auth).set("X-PRS-Client", "dashboard")).status).toBe(200);
+    const routes = (await restClient(t.app, team.auth).get("/v1/usage/routes")).body.data.map((r: { route: string; total: number }) => [r.route, r.total]);
+    expect(routes).toEqual([
+      ["GET /v1/reports (dashboard)", 1],
+      ["POST /graphql", 1],
+      ["POST /graphql (dashboard)", 1],
+    ]);
+  });
 });

@@ -23,6 +23,9 @@ export class ApiError extends Error {
 
 const endpoint = new URL("/graphql", window.location.origin).toString();
 
+/** Marks the dashboard's own requests: the usage page shows them apart from the team's integrations (src/rest/route-templates.ts). */
+export const OWN_REQUEST = { "X-PRS-Client": "dashboard" } as const;
+
 /** "in 3 minutes, at 14:00 UTC": when a 429 may be retried, from its Retry-After (seconds). */
 function retryWhen(retryAfter: string | null): string {
   const seconds = Number(retryAfter);
@@ -47,7 +50,7 @@ export const NETWORK_ERROR = "Could not reach the service: the network or the se
 
 /** Runs one document with the key as a bearer token (in a header: never in a URL). */
 export async function run<R, V extends Record<string, unknown>>(key: string, document: TadaDocumentNode<R, V>, variables?: V): Promise<R> {
-  const client = new GraphQLClient(endpoint, { headers: { Authorization: `Bearer ${key}` } });
+  const client = new GraphQLClient(endpoint, { headers: { Authorization: `Bearer ${key}`, ...OWN_REQUEST } });
   try {
     return await client.request<R>({ document, variables } as never);
   } catch (err) {

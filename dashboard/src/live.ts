@@ -2,6 +2,7 @@
 // fetch (EventSource cannot send the key in a header). A page calls `onEvent` on each change to read its data again;
 // a dropped stream is opened again after a pause, resuming after the last event seen.
 import { useEffect, useRef } from "preact/hooks";
+import { OWN_REQUEST } from "./graphql";
 
 const DOCUMENT = "subscription DashboardLive { teamEvents { id type } }";
 
@@ -19,7 +20,7 @@ export function useTeamEvents(apiKey: string, onEvent: (type: string) => void): 
           const res = await fetch("/graphql", {
             method: "POST",
             signal: stop.signal,
-            headers: { Authorization: `Bearer ${apiKey}`, Accept: "text/event-stream", "Content-Type": "application/json", ...(last ? { "Last-Event-ID": last } : {}) },
+            headers: { Authorization: `Bearer ${apiKey}`, Accept: "text/event-stream", "Content-Type": "application/json", ...OWN_REQUEST, ...(last ? { "Last-Event-ID": last } : {}) },
             body: JSON.stringify({ query: DOCUMENT }),
           });
           if (!res.ok || !res.body) throw new Error(`stream refused (${res.status})`);

@@ -5,15 +5,16 @@
 // over the period by outcome (GET /v1/usage/routes, also downloadable).
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip, type Plugin } from "chart.js";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { client, graphql, type ResultOf } from "../graphql";
+import { client, graphql, OWN_REQUEST, type ResultOf } from "../graphql";
 import type { PageProps } from "../page";
 import { date, ErrorMessage, Loading, messageOf, num, Table, useLoad } from "../ui";
 
 Chart.register(BarController, BarElement, LinearScale, CategoryScale, Legend, Tooltip);
 
 const USAGE = graphql(`
-  query Usage($hours: Int!, $from: DateTime!) {
+  query Usage($hours: Int!, $from: DateTime!, $monthStart: DateTime!) {
     me { subscription { plan status apiUsage { callsThisMonth resetsAt } } }
+    thisMonth: usageByRoute(from: $monthStart) { route total rateLimited }
     apiKeys { id name prefix revokedAt quota { limit remaining resetsAt } points { limit used remaining mode } }
     apiKeyUsage(hours: $hours) { keyId hour count }
     usageByRoute(from: $from) { keyId keyName keyPrefix route succeeded clientErrors rateLimited serverErrors total }
@@ -162,6 +163,15 @@ function UsageChart({ usage, period, twin, onTwin }: { usage: Usage; period: Per
 }
 
 /** Each key's answers per route over the period, by outcome (what the key's callers met: refusals and 429s too). */
+/**
+ * The month's calls made by this dashboard (its requests are counted as "… (dashboard)" routes; a refused 429 is no
+ * call), so a team can tell them from its integrations' calls.
+ */
+function ownCallsText(routes: Usage["thisMonth"]): string {
+  const own = routes.filter((r) => r.route.endsWith(" (dashboard)")).reduce((n, r) => n + r.total - r.rateLimited, 0);
+  return own === 0 ? "None of them by this dashboard." : `${num(own)} of them by this dashboard (its own pages), the rest by the team's integrations.`;
+}
+
 function ByRoute({ usage, period }: { usage: Usage; period: Period }) {
   const rows = usage.usageByRoute;
   return (
@@ -199,7 +209,7 @@ async function downloadCsv(props: PageProps, granularity: string, days: number):
   const from = new Date(to.getTime() - days * 86_400_000);
   const byRoute = granularity === "route";
   const query = new URLSearchParams({ format: "csv", ...(byRoute ? {} : { granularity }), from: from.toISOString(), to: to.toISOString() });
-  const res = await fetch(`/v1/usage${byRoute ? "/routes" : ""}?${query}`, { headers: { Authorization: `Bearer ${props.apiKey}` } });
+  const res = await fetch(`/v1/usage${byRoute ? "/routes" : ""}?${query}`, { headers: { Authorization: `Bearer ${props.apiKey}`, ...OWN_REQUEST } });
   if (res.status === 401) props.onUnauthorized();
   if (!res.ok) throw new Error(((await res.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message ?? `Download failed (${res.status})`);
   const url = URL.createObjectURL(await res.blob());
@@ -263,7 +273,10 @@ export function UsagePage(props: PageProps) {
   const api = client(props);
   const [period, setPeriod] = useState<Period>("day");
   const [twin, setTwin] = useState(false);
-  const usage = useLoad(() => api(USAGE, { hours: bucketsOf(period).hours, from: new Date(bucketsOf(period).start).toISOString() }), [period]);
+  const usage = useLoad(
+    () => api(USAGE, { hours: bucketsOf(period).hours, from: new Date(bucketsOf(period).start).toISOString(), monthStart: new Date(bucketsOf("month").start).toISOString() }),
+    [period],
+  );
   const data = usage.data;
   const totals = data ? series(data, period).perKey : new Map<string, number[]>();
   return (
@@ -292,6 +305,7 @@ export function UsagePage(props: PageProps) {
             <p class="big" data-testid="calls-this-month">
               {data.me.subscription.apiUsage.callsThisMonth.toLocaleString("en-US")} calls
             </p>
+            <p data-testid="dashboard-calls">{ownCallsText(data.thisMonth)}</p>
             <p>
               Plan <strong>{data.me.subscription.plan}</strong> ({data.me.subscription.status}); the count starts again on {date(data.me.subscription.apiUsage.resetsAt)}.
             </p>
