@@ -14,7 +14,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page, type Request } from "playwright-core";
 import { createApiKey } from "../src/auth/api-keys";
 import { ALL_PERMISSIONS, parsePermissions } from "../src/auth/permissions";
 import { prisma } from "../src/db";
@@ -216,6 +216,13 @@ const DAY = 86_400_000;
 
   it("delivery log: one row per event with its attempts and final state, kept current; redelivering a delivered event asks first", async () => {
     const flaky = await receiver([500, 200]);
+    // The live streams the page holds open: the recent events and the open delivery log listen on one.
+    const streams = new Set<Request>();
+    const opened = (r: Request) => r.headers()["accept"] === "text/event-stream" && streams.add(r);
+    const closed = (r: Request) => streams.delete(r);
+    page.on("request", opened);
+    page.on("requestfinished", closed);
+    page.on("requestfailed", closed);
     try {
       const endpoint = (await rest(admin, "POST", "/v1/webhooks", { url: flaky.url, events: ["report.created"], description: "fails once" })).body.data;
       await signIn(admin, "#/webhooks");
@@ -234,6 +241,8 @@ const DAY = 86_400_000;
         expect.stringMatching(/^#2 succeeded · HTTP 200 · \d+ ms · sent /),
       ]);
       expect(flaky.received.map((r) => r.json.data.id)).toEqual([report.id, report.id]);
+      expect(await page.getByRole("heading", { name: "Recent events" }).count()).toBe(1);
+      expect(streams.size).toBe(1);
       await checkPage("webhooks-delivery-log");
 
       // Redeliver on a delivered event asks; Cancel sends nothing (no third attempt is made).
@@ -258,6 +267,9 @@ const DAY = 86_400_000;
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
       await checkPage("webhooks-delivery-log");
     } finally {
+      page.off("request", opened);
+      page.off("requestfinished", closed);
+      page.off("requestfailed", closed);
       await page.setViewportSize({ width: 1280, height: 900 });
       await flaky.close();
     }
