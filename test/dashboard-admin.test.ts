@@ -356,10 +356,16 @@ const DAY = 86_400_000;
       await created.getByRole("link", { name: `report ${report.id}` }).waitFor();
       // The time in the viewer's zone, UTC on hover.
       expect(await created.locator("time").getAttribute("title")).toMatch(/UTC$/);
+      // Keyboard only: the filters folded, the newest entry's target in at most 5 Tabs from the heading.
+      await page.getByRole("heading", { name: "Audit log", level: 1 }).evaluate((h) => ((h as HTMLElement).tabIndex = -1, (h as HTMLElement).focus()));
+      let tabs = 0;
+      for (; tabs < 5 && !(await focused()).text.startsWith("report "); tabs++) await page.keyboard.press("Tab");
+      expect([tabs <= 5, (await focused()).text]).toEqual([true, expect.stringMatching(/^report [0-9a-f-]{36}$/)]);
       await checkPage("audit-log");
     }
     await page.setViewportSize({ width: 1280, height: 900 });
     // A day with no entry empties the list; today's holds the report's creation; the target opens the report.
+    await page.getByText("Filter by action or day").click();
     await page.getByLabel("To (the whole day)").fill("2020-01-01");
     await page.getByRole("heading", { name: /^0 entries,/ }).waitFor();
     expect(page.url()).toContain("to=2020-01-01");
@@ -501,6 +507,11 @@ const DAY = 86_400_000;
     const sentTo = (await rows.locator("td code").allInnerTexts()).sort();
     expect(sentTo).toEqual(["Follow Up Boss (CRM destination)", "https://crm.example.com/leads (CRM destination)", "https://hooks.example.com/leads"]);
     expect(await page.getByText("a deleted endpoint").count()).toBe(0);
+    // Keyboard only: from the heading, the first row's Redeliver in at most 5 Tabs.
+    await page.getByRole("heading", { name: "Event visitor.signed_in", level: 1 }).click();
+    let tabs = 0;
+    for (; tabs < 5 && (await focused()).text !== "Redeliver"; tabs++) await page.keyboard.press("Tab");
+    expect([tabs <= 5, (await focused()).text]).toEqual([true, "Redeliver"]);
     // Each attempt's request headers and answer, one disclosure each, closed until asked for.
     const attempts = page.getByRole("region", { name: "Requests and answers" });
     const toHook = attempts.locator("details").filter({ hasText: "https://hooks.example.com/leads" });

@@ -139,6 +139,12 @@ const ADMIN = "api_keys:read,api_keys:create,api_keys:delete,reports:read";
     await page.reload();
     const row = page.getByRole("region", { name: "Share links table" }).getByRole("row").filter({ hasText: "For the Parks" });
     await row.getByRole("cell", { name: "1 view", exact: true }).waitFor();
+    // Keyboard only: from the section's heading, the first link's Revoke in at most 5 Tabs.
+    await page.getByRole("heading", { name: "Share links", exact: true }).evaluate((h) => ((h as HTMLElement).tabIndex = -1, (h as HTMLElement).focus()));
+    const focusedText = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.innerText?.trim() ?? "");
+    let tabs = 0;
+    for (; tabs < 5 && !(await focusedText()).startsWith("Revoke"); tabs++) await page.keyboard.press("Tab");
+    expect([tabs <= 5, (await focusedText()).replace(/\s+/g, " ")]).toEqual([true, "Revoke the link For the Parks"]);
     await noSeriousAxeViolation();
     await page.screenshot({ path: path.join(SCREENSHOTS, "dashboard-report-agent-screen.png"), fullPage: true });
 

@@ -279,6 +279,7 @@ const ADMIN = "api_keys:read,api_keys:create,api_keys:delete,reports:read,compar
     await rolled.getByText("replaced_by_key_id").waitFor();
     await page.locator("tr", { hasText: "api_key.revoked" }).first().waitFor();
     await checkPage("audit-log");
+    await page.getByText("Filter by action or day").click();
     await page.getByLabel("Action").selectOption("api_key.rolled");
     await page.getByRole("heading", { name: /^1 entry,/ }).waitFor();
     expect(await page.locator("tbody tr").count()).toBe(1);

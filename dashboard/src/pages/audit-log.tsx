@@ -98,27 +98,31 @@ export function AuditLogPage(props: PageProps) {
         <span data-testid="recorded">{actions.data ? recorded(actions.data.auditActions) : "…"}</span>. Nothing else is: not reads, nor changes to showings,
         comparables, agent insights or social posts.
       </p>
-      <form class="row" onSubmit={(e) => e.preventDefault()}>
-        <label>
-          Action
-          <select value={action} onChange={(e) => go({ action: (e.target as HTMLSelectElement).value })}>
-            <option value="">All actions</option>
-            {(actions.data?.auditActions ?? (action ? [action] : [])).map((a) => (
-              <option key={a} value={a}>
-                {a}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          From (your time zone)
-          <input type="date" value={from} max={to || undefined} onChange={(e) => go({ from: (e.target as HTMLInputElement).value })} />
-        </label>
-        <label>
-          To (the whole day)
-          <input type="date" value={to} min={from || undefined} onChange={(e) => go({ to: (e.target as HTMLInputElement).value })} />
-        </label>
-      </form>
+      {/* Folded while no filter is set: the entries' links are then a few Tabs from the heading, not past 7 date fields. */}
+      <details class="filters" open={Boolean(action || from || to)}>
+        <summary>Filter by action or day{action || from || to ? " (filtered)" : ""}</summary>
+        <form class="row" onSubmit={(e) => e.preventDefault()}>
+          <label>
+            Action
+            <select value={action} onChange={(e) => go({ action: (e.target as HTMLSelectElement).value })}>
+              <option value="">All actions</option>
+              {(actions.data?.auditActions ?? (action ? [action] : [])).map((a) => (
+                <option key={a} value={a}>
+                  {a}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            From (your time zone)
+            <input type="date" value={from} max={to || undefined} onChange={(e) => go({ from: (e.target as HTMLInputElement).value })} />
+          </label>
+          <label>
+            To (the whole day)
+            <input type="date" value={to} min={from || undefined} onChange={(e) => go({ to: (e.target as HTMLInputElement).value })} />
+          </label>
+        </form>
+      </details>
       <section class="card" aria-labelledby="audit-title">
         <h2 id="audit-title">{page ? `${page.totalCount.toLocaleString("en-US")} ${page.totalCount === 1 ? "entry" : "entries"}, newest first` : "Entries"}</h2>
         <ErrorMessage error={log.error} onRetry={log.reload} />
