@@ -345,6 +345,9 @@ const DAY = 86_400_000;
   }, 240_000);
 
   it("audit log: says exactly what is recorded, links each target to what it names, and filters by day", async () => {
+    // A key named by its permissions (one long word) made an entry too: its name must not push columns out of sight.
+    const longName = "reports:create,comparables:create,showings:create,social_media:create,social_media:update";
+    expect((await rest(await newKey(longName, "reports:create"), "POST", "/v1/reports", { address: "7 Long Name Lane" })).status).toBe(201);
     const report = (await rest(admin, "POST", "/v1/reports", { address: "5 Audit Avenue", price: 200000 })).body.data;
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
@@ -361,6 +364,9 @@ const DAY = 86_400_000;
       let tabs = 0;
       for (; tabs < 5 && !(await focused()).text.startsWith("report "); tabs++) await page.keyboard.press("Tab");
       expect([tabs <= 5, (await focused()).text]).toEqual([true, expect.stringMatching(/^report [0-9a-f-]{36}$/)]);
+      // Every column in sight: the table does not scroll sideways (long ids and key names break instead).
+      const table = page.getByRole("region", { name: "Audit log entries" });
+      expect(await table.evaluate((wrap) => wrap.scrollWidth <= wrap.clientWidth + 1)).toBe(true);
       await checkPage("audit-log");
     }
     await page.setViewportSize({ width: 1280, height: 900 });
