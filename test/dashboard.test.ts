@@ -288,14 +288,20 @@ const ADMIN = "api_keys:read,api_keys:create,api_keys:delete,reports:read,compar
 
   it("downloads the usage export as CSV from the usage page", async () => {
     await page.getByRole("link", { name: "Usage" }).click();
-    await page.getByRole("heading", { name: "Download usage" }).waitFor();
+    // One period picker for the page: the download covers the period the page shows.
+    await page.getByRole("heading", { name: "Download usage, the last 24 hours" }).waitFor();
+    expect(await page.getByRole("combobox").count()).toBe(1); // "Per" alone
+    await page.getByRole("radio", { name: "7 days" }).check();
+    await page.getByRole("heading", { name: "Download usage, the last 7 days" }).waitFor();
     await page.getByLabel("Per", { exact: true }).selectOption("day");
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download CSV" }).click()]);
-    expect(download.suggestedFilename()).toMatch(/^usage-day-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(download.suggestedFilename()).toMatch(/^usage-week-per-day-\d{4}-\d{2}-\d{2}\.csv$/);
     const text = readFileSync((await download.path())!, "utf8");
     const [header, ...lines] = text.trimEnd().split("\r\n");
     expect(header).toBe("key_id,key_name,key_prefix,period_start,requests");
     expect(lines.length).toBeGreaterThan(0);
+    const firstDay = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() - 6)).toISOString();
+    for (const line of lines) expect(line.split(",")[3] >= firstDay).toBe(true);
     await checkPage("usage-download");
   });
 

@@ -203,29 +203,30 @@ function ByRoute({ usage, period }: { usage: Usage; period: Period }) {
   );
 }
 
-/** Fetches a usage export as CSV with the key (in a header, never a URL) and saves it as a file. */
-async function downloadCsv(props: PageProps, granularity: string, days: number): Promise<void> {
+/** Fetches a usage export of `period` (until now) as CSV with the key (in a header, never a URL) and saves it as a file. */
+async function downloadCsv(props: PageProps, granularity: string, period: Period): Promise<void> {
   const to = new Date();
-  const from = new Date(to.getTime() - days * 86_400_000);
+  const from = new Date(bucketsOf(period, to.getTime()).start);
   const byRoute = granularity === "route";
   const query = new URLSearchParams({ format: "csv", ...(byRoute ? {} : { granularity }), from: from.toISOString(), to: to.toISOString() });
   const res = await fetch(`/v1/usage${byRoute ? "/routes" : ""}?${query}`, { headers: { Authorization: `Bearer ${props.apiKey}`, ...OWN_REQUEST } });
   if (res.status === 401) props.onUnauthorized();
   if (!res.ok) throw new Error(((await res.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message ?? `Download failed (${res.status})`);
   const url = URL.createObjectURL(await res.blob());
-  const link = Object.assign(document.createElement("a"), { href: url, download: `usage-${granularity}-${to.toISOString().slice(0, 10)}.csv` });
+  const link = Object.assign(document.createElement("a"), { href: url, download: `usage-${period}-per-${granularity}-${to.toISOString().slice(0, 10)}.csv` });
   document.body.append(link);
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-function Download({ props }: { props: PageProps }) {
+/** The usage export of the page's period (one period picker for the whole page), per hour, day or route. */
+function Download({ props, period }: { props: PageProps; period: Period }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   return (
     <section class="card" aria-labelledby="download-title">
-      <h2 id="download-title">Download usage</h2>
+      <h2 id="download-title">Download usage, {PERIODS[period].phrase}</h2>
       <form
         class="row"
         onSubmit={async (e) => {
@@ -234,7 +235,7 @@ function Download({ props }: { props: PageProps }) {
           setBusy(true);
           setError(null);
           try {
-            await downloadCsv(props, String(data.get("granularity")), Number(data.get("days")));
+            await downloadCsv(props, String(data.get("granularity")), period);
           } catch (err) {
             setError(messageOf(err));
           } finally {
@@ -242,13 +243,6 @@ function Download({ props }: { props: PageProps }) {
           }
         }}
       >
-        <label for="usage-days">Range</label>
-        <select id="usage-days" name="days" defaultValue="7">
-          <option value="1">Last 24 hours</option>
-          <option value="7">Last 7 days</option>
-          <option value="30">Last 30 days</option>
-          <option value="90">Last 90 days</option>
-        </select>
         <label for="usage-granularity">Per</label>
         <select id="usage-granularity" name="granularity" defaultValue="hour">
           <option value="hour">hour</option>
@@ -260,9 +254,10 @@ function Download({ props }: { props: PageProps }) {
         </button>
       </form>
       <p>
-        Per hour or day: one line per key and period with requests (key_id, key_name, key_prefix, period_start in UTC,
-        requests). Per route: one line per key and route called (succeeded, client_errors, rate_limited, server_errors,
-        total).
+        The period chosen above. Per hour or day: one line per key and period with requests (key_id, key_name,
+        key_prefix, period_start in UTC, requests). Per route: one line per key and route called (succeeded,
+        client_errors, rate_limited, server_errors, total). Up to 90 days at once: <code>GET /v1/usage</code> and{" "}
+        <code>GET /v1/usage/routes</code> with <code>from</code> and <code>to</code>.
       </p>
       <ErrorMessage error={error} />
     </section>
@@ -331,7 +326,7 @@ export function UsagePage(props: PageProps) {
             <UsageChart usage={data} period={period} twin={twin} onTwin={setTwin} />
           </section>
           <ByRoute usage={data} period={period} />
-          <Download props={props} />
+          <Download props={props} period={period} />
         </>
       )}
     </>
