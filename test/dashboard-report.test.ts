@@ -106,9 +106,10 @@ const ADMIN = "api_keys:read,api_keys:create,api_keys:delete,reports:read";
     await branding.getByText("Read Only Realty").waitFor();
     expect(await branding.getByRole("textbox").count()).toBe(0);
     expect(await page.getByRole("heading", { name: "Share links" }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Preview the client's page" }).count()).toBe(0);
   });
 
-  it("the agent's screen: switches and colours saved, a link created and opened, then revoked — desktop and phone, light and dark", async () => {
+  it("the agent's screen: switches and colours saved, previewed, a link created and opened, then revoked — desktop and phone, light and dark", async () => {
     const { body } = await api.post("/v1/reports", { address: "9 Switch Lane", price: 410000 });
     const id = body.data.id as string;
     await api.post(`/v1/reports/${id}/comparables`, { address: "11 Switch Lane", price: 400000, sqft: 1500 });
@@ -124,6 +125,16 @@ const ADMIN = "api_keys:read,api_keys:create,api_keys:delete,reports:read";
     await display.getByRole("button", { name: "Save what the client sees" }).click();
     await display.getByText("Saved.").waitFor();
     expect((await api.get(`/v1/reports/${id}`)).body.data).toMatchObject({ show_comps_on_report: false, show_showings_on_report: true, primary_color: "#0a7d5a" });
+
+    // A preview before any link: the client's page as it stands, marked as a preview, counting no view.
+    await display.getByRole("button", { name: "Preview the client's page" }).click();
+    const preview = await display.getByRole("link", { name: "Open the preview" }).getAttribute("href");
+    expect(preview).toMatch(new RegExp(`^${origin}/r/p1_[A-Za-z0-9_-]{70}$`));
+    const previewed = await (await fetch(preview!)).text();
+    expect(previewed).toContain("9 Switch Lane");
+    expect(previewed).toContain("This is the page your client will see");
+    expect(previewed).not.toContain("11 Switch Lane");
+    expect((await api.get(`/v1/reports/${id}`)).body.data.views_count).toBe(0);
 
     // A link: created with a label, its address shown once; the client's page leaves the comparables out.
     const links = page.getByRole("region", { name: "Share links", exact: true });

@@ -438,6 +438,42 @@ describe("the public page", () => {
     }
   });
 
+  it("opens a preview for the agent: the page and PDF as the client will see them, marked, counting no view, for 10 minutes", async () => {
+    const reportId = await fullReport(api, { address: "4 Preview Place" });
+    expect((await api.patch(`/v1/reports/${reportId}`, { show_comps_on_report: false })).status).toBe(200);
+    const ask = (auth: Record<string, string>, id = reportId) =>
+      request(t.app).post("/graphql").set(auth).send({ query: `mutation($id: ID!) { previewReport(reportId: $id) { path expiresAt } }`, variables: { id } });
+    const made = await ask(team.auth);
+    expect(made.body.errors).toBeUndefined();
+    const { path, expiresAt } = made.body.data.previewReport as { path: string; expiresAt: string };
+    expect(path).toMatch(/^\/r\/p1_[A-Za-z0-9_-]{70}$/);
+    expect(Date.parse(expiresAt) - Date.now()).toBeGreaterThan(9 * 60_000);
+    expect(Date.parse(expiresAt) - Date.now()).toBeLessThanOrEqual(10 * 60_000);
+
+    const shown = await request(t.app).get(path);
+    expect(shown.status).toBe(200);
+    expect(shown.text).toContain("4 Preview Place");
+    expect(shown.text).toMatch(/<strong>Preview\.<\/strong> This is the page your client will see/);
+    expect(shown.text).not.toContain('id="valuation"'); // the switch the client's link would honour
+    for (const secret of PRIVATE) expect(shown.text).not.toContain(secret);
+    const asPdf = await pdf(`${path}.pdf`);
+    expect(asPdf.res.status).toBe(200);
+    expect(asPdf.text).toContain("4 Preview Place");
+    // Counted nowhere, listed nowhere.
+    expect((await api.get(`/v1/reports/${reportId}`)).body.data.views_count).toBe(0);
+    expect((await api.get(`/v1/reports/${reportId}/share-links`)).body.data).toEqual([]);
+    expect(await prisma.webhookEvent.count({ where: { teamId: team.teamId, type: "share_link.viewed", data: { path: ["report_id"], equals: reportId } } })).toBe(0);
+
+    // A changed character, another team's report, a key without reports:share: nothing.
+    const token = path.slice(3);
+    const tampered = token.slice(0, 10) + (token[10] === "A" ? "B" : "A") + token.slice(11);
+    expect((await request(t.app).get(`/r/${tampered}`)).status).toBe(404);
+    const other = await createTeam();
+    expect((await ask(other.auth)).body.errors[0]).toMatchObject({ message: "Report not found", extensions: { code: "NOT_FOUND" } });
+    const reader = await addKey(team.teamId, "reports:read");
+    expect((await ask(reader)).body.errors[0].extensions.code).toBe("FORBIDDEN");
+  });
+
   it("reads only its own report: another report of the team or of another team never appears", async () => {
     const mine = await fullReport(api, { address: "11 Mine St" });
     await fullReport(api, { address: "22 Sibling St" });

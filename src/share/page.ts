@@ -69,6 +69,7 @@ tr.unused td.use{font-weight:400}
   table.comps td::before{content:attr(data-label);color:#4b5563;text-align:left}
 }
 .muted{color:#4b5563}
+.preview-note{margin:0;padding:.75rem 1rem;background:#fff7d6;color:#3d2e00;border-bottom:2px solid #8a6d00}
 ul.dates{columns:2 14rem;padding-left:1.2rem}
 footer{padding:1.5rem 1rem 3rem;border-top:1px solid #d1d5db}
 a{color:${t.accent}}
@@ -159,11 +160,17 @@ const gallery = (photos: PagePhoto[]) =>
     : "";
 
 /** The report's page. `pdfHref`: where its PDF is (relative); `origin`: the page's folder as a full URL (`https://host/r/`). */
-type PageInput = ReportView & { pdfHref?: string; photos?: PagePhoto[]; origin?: string };
+type PageInput = ReportView & { pdfHref?: string; photos?: PagePhoto[]; origin?: string; previewUntil?: string };
+
+/** Above a preview (src/schema/resources/share-link/preview.ts): what it is, so it is never mistaken for a sent link. */
+const previewNote = (until: string | undefined) =>
+  until
+    ? html`<p class="preview-note" role="note"><strong>Preview.</strong> This is the page your client will see through a share link. This address is for you alone: it counts no view and stops working at ${until}.</p>`
+    : "";
 
 function body(v: PageInput): Html {
   const a = v.activity;
-  return html`<header class="cover"><p class="kicker">Property report</p><h1 dir="auto">${v.title}</h1>${v.place ? html`<p class="place" dir="auto">${v.place}</p>` : ""}${agentLine(v.agent)}</header>
+  return html`${previewNote(v.previewUntil)}<header class="cover"><p class="kicker">Property report</p><h1 dir="auto">${v.title}</h1>${v.place ? html`<p class="place" dir="auto">${v.place}</p>` : ""}${agentLine(v.agent)}</header>
 ${cover(v.photos ?? [])}
 <main>
 <section aria-labelledby="s-property" id="property"><h2 id="s-property">The property</h2>${facts(v.facts)}${v.description ? paragraphs(v.description) : ""}</section>

@@ -3,7 +3,9 @@
 // a revoked or expired link answers 404 at once on every process). Each client address may make
 // RATE_LIMIT_ANONYMOUS requests an hour here, like callers without a valid key, so the pages (a PDF costs some
 // CPU) cannot be used to wear the service down or to guess tokens quickly. A visit counts into the report's and the
-// link's views_count once per visitor address, link and clock hour, so a reload loop does not inflate it.
+// link's views_count once per visitor address, link and clock hour, so a reload loop does not inflate it. A preview
+// token (the agent's look before sending, src/schema/resources/share-link/preview.ts) opens the same page and PDF,
+// marked as a preview, and counts nothing.
 import { createHash } from "node:crypto";
 import { Router, type NextFunction, type Request, type Response } from "express";
 import { setRateLimitHeaders } from "../auth/middleware";
@@ -12,6 +14,7 @@ import { config } from "../config";
 import type { Context } from "../context";
 import { RestError } from "../operations/run";
 import { recordEvent, withEvents } from "../webhooks/outbox";
+import { isPreviewToken, openPreviewToken } from "../schema/resources/share-link/preview";
 import { activeShareLink, type ActiveShareLink } from "../schema/resources/share-link/token";
 import { signInPagesRouter } from "./sign-in-router";
 import { messagePage, reportPage, type Page } from "./page";
@@ -81,6 +84,19 @@ async function viewOf(link: ActiveShareLink, requestId?: string) {
   }
 }
 
+/**
+ * What a token opens: a share link (its visits counted as the client's), or a preview for the agent (counted nowhere;
+ * `previewUntil` says until when, as its page shows it: "12:04 UTC").
+ */
+async function openToken(token: string): Promise<{ link: ActiveShareLink; previewUntil?: string } | null> {
+  if (!isPreviewToken(token)) {
+    const link = await activeShareLink(token);
+    return link && { link };
+  }
+  const preview = openPreviewToken(token);
+  return preview && { link: preview, previewUntil: `${preview.expiresAt.toISOString().slice(11, 16)} UTC` };
+}
+
 export function sharePagesRouter(limiter: RateLimiter): Router {
   const router = Router();
   // The other public pages answered without a key: /s/<token>, an open house's sign-in form (its own bounds).
@@ -107,17 +123,18 @@ export function sharePagesRouter(limiter: RateLimiter): Router {
     const photo = PHOTO_PATH.exec(req.path);
     if (photo) return sendPhoto(req, res, photo);
     const match = /^\/([^/]+?)(\.pdf)?$/.exec(req.path);
-    const link = match ? await activeShareLink(match[1]) : null;
+    const opened = match ? await openToken(match[1]) : null;
+    const link = opened?.link;
     const view = link ? await viewOf(link, req.id === undefined ? undefined : String(req.id)) : null;
     if (!link || !view) return sendPage(res, 404, NOT_FOUND);
-    await countView(limiter, link, address);
+    if (!opened.previewUntil) await countView(limiter, link, address);
     if (match![2]) {
       res.type("application/pdf").setHeader("Content-Disposition", `inline; filename="${pdfFileName(view)}"`);
       return void res.send(await reportPdf(view, await pdfPhotos(link.reportId, link.teamId, linkContext(link))));
     }
     const photoList = await pagePhotos(link, match![1], linkContext(link));
     const origin = `${req.protocol}://${req.get("host")}${req.baseUrl}/`;
-    sendPage(res, 200, reportPage({ ...view, pdfHref: `${match![1]}.pdf`, photos: photoList, origin }));
+    sendPage(res, 200, reportPage({ ...view, pdfHref: `${match![1]}.pdf`, photos: photoList, origin, previewUntil: opened.previewUntil }));
   }
 
   /**
@@ -126,7 +143,7 @@ export function sharePagesRouter(limiter: RateLimiter): Router {
    * answering at the next revalidation. No view is counted.
    */
   async function sendPhoto(req: Request, res: Response, [, token, photoId, width, extension]: RegExpExecArray): Promise<void> {
-    const link = await activeShareLink(token);
+    const link = (await openToken(token))?.link;
     const file = link ? await sharedPhotoFile(link, photoId, `${width}.${extension}`) : null;
     if (!file) return sendPage(res, 404, messagePage("Photo not found", "This photo is not available. The link may have expired or been withdrawn."));
     const etag = `"${photoId}-${width}"`;

@@ -62,6 +62,11 @@ const CREATE_LINK = graphql(`
     createShareLink(reportId: $reportId, input: $input) { path warnings link { id } }
   }
 `);
+const PREVIEW = graphql(`
+  mutation PreviewReport($reportId: ID!) {
+    previewReport(reportId: $reportId) { path expiresAt }
+  }
+`);
 const REVOKE_LINK = graphql(`
   mutation RevokeShareLink($reportId: ID!, $id: ID!) {
     revokeShareLink(reportId: $reportId, id: $id) { id revokedAt }
@@ -218,7 +223,7 @@ export function ReportPage(props: PageProps & { id: string }) {
       {!detail.data && !detail.error && <Loading what="the report" />}
       {detail.data && !r && <p>Report not found.</p>}
       {r && <WholeReport r={r} />}
-      {r && <Display props={props} r={r} editable={may("reports:update")} onSaved={detail.reload} />}
+      {r && <Display props={props} r={r} editable={may("reports:update")} canPreview={may("reports:share")} onSaved={detail.reload} />}
       {r && <Branding props={props} r={r} editable={may("reports:update")} onSaved={detail.reload} />}
       {r && may("reports:share") && <ShareLinks props={props} reportId={r.id} />}
     </>
@@ -235,7 +240,7 @@ const SWITCHES = [
 ] as const;
 
 /** The display switches and brand colours, saved through updateReport (reports:update); read-only without it. */
-function Display({ props, r, editable, onSaved }: { props: PageProps; r: Detail; editable: boolean; onSaved: () => void }) {
+function Display({ props, r, editable, canPreview, onSaved }: { props: PageProps; r: Detail; editable: boolean; canPreview: boolean; onSaved: () => void }) {
   const api = client(props);
   const [saved, setSaved] = useState(false);
   const save = useFormAction(async (data) => {
@@ -279,7 +284,38 @@ function Display({ props, r, editable, onSaved }: { props: PageProps; r: Detail;
         )}
         <ErrorMessage error={save.error} />
       </form>
+      {canPreview && <Preview props={props} reportId={r.id} />}
     </section>
+  );
+}
+
+/**
+ * The client's page as it stands, before any link is sent: an address for the agent alone (previewReport), marked as
+ * a preview on the page, counting no view, valid for minutes. Opened from a link (a window opened after the request
+ * would be a blocked pop-up).
+ */
+function Preview({ props, reportId }: { props: PageProps; reportId: string }) {
+  const api = client(props);
+  const [preview, setPreview] = useState<{ url: string; until: string } | null>(null);
+  const make = useFormAction(async () => {
+    const { path, expiresAt } = (await api(PREVIEW, { reportId })).previewReport;
+    setPreview({ url: new URL(path, location.origin).toString(), until: new Date(expiresAt).toLocaleTimeString("en-US", { timeStyle: "short" }) });
+  });
+  return (
+    <form class="row preview" onSubmit={make.onSubmit} aria-label="Preview">
+      <button type="submit" class="secondary" disabled={make.busy}>
+        Preview the client's page
+      </button>
+      {preview && (
+        <p>
+          <a href={preview.url} target="_blank" rel="noopener">
+            Open the preview
+          </a>{" "}
+          (saved changes included; for you alone until {preview.until}, no view counted).
+        </p>
+      )}
+      <ErrorMessage error={make.error} />
+    </form>
   );
 }
 

@@ -13,6 +13,7 @@ import { pageArgs, pageType } from "../../page";
 import { checked, text } from "../../rules";
 import { isUuid, teamIdOf } from "../../scope";
 import { REPORT_NOT_FOUND, reportIdOfTeam } from "../report/lookup";
+import { PREVIEW_MINUTES, previewToken } from "./preview";
 import { hashShareToken, newShareToken, sharePath } from "./token";
 
 export const SHARE_LINK_NOT_FOUND = "Share link not found";
@@ -98,7 +99,25 @@ builder.queryFields((t) => ({
   }),
 }));
 
+const Preview = builder.objectRef<{ token: string; expiresAt: Date }>("ReportPreview").implement({
+  description: `An address of the report's public page and PDF for the agent to check before sending: no share link, no view counted, valid ${PREVIEW_MINUTES} minutes.`,
+  fields: (t) => ({
+    path: t.string({ description: "The page's path (/r/<token>); its PDF is the same path with .pdf", resolve: (p) => sharePath(p.token) }),
+    expiresAt: t.expose("expiresAt", { type: "DateTime", description: "When it stops answering" }),
+  }),
+});
+
 builder.mutationFields((t) => ({
+  previewReport: t.field({
+    type: Preview,
+    description: `An address of the report's page as the client will see it through a share link (display switches and colours applied), marked as a preview, for ${PREVIEW_MINUTES} minutes: it makes no share link and counts no view. Needs reports:share (like a share link, the address opens the report to whoever holds it).`,
+    authScopes: { permission: "reports:share" },
+    args: { reportId: t.arg.id({ required: true, description: "The report's id" }) },
+    resolve: async (_root, { reportId }, ctx) => {
+      const teamId = teamIdOf(ctx);
+      return previewToken(teamId, await reportIdOfTeam(teamId, String(reportId)));
+    },
+  }),
   createShareLink: t.field({
     type: CreatedLink,
     description: `Makes a link to a public page of the report (expiring in ${DEFAULT_SHARE_DAYS} days unless expiresAt says otherwise). Its token is in this answer only. Needs reports:share.`,
