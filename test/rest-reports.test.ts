@@ -221,6 +221,19 @@ describe("GET /v1/reports/{reportId}", () => {
     });
   });
 
+  it("answers HEAD with the GET's status and headers and no body; a client accepting gzip gets the same JSON compressed", async () => {
+    const report = await create({ address: "12 Head Rd", description: "é".repeat(800) });
+    const got = await request(t.app).get(`/v1/reports/${report.id}`).set(team.auth).set("Accept-Encoding", "identity");
+    const head = await request(t.app).head(`/v1/reports/${report.id}`).set(team.auth).set("Accept-Encoding", "identity");
+    expect(got.headers.etag).toMatch(/^W\/"/);
+    expect([head.status, head.headers["content-type"], head.headers["content-length"], head.headers.etag]).toEqual([200, "application/json; charset=utf-8", got.headers["content-length"], got.headers.etag]);
+    expect((await request(t.app).head(`/v1/reports/${report.id}`).set(team.auth).set("If-None-Match", got.headers.etag)).status).toBe(304);
+    expect(head.text).toBeUndefined();
+    expect(Number(got.headers["content-length"])).toBe(Buffer.byteLength(got.text)); // bytes, not characters
+    const zipped = await request(t.app).get(`/v1/reports/${report.id}`).set(team.auth).set("Accept-Encoding", "gzip");
+    expect([zipped.headers["content-encoding"], zipped.headers["content-length"], zipped.body]).toEqual(["gzip", undefined, got.body]);
+  });
+
   it("leaves out the collections the key may not read, instead of failing", async () => {
     const owner = await createTeam();
     const report = await create({ address: "8 Partial Rd" }, restClient(t.app, owner.auth));

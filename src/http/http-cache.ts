@@ -136,7 +136,7 @@ function labelWhenSent(req: Request, res: Response, context: Context): void {
  */
 export async function restNotModified(req: Request, res: Response, oneStatement = false): Promise<boolean> {
   const context = res.locals.context as Context | undefined;
-  if (req.method !== "GET" || !context?.viewer) return false;
+  if ((req.method !== "GET" && req.method !== "HEAD") || !context?.viewer) return false; // HEAD: the GET's validators
   if (oneStatement && req.headers["if-none-match"] === undefined) {
     context.dataVersion = {};
     labelWhenSent(req, res, context);

@@ -136,12 +136,18 @@ function answerBody(route: RestRoute, value: unknown): unknown {
   return message === undefined ? { data: value } : { data: value, message };
 }
 
-/** Sends the answer: JSON text from the database as it is, else the body as res.json makes it. */
+/**
+ * Sends the answer: JSON text from the database as it is, in one write with its headers (res.send would copy it into
+ * a Buffer, written apart from the headers, and hash it for an ETag: a cacheable route has set its own, and the others
+ * are not cached), else the body as res.json makes it.
+ */
 function send(route: RestRoute, res: Response, value: unknown): void {
   res.status(route.status ?? 200);
   if (!(value instanceof RawJson)) return void res.json(answerBody(route, value));
   const text = typeof route.answer === "object" && "data" in route.answer ? `{"data":${value.text}}` : value.text;
-  res.type("json").send(text);
+  res.setHeader("Content-Type", "application/json; charset=utf-8");
+  res.setHeader("Content-Length", Buffer.byteLength(text));
+  res.end(text);
 }
 
 /** The Express path of a template: /v1/reports/{reportId} → /reports/:reportId (the router is mounted at /v1). */
