@@ -138,6 +138,8 @@ export function assembleApp(authentication: RequestHandler, rateLimiter: RateLim
   const metrics = metricsOnMainPort(); // /metrics for METRICS_TOKEN bearers, unless it has a port of its own
   if (metrics) app.use(metrics);
   app.get("/", (_req, res) => void res.json(INDEX));
+  // Browsers ask for it on every page (the share page, the dashboard): no icon, and no 401 in their consoles.
+  app.get("/favicon.ico", (_req, res) => void res.set("Cache-Control", "public, max-age=86400").status(204).end());
   // Liveness and readiness: no key, no rate-limit count.
   app.use(healthRouter(rateLimiter));
   app.use(["/docs", "/v1/openapi.json"], docsPolicy());

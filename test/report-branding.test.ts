@@ -1,6 +1,9 @@
 // A report's branding (docs/api.md "Reports"): agent_phone, brokerage_name and agent_license on the real stack —
 // taken on create and PATCH (REST and GraphQL), bounded, and shown to the client in the share page's header (the
-// phone as a tel: link) and on the PDF's first page, read back as text.
+// phone as a tel: link) and on the PDF's first page, read back as text; and the agent's photo and the brokerage's
+// logo: photos of the report named by agent_photo_id and brokerage_logo_id, shown in the header and on the PDF's
+// cover instead of among the property's photos.
+import sharp from "sharp";
 import request from "supertest";
 import { createTeam, errorOf, startTestApp, type TestApp, type TestTeam } from "./support/app";
 import { restClient } from "./support/openapi";
@@ -142,5 +145,73 @@ describe("the client's page and PDF", () => {
     const [first] = await pdfOf(`/r/${token}.pdf`);
     expect(first).not.toContain("Prairie Home Realty");
     expect(first).toContain("License IL 999");
+  });
+});
+
+describe("the agent's photo and the brokerage's logo", () => {
+  const jpeg = (r: number) => sharp({ create: { width: 320, height: 240, channels: 3, background: { r, g: 90, b: 60 } } }).jpeg().toBuffer();
+  async function photo(path: string, alt: string, r = 120): Promise<string> {
+    const res = await request(t.app).post(path).set(team.auth).field("alt", alt).attach("file", await jpeg(r), "photo.jpg");
+    expect(res.status).toBe(201);
+    return res.body.data.id;
+  }
+  const imagesIn = (pdf: Buffer) => (pdf.toString("latin1").match(/\/Subtype\s*\/Image/g) ?? []).length;
+
+  it("are photos of the report named on PATCH, shown in the header and on the PDF's cover, not among the property's photos", async () => {
+    const { id } = await created({ custom_agent_name: "Jordan Agent", ...BRANDING });
+    const house = await photo(`/v1/reports/${id}/photos`, "The front of the house");
+    const face = await photo(`/v1/reports/${id}/photos`, "Portrait of the agent", 200);
+    const logo = await photo(`/v1/reports/${id}/photos`, "The brokerage's logo", 30);
+    const patched = await api.patch(`/v1/reports/${id}`, { agent_photo_id: face, brokerage_logo_id: logo });
+    expect(patched.status).toBe(200);
+    expect(patched.body.data).toMatchObject({ agent_photo_id: face, brokerage_logo_id: logo });
+    expect((await gql(`query($id: ID!) { report(id: $id) { agentPhotoId brokerageLogoId } }`, { id })).data.report).toEqual({ agentPhotoId: face, brokerageLogoId: logo });
+
+    const { token } = (await api.post(`/v1/reports/${id}/share-links`, {})).body.data;
+    const html = (await request(t.app).get(`/r/${token}`)).text;
+    const header = html.slice(html.indexOf('<header class="cover">'), html.indexOf("</header>"));
+    const rest = html.slice(html.indexOf("</header>"));
+    expect(header).toMatch(new RegExp(`<img class="logo" src="${token}/photos/${logo}-320\\.jpg"[^>]* alt="The brokerage&#39;s logo"`));
+    expect(header).toMatch(new RegExp(`<img class="agent-photo" src="${token}/photos/${face}-320\\.jpg"[^>]* alt="Portrait of the agent"`));
+    expect(rest).toContain(`/photos/${house}-`);
+    expect(rest).not.toMatch(new RegExp(`${face}|${logo}`));
+    expect(html).toMatch(new RegExp(`<meta property="og:image" content="[^"]*/photos/${house}-`)); // the preview is the house
+    expect((await request(t.app).get(`/r/${token}/photos/${face}-320.jpg`)).status).toBe(200);
+
+    const pdf = (await request(t.app).get(`/r/${token}.pdf`).buffer(true).parse((r, done) => {
+      const chunks: Buffer[] = [];
+      r.on("data", (c: Buffer) => chunks.push(c));
+      r.on("end", () => done(null, Buffer.concat(chunks)));
+    })).body as Buffer;
+    expect(imagesIn(pdf)).toBe(3);
+    const [first] = await pdfText(pdf);
+    expect(first).toContain("The front of the house"); // the cover photo's caption
+    expect(first).not.toContain("Portrait of the agent"); // drawn on the band, without a caption
+    expect(first).not.toContain("The brokerage's logo");
+
+    // Cleared: the photo is the property's again.
+    expect((await api.patch(`/v1/reports/${id}`, { brokerage_logo_id: null })).body.data.brokerage_logo_id).toBeNull();
+    expect((await request(t.app).get(`/r/${token}`)).text).not.toContain('class="logo"');
+  });
+
+  it("refuse another report's photo, a comparable's and a non-UUID, naming the field; a deleted photo leaves the field null", async () => {
+    const mine = await created({});
+    const other = await created({});
+    const comparable = (await api.post(`/v1/reports/${mine.id}/comparables`, { address: "3 Comp Ct", price: 300000 })).body.data.id;
+    const theirs = await photo(`/v1/reports/${other.id}/photos`, "Another report's photo");
+    const compPhoto = await photo(`/v1/reports/${mine.id}/comparables/${comparable}/photos`, "A comparable");
+    const must = (field: string) => ({ status: 400, message: `${field} must be the id of one of this report's own photos (not a comparable's)` });
+    expect(errorOf(await api.patch(`/v1/reports/${mine.id}`, { agent_photo_id: theirs }))).toEqual(must("agent_photo_id"));
+    expect(errorOf(await api.patch(`/v1/reports/${mine.id}`, { brokerage_logo_id: compPhoto }))).toEqual(must("brokerage_logo_id"));
+    expect(errorOf(await api.patch(`/v1/reports/${mine.id}`, { agent_photo_id: "not-a-uuid" }))).toMatchObject({ status: 400, message: expect.stringContaining("agent_photo_id") });
+    const viaGraphql = await gql(`mutation($id: ID!, $input: UpdateReportInput!) { updateReport(id: $id, input: $input) { id } }`, { id: mine.id, input: { agentPhotoId: theirs } });
+    expect(viaGraphql.errors[0]).toMatchObject({ message: "agentPhotoId must be the id of one of this report's own photos (not a comparable's)", extensions: { code: "BAD_USER_INPUT" } });
+    // Not taken at creation: the report has no photo yet (an unknown field there is ignored and named).
+    expect((await api.post("/v1/reports", { address: "4 New St", agent_photo_id: theirs })).body.ignored_fields).toContain("agent_photo_id");
+
+    const own = await photo(`/v1/reports/${mine.id}/photos`, "The agent");
+    expect((await api.patch(`/v1/reports/${mine.id}`, { agent_photo_id: own })).status).toBe(200);
+    expect((await api.delete(`/v1/reports/${mine.id}/photos/${own}`)).status).toBe(200);
+    expect((await api.get(`/v1/reports/${mine.id}`)).body.data.agent_photo_id).toBeNull();
   });
 });

@@ -4,6 +4,7 @@
 // policy. Screenshots go to artifacts/screenshots/share-*.png. Needs Debian's chromium (or CHROMIUM_PATH) like
 // test/browser.test.ts: skipped with a message without one, a failure under REQUIRE_CHROMIUM.
 import path from "node:path";
+import sharp from "sharp";
 import { chromiumFor, SCREENSHOTS } from "./support/chromium";
 import { expectAxeClean, publicPages, type PublicPages } from "./support/public-page";
 
@@ -56,9 +57,26 @@ const COLOURS = { navy: ["#0B2545", "#8DA9C4"], lemon: ["#FFEB3B", "#FFF59D"] } 
     await pages.api.post(`/v1/reports/${id}/social-posts/import`, { posts: [{ platform: "instagram", external_id: "p1", likes: 120, comments: 14, shares: 3, views: 2400 }] });
     await pages.api.post(`/v1/reports/${id}/insights`, { title: "Priced to sell", body: "Three pending sales on this street closed above list.", category: "pricing" });
     await pages.api.post(`/v1/reports/${id}/insights`, { title: "Location", body: "A quiet street near the park and the primary school.", category: "neighborhood" });
+    // A photo of the house, and the agent's photo and the brokerage's logo in the header.
+    const [, face, logo] = await Promise.all([
+      photo(id, "The house from the street", [70, 120, 90], 1200, 800),
+      photo(id, "Jordan Agent", [200, 160, 140], 400, 400),
+      photo(id, "Garden Realty Group", [30, 60, 110], 600, 200),
+    ]);
+    expect((await pages.api.patch(`/v1/reports/${id}`, { agent_photo_id: face, brokerage_logo_id: logo })).status).toBe(200);
     const pagePath = new URL((await pages.api.post(`/v1/reports/${id}/share-links`, {})).body.data.url).pathname;
     reportIds.set(pagePath, id);
     return pagePath;
+  }
+
+  /** Uploads a plain-coloured JPEG as one of the report's photos; its id. */
+  async function photo(reportId: string, alt: string, [r, g, b]: number[], width: number, height: number): Promise<string> {
+    const form = new FormData();
+    form.set("alt", alt);
+    form.set("file", new Blob([await sharp({ create: { width, height, channels: 3, background: { r, g, b } } }).jpeg().toBuffer()], { type: "image/jpeg" }), "photo.jpg");
+    const res = await fetch(`${pages.origin}/v1/reports/${reportId}/photos`, { method: "POST", headers: pages.auth, body: form });
+    expect(res.status).toBe(201);
+    return ((await res.json()) as { data: { id: string } }).data.id;
   }
 
   beforeAll(async () => {
@@ -74,6 +92,10 @@ const COLOURS = { navy: ["#0B2545", "#8DA9C4"], lemon: ["#FFEB3B", "#FFF59D"] } 
       for (const section of Object.values(SWITCHES)) expect(await page.locator(`#${section}`).count()).toBe(1);
       // The header's agent line, its phone a tel: link (axe checks its contrast on the band's colour below).
       expect(await page.locator("header .agent a").getAttribute("href")).toBe("tel:+12175550107");
+      // The logo and the agent's photo loaded in the header (under the page's policy), the house under it.
+      for (const image of ["header img.logo", "header img.agent-photo", "figure.hero img"]) {
+        expect({ image, loaded: await page.locator(image).first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0) }).toEqual({ image, loaded: true });
+      }
       await expectAxeClean(page);
       // Nothing wider than the screen but the comparables' own scrolling table.
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);

@@ -32,7 +32,8 @@ body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans
 .kicker{margin-top:0;margin-bottom:0;text-transform:uppercase;letter-spacing:.08em;font-size:.8rem}
 h1{margin:.25rem 0;font-size:clamp(1.5rem,5vw,2.4rem);line-height:1.2}
 .place{margin-top:0;margin-bottom:0}
-.agent{margin:.75rem 0 0;font-size:.95rem}.agent a{color:inherit}
+.agent{margin-top:.75rem;margin-bottom:0;font-size:.95rem}.agent a{color:inherit}
+.brand{display:flex;align-items:center;gap:1rem;margin-top:.75rem;margin-bottom:0}.brand .logo{max-height:3rem;max-width:10rem;width:auto;height:auto;background:#fff;padding:.25rem;border-radius:.25rem}.brand .agent-photo{width:4.5rem;height:4.5rem;object-fit:cover;border-radius:50%}
 main{padding:0 1rem}
 .hero{margin:0 auto;max-width:60rem}.hero img{display:block;width:100%;height:auto;max-height:34rem;object-fit:cover}
 ul.gallery{list-style:none;padding:0;margin:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr));gap:.75rem}
@@ -138,6 +139,31 @@ ${v.comparables.length
 }
 
 /** The header's agent line: the agent, their phone (a tel: link), brokerage and licence, as far as given. */
+/** The brokerage's logo and the agent's photo in the header, when the report names them among its photos. */
+function brandImages(b: Branding): Html | "" {
+  if (!b.logo && !b.agentPhoto) return "";
+  return html`<p class="brand">${b.logo ? html`<img class="logo" src="${b.logo.src}" srcset="${b.logo.srcset}" sizes="10rem" alt="${b.logo.alt}" width="${b.logo.width}" height="${b.logo.height}">` : ""}${
+    b.agentPhoto ? html`<img class="agent-photo" src="${b.agentPhoto.src}" srcset="${b.agentPhoto.srcset}" sizes="4.5rem" alt="${b.agentPhoto.alt}" width="${b.agentPhoto.width}" height="${b.agentPhoto.height}">` : ""
+  }</p>`;
+}
+
+interface Branding {
+  agentPhoto?: PagePhoto;
+  logo?: PagePhoto;
+  /** The report's other photos: the cover and the gallery. */
+  gallery: PagePhoto[];
+}
+
+/** The page's photos split: the agent's photo and the logo (AgentView.photoId, logoId) apart from the property's. */
+const brandingOf = (v: PageInput): Branding => {
+  const photos = v.photos ?? [];
+  return {
+    agentPhoto: photos.find((p) => p.id === v.agent.photoId),
+    logo: photos.find((p) => p.id === v.agent.logoId),
+    gallery: photos.filter((p) => p.id !== v.agent.photoId && p.id !== v.agent.logoId),
+  };
+};
+
 function agentLine(a: AgentView): Html {
   const parts = [
     html`<strong dir="auto">${a.name}</strong>`,
@@ -170,11 +196,12 @@ const previewNote = (until: string | undefined) =>
 
 function body(v: PageInput): Html {
   const a = v.activity;
-  return html`${previewNote(v.previewUntil)}<header class="cover"><p class="kicker">Property report</p><h1 dir="auto">${v.title}</h1>${v.place ? html`<p class="place" dir="auto">${v.place}</p>` : ""}${agentLine(v.agent)}</header>
-${cover(v.photos ?? [])}
+  const branding = brandingOf(v);
+  return html`${previewNote(v.previewUntil)}<header class="cover"><p class="kicker">Property report</p><h1 dir="auto">${v.title}</h1>${v.place ? html`<p class="place" dir="auto">${v.place}</p>` : ""}${agentLine(v.agent)}${brandImages(branding)}</header>
 <main>
+${cover(branding.gallery)}
 <section aria-labelledby="s-property" id="property"><h2 id="s-property">The property</h2>${facts(v.facts)}${v.description ? paragraphs(v.description) : ""}</section>
-${gallery(v.photos ?? [])}
+${gallery(branding.gallery)}
 ${v.summary ? html`<section aria-labelledby="s-summary" id="summary"><h2 id="s-summary">Executive summary</h2>${paragraphs(v.summary)}</section>` : ""}
 ${v.valuation ? valuationSection(v.valuation) : ""}
 ${a
@@ -214,9 +241,9 @@ function document(title: string, css: string, content: Html, head: Html = raw(""
  * Open Graph tags, so a texted link previews as the property: its address as the title, the place and the agent as
  * the description, and its cover photo (the widest rendition, by its full URL: previews fetch it on their own).
  */
-const openGraph = (v: PageInput) =>
+const openGraph = (v: PageInput, cover = brandingOf(v).gallery[0]) =>
   html`<meta property="og:type" content="website"><meta property="og:title" content="${v.title}"><meta property="og:description" content="${[v.place, `Property report by ${v.agent.name}`].filter(Boolean).join(" · ")}">${
-    v.photos?.length && v.origin ? html`<meta property="og:image" content="${v.origin}${v.photos[0].widest}"><meta property="og:image:alt" content="${v.photos[0].alt}">` : ""
+    cover && v.origin ? html`<meta property="og:image" content="${v.origin}${cover.widest}"><meta property="og:image:alt" content="${cover.alt}">` : ""
   }`;
 
 export const reportPage = (v: PageInput): Page =>

@@ -164,22 +164,36 @@ function valuation(doc: Doc, view: ReportView, v: ValuationView): void {
   if (v.comparables.length) comparablesTable(doc, v, t.secondary, t.onSecondary);
 }
 
-function cover(doc: Doc, v: ReportView): void {
+/** The band's right column: the brokerage's logo (on a white plate, as logos are drawn for white) over the agent's photo. */
+const BRAND_WIDTH = 120;
+function brandImages(doc: Doc, logo: PdfPhoto | undefined, agentPhoto: PdfPhoto | undefined): void {
+  const x = doc.page.width - MARGIN - BRAND_WIDTH;
+  if (logo) {
+    doc.rect(x, 14, BRAND_WIDTH, 44).fill("#ffffff");
+    doc.image(logo.bytes, x + 4, 18, { fit: [BRAND_WIDTH - 8, 36], align: "center", valign: "center" });
+  }
+  if (agentPhoto) doc.image(agentPhoto.bytes, x + BRAND_WIDTH - 52, 64, { fit: [52, 52], align: "center", valign: "center" });
+}
+
+function cover(doc: Doc, v: ReportView, brand: { logo?: PdfPhoto; agentPhoto?: PdfPhoto }): void {
   const t = v.theme;
+  const textWidth = width(doc) - (brand.logo || brand.agentPhoto ? BRAND_WIDTH + 12 : 0);
   doc.rect(0, 0, doc.page.width, 120).fill(t.primary);
+  brandImages(doc, brand.logo, brand.agentPhoto);
   doc.fillColor(t.onPrimary).font("Helvetica").fontSize(9).text("PROPERTY REPORT", MARGIN, 34, { characterSpacing: 1 });
-  doc.font("Helvetica-Bold").fontSize(22).text(printable(v.title), MARGIN, 50, { width: width(doc), height: 34, ellipsis: true });
-  if (v.place) doc.font("Helvetica").fontSize(11).text(printable(v.place), MARGIN, 86, { width: width(doc) });
+  doc.font("Helvetica-Bold").fontSize(22).text(printable(v.title), MARGIN, 50, { width: textWidth, height: 34, ellipsis: true });
+  if (v.place) doc.font("Helvetica").fontSize(11).text(printable(v.place), MARGIN, 86, { width: textWidth });
   // The agent, their phone, brokerage and licence, on one line at the band's foot.
   const a = v.agent;
   const agent = [a.name, a.phone, a.brokerage, a.license ? `License ${a.license}` : null].filter(Boolean).join("  ·  ");
-  doc.font("Helvetica").fontSize(9.5).text(printable(agent), MARGIN, 103, { width: width(doc), height: 12, ellipsis: true, lineBreak: false });
+  doc.font("Helvetica").fontSize(9.5).text(printable(agent), MARGIN, 103, { width: textWidth, height: 12, ellipsis: true, lineBreak: false });
   doc.x = MARGIN;
   doc.y = 140;
 }
 
 /** A photo for the PDF: JPEG or PNG bytes (what pdfkit draws) of a rendition at most 960 px wide, and its alt text. */
 export interface PdfPhoto {
+  id: string;
   alt: string;
   bytes: Buffer;
   width: number;
@@ -215,9 +229,12 @@ function photoGrid(doc: Doc, photos: PdfPhoto[], accent: string): void {
   }
 }
 
-function draw(doc: Doc, v: ReportView, photos: PdfPhoto[]): void {
+function draw(doc: Doc, v: ReportView, all: PdfPhoto[]): void {
   const accent = v.theme.accent;
-  cover(doc, v);
+  // The agent's photo and the logo go on the cover band, the others are the property's.
+  const brand = { logo: all.find((p) => p.id === v.agent.logoId), agentPhoto: all.find((p) => p.id === v.agent.photoId) };
+  const photos = all.filter((p) => p !== brand.logo && p !== brand.agentPhoto);
+  cover(doc, v, brand);
   if (photos.length) coverPhoto(doc, photos[0]);
   heading(doc, "The property", accent);
   facts(doc, v.facts);

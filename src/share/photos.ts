@@ -26,6 +26,7 @@ interface PhotoData {
 
 /** A photo as the page writes it: its smallest rendition as src, every rendition in srcset. */
 export interface PagePhoto {
+  id: string;
   alt: string;
   src: string;
   srcset: string;
@@ -43,6 +44,7 @@ export async function pagePhotos(link: ActiveShareLink, token: string, context: 
     const href = (width: number) => `${token}/photos/${p.id}-${renditionName(width, p.contentType)}`;
     const smallest = p.widths[0];
     return {
+      id: p.id,
       alt: p.alt,
       src: href(smallest),
       srcset: p.widths.map((w) => `${href(w)} ${w}w`).join(", "),
@@ -81,7 +83,7 @@ export async function pdfPhotos(reportId: string, teamId: string, context: Conte
     const file = await photoStore.get({ id: p.id, teamId }, renditionName(w, p.contentType));
     if (!file) continue; // deleted meanwhile
     const bytes = p.contentType === "image/webp" ? await sharp(file.bytes).png().toBuffer() : file.bytes;
-    out.push({ alt: p.alt, bytes, width: w, height: Math.max(1, Math.round((p.height * w) / p.width)) });
+    out.push({ id: p.id, alt: p.alt, bytes, width: w, height: Math.max(1, Math.round((p.height * w) / p.width)) });
   }
   return out;
 }

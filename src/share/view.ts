@@ -10,7 +10,7 @@ import { BLACK, contrast, darkenUntil, parseHex, textOn, toHex, WHITE, type Rgb 
 const REPORT = operation(`query ReportView($id: ID!) {
   report(id: $id) {
     id address city state zip price beds baths sqft yearBuilt propertyType lotSize description clientSummary
-    listingAgent customAgentName customAgentEmail agentPhone brokerageName agentLicense primaryColor secondaryColor
+    listingAgent customAgentName customAgentEmail agentPhone brokerageName agentLicense agentPhotoId brokerageLogoId primaryColor secondaryColor
     showComps showShowings showSocial showAgentInsights showNeighborhood
     valuation { estimatedValue valueRange { low high } pricePerSqft { median } comparablesUsed comparablesTotal confidence { level score } comparables { id used } }
     comparables { id address city price sqft beds baths yearBuilt distanceMiles saleDate status adjustments adjustedPrice pricePerSqft similarity included }
@@ -51,6 +51,8 @@ export interface ReportData {
   agentPhone?: Maybe<string>;
   brokerageName?: Maybe<string>;
   agentLicense?: Maybe<string>;
+  agentPhotoId?: Maybe<string>;
+  brokerageLogoId?: Maybe<string>;
   primaryColor?: Maybe<string>;
   secondaryColor?: Maybe<string>;
   showComps: boolean;
@@ -168,6 +170,9 @@ export interface AgentView {
   phoneHref: string | null;
   brokerage: string | null;
   license: string | null;
+  /** The ids of the report's photos that are the agent's photo and the brokerage's logo (not in the gallery). */
+  photoId: string | null;
+  logoId: string | null;
 }
 
 /** "+1 (217) 555-0107 ext. 2" → "tel:+12175550107": what a phone dials, without the words around it. */
@@ -185,6 +190,8 @@ const agentOf = (r: ReportData): AgentView => ({
   phoneHref: telHref(r.agentPhone),
   brokerage: r.brokerageName?.trim() || null,
   license: r.agentLicense?.trim() || null,
+  photoId: r.agentPhotoId ?? null,
+  logoId: r.brokerageLogoId ?? null,
 });
 
 /** Everything the page and the PDF show, already formatted; a section is absent when its switch is off. */

@@ -11,6 +11,8 @@ import { restClient } from "./openapi";
 export interface PublicPages {
   /** The team's REST client, to make what the pages show. */
   api: ReturnType<typeof restClient>;
+  /** The team's Authorization header (for what the REST client does not send: a photo's multipart upload). */
+  auth: Record<string, string>;
   /** Where the app listens: `http://127.0.0.1:<port>`. */
   origin: string;
   browser: Browser;
@@ -52,7 +54,7 @@ export async function publicPages(teamName: string, expectedConsole?: RegExp): P
       await server?.close();
       await t.close();
     };
-    return { api: restClient(t.app, team.auth), origin, browser, open, close };
+    return { api: restClient(t.app, team.auth), auth: team.auth, origin, browser, open, close };
   } catch (err) {
     await server?.close();
     await t.close();

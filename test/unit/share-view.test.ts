@@ -51,14 +51,14 @@ describe("reportView", () => {
   });
 
   it("names the custom agent when set, else the listing agent", () => {
-    const none = { phone: null, phoneHref: null, brokerage: null, license: null };
+    const none = { phone: null, phoneHref: null, brokerage: null, license: null, photoId: null, logoId: null };
     expect(reportView(sampleReport({ customAgentName: "Jordan", customAgentEmail: "j@example.com" })).agent).toEqual({ name: "Jordan", email: "j@example.com", ...none });
     expect(reportView(sampleReport()).agent).toEqual({ name: "Lee Listing", email: null, ...none });
   });
 
   it("carries the agent's phone (with its tel: URL), brokerage and licence; blank ones are left out", () => {
     const agent = reportView(sampleReport({ agentPhone: " +1 (217) 555-0107 ", brokerageName: "Prairie Home Realty", agentLicense: "IL 475.123456" })).agent;
-    expect(agent).toEqual({ name: "Lee Listing", email: null, phone: "+1 (217) 555-0107", phoneHref: "tel:+12175550107", brokerage: "Prairie Home Realty", license: "IL 475.123456" });
+    expect(agent).toEqual({ name: "Lee Listing", email: null, phone: "+1 (217) 555-0107", phoneHref: "tel:+12175550107", brokerage: "Prairie Home Realty", license: "IL 475.123456", photoId: null, logoId: null });
     expect(reportView(sampleReport({ agentPhone: "  ", brokerageName: "", agentLicense: " " })).agent).toMatchObject({ phone: null, phoneHref: null, brokerage: null, license: null });
   });
 

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { equals, relationCount } from "../../computed";
 import { enumSpec, type FieldTable } from "../../fields";
-import { amount, count, email, hexColor, string, text, yearBuilt } from "../../rules";
+import { amount, count, email, hexColor, string, text, uuid, yearBuilt } from "../../rules";
 
 export const ReportStatus = enumSpec("ReportStatus", ["draft", "published"] as const, "Publication state of a report");
 
@@ -66,6 +66,8 @@ export const reportFields = {
   customAgentEmail: { type: "String", rest: "custom_agent_email", nullable: true, rule: email(), ...both, detailOnly: true, description: "Agent e-mail shown on the report", example: "agent@example.com" },
   agentPhone: { type: "String", rest: "agent_phone", nullable: true, rule: text(100), ...both, detailOnly: true, description: "Agent phone number shown on the report (at most 100 characters); the public page links it with tel:", example: "+1 (217) 555-0107" },
   brokerageName: { type: "String", rest: "brokerage_name", nullable: true, rule: text(), ...both, detailOnly: true, description: "Brokerage name shown on the report", example: "Prairie Home Realty" },
+  agentPhotoId: { type: "ID", rest: "agent_photo_id", nullable: true, rule: uuid(), update: true, detailOnly: true, description: "The agent's photo on the client's page and PDF: one of this report's own photos (uploaded like the others; left out of the gallery), or null" },
+  brokerageLogoId: { type: "ID", rest: "brokerage_logo_id", nullable: true, rule: uuid(), update: true, detailOnly: true, description: "The brokerage's logo on the client's page and PDF: one of this report's own photos (left out of the gallery), or null" },
   agentLicense: { type: "String", rest: "agent_license", nullable: true, rule: text(100), ...both, detailOnly: true, description: "Agent licence number shown on the report (at most 100 characters)", example: "IL 475.123456" },
   primaryColor: { type: "String", rest: "primary_color", nullable: true, rule: hexColor(), ...both, detailOnly: true, description: "Brand colour, #RGB or #RRGGBB", example: "#1A2B3C" },
   secondaryColor: { type: "String", rest: "secondary_color", nullable: true, rule: hexColor(), ...both, detailOnly: true, description: "Second brand colour, #RGB or #RRGGBB", example: "#FFFFFF" },

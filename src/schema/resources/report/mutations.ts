@@ -5,7 +5,7 @@ import { prisma } from "../../../db";
 import type { Prisma } from "../../../generated/prisma/client";
 import { normalizeAddress, normalizeFullAddress } from "../../address";
 import { builder } from "../../builder";
-import { badFields, isRowGone, notFound } from "../../errors";
+import { badField, badFields, isRowGone, notFound } from "../../errors";
 import { inputType, withoutNulls } from "../../fields";
 import { recordSummaryFacts } from "../summary/facts";
 import { isUuid, requirePermission, teamIdOf } from "../../scope";
@@ -30,6 +30,34 @@ function requestedStatus(input: { status?: "draft" | "published" | null; isDraft
     throw badFields((name) => `${name(["status"])} '${fromStatus}' contradicts ${name(["isDraft"])} ${String(input.isDraft)}`, ["status"]);
   }
   return fromStatus ?? fromFlag;
+}
+
+type AddressParts = { address: string; city: string | null; state: string | null; zip: string | null };
+
+/** The search keys of a report whose address changes (any part of it given), else nothing. */
+function addressKeys(current: AddressParts, input: { address?: string | null; city?: string | null; state?: string | null; zip?: string | null }) {
+  if (input.address == null && input.city === undefined && input.state === undefined && input.zip === undefined) return {};
+  const merged = {
+    address: input.address ?? current.address,
+    city: input.city === undefined ? current.city : input.city,
+    state: input.state === undefined ? current.state : input.state,
+    zip: input.zip === undefined ? current.zip : input.zip,
+  };
+  return { addressKey: normalizeAddress(merged.address), searchKey: normalizeFullAddress(merged) };
+}
+
+/**
+ * The agent's photo and the brokerage's logo are photos of this report itself — not a comparable's, not another
+ * report's. Each is locked (FOR SHARE) until the update commits, so a photo deleted meanwhile cannot be pointed at.
+ */
+async function checkBrandingPhotos(tx: Prisma.TransactionClient, teamId: string, reportId: string, input: { agentPhotoId?: string | null; brokerageLogoId?: string | null }) {
+  for (const field of ["agentPhotoId", "brokerageLogoId"] as const) {
+    const photoId = input[field];
+    if (photoId == null) continue;
+    const [own] = await tx.$queryRaw<unknown[]>`
+      SELECT 1 FROM photos WHERE id = ${photoId}::uuid AND report_id = ${reportId}::uuid AND team_id = ${teamId}::uuid AND comparable_id IS NULL FOR SHARE`;
+    if (!own) throw badField(["input", field], "must be the id of one of this report's own photos (not a comparable's)");
+  }
 }
 
 builder.mutationFields((t) => ({
@@ -98,16 +126,7 @@ builder.mutationFields((t) => ({
         data.status = target;
         if (target === "published" && !current.publishedAt) data.publishedAt = new Date();
       }
-      if (address != null || input.city !== undefined || input.state !== undefined || input.zip !== undefined) {
-        const merged = {
-          address: address ?? current.address,
-          city: input.city === undefined ? current.city : input.city,
-          state: input.state === undefined ? current.state : input.state,
-          zip: input.zip === undefined ? current.zip : input.zip,
-        };
-        data.addressKey = normalizeAddress(merged.address);
-        data.searchKey = normalizeFullAddress(merged);
-      }
+      Object.assign(data, addressKeys(current, input));
       // Events: a change of publication state is report.published/unpublished; any other field given, report.updated.
       const events = [
         ...(data.status ? [data.status === "published" ? ("report.published" as const) : ("report.unpublished" as const)] : []),
@@ -115,6 +134,7 @@ builder.mutationFields((t) => ({
       ];
       try {
         const report = await withEvents(async (tx) => {
+          await checkBrandingPhotos(tx, teamId, String(id), input);
           const before = events.length ? await reportRecord(tx, String(id)) : null;
           const report = await tx.report.update({ ...query, where: { id: String(id), teamId }, data });
           if (events.length) {
