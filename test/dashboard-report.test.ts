@@ -1,7 +1,8 @@
 // The dashboard's report page in headless Chromium against the real server: the report's branding (agent phone,
 // brokerage, licence) edited in its form and read back from the API, shown read-only to a key without
 // reports:update; the display switches and brand colours; and the report's share links with their views (count and
-// last view) after the client opened one, created, opened and revoked from the page.
+// last view) after the client opened one, created, opened and revoked from the page; its photos uploaded, made the
+// cover, the agent's photo or the logo, and deleted.
 // Screenshots go to artifacts/screenshots/dashboard-report-*.png. Needs Debian's chromium (or CHROMIUM_PATH) like
 // test/dashboard.test.ts: skipped with a message without one, a failure under REQUIRE_CHROMIUM.
 import { execFileSync } from "node:child_process";
@@ -11,6 +12,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { chromium, type Browser, type Page } from "playwright-core";
+import sharp from "sharp";
 import request from "supertest";
 import { addKey, createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
 import { restClient } from "./support/openapi";
@@ -196,5 +198,69 @@ const ADMIN = "api_keys:read,api_keys:create,api_keys:delete,reports:read";
     expect(await page.evaluate(() => Math.max(...Array.from(document.querySelectorAll("main *"), (e) => (e.closest("thead") ? 0 : e.getBoundingClientRect().right))))).toBeLessThanOrEqual(390);
     await noSeriousAxeViolation();
     await page.screenshot({ path: path.join(SCREENSHOTS, "dashboard-report-phone.png"), fullPage: true });
+  });
+
+  it("photos: uploaded with their alt text, shown as thumbnails, made the cover, the agent's photo and the logo, deleted — desktop and phone", async () => {
+    const { body } = await api.post("/v1/reports", { address: "15 Photo Row", price: 450000 });
+    const id = body.data.id as string;
+    await openReport(`${ADMIN},reports:update`);
+    await page.goto(`${origin}/dashboard/#/reports/${id}`);
+    await page.getByRole("heading", { name: "15 Photo Row", level: 1 }).waitFor();
+    const photos = page.getByRole("region", { name: "Photos" });
+    await photos.getByText("No photos yet.").waitFor();
+    const upload = async (alt: string, r: number) => {
+      const buffer = await sharp({ create: { width: 800, height: 600, channels: 3, background: { r, g: 110, b: 90 } } }).jpeg().toBuffer();
+      await photos.getByLabel(/^Photo \(JPEG/).setInputFiles({ name: `${alt}.jpg`, mimeType: "image/jpeg", buffer });
+      await photos.getByLabel(/^Alt text/).fill(alt);
+      await photos.getByRole("button", { name: "Upload" }).click();
+      await photos.locator("li", { hasText: alt }).waitFor();
+    };
+    await upload("The front porch", 60);
+    await upload("Jordan, the agent", 200);
+    // Both thumbnails loaded (read with the key, shown from blob: URLs under the dashboard's policy).
+    const thumbs = photos.locator("li img");
+    await thumbs.nth(1).waitFor();
+    expect(await thumbs.evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0 && (i as HTMLImageElement).src.startsWith("blob:")))).toEqual([true, true]);
+    expect(await photos.locator("li", { hasText: "The front porch" }).locator(".badges").innerText()).toBe("Cover");
+
+    // The second made the cover, then the agent's photo: the API says so.
+    const agent = photos.locator("li", { hasText: "Jordan, the agent" });
+    await agent.getByRole("button", { name: "Make cover Jordan, the agent" }).click();
+    await agent.locator(".badges", { hasText: "Cover" }).waitFor();
+    await agent.getByRole("button", { name: "Agent's photo Jordan, the agent" }).click();
+    await agent.locator(".badges", { hasText: "Agent's photo" }).waitFor();
+    // The client's cover is then the first other photo.
+    expect(await photos.locator("li", { hasText: "The front porch" }).locator(".badges").innerText()).toBe("Cover");
+    const photoIds = (await api.get(`/v1/reports/${id}/photos`)).body.data as Array<{ id: string; alt: string; position: number }>;
+    const jordan = photoIds.find((p) => p.alt === "Jordan, the agent")!;
+    expect(jordan.position).toBe(0);
+    expect((await api.get(`/v1/reports/${id}`)).body.data.agent_photo_id).toBe(jordan.id);
+    // The other one the logo, and back.
+    const porch = photos.locator("li", { hasText: "The front porch" });
+    await porch.getByRole("button", { name: "Logo The front porch" }).click();
+    await porch.locator(".badges", { hasText: "Brokerage logo" }).waitFor();
+    expect((await api.get(`/v1/reports/${id}`)).body.data.brokerage_logo_id).toBe(photoIds.find((p) => p.alt === "The front porch")!.id);
+    await porch.getByRole("button", { name: "Not the logo The front porch" }).click();
+    await porch.locator(".badges", { hasText: "Cover" }).waitFor();
+    await noSeriousAxeViolation();
+    await page.screenshot({ path: path.join(SCREENSHOTS, "dashboard-report-photos.png"), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
+    await noSeriousAxeViolation();
+    await page.screenshot({ path: path.join(SCREENSHOTS, "dashboard-report-photos-phone.png"), fullPage: true });
+
+    // Deleting asks first; the agent's photo goes with it.
+    page.once("dialog", (dialog) => void dialog.accept());
+    await agent.getByRole("button", { name: "Delete Jordan, the agent" }).click();
+    await agent.waitFor({ state: "detached" });
+    expect((await api.get(`/v1/reports/${id}/photos`)).body.data.map((p: { alt: string }) => p.alt)).toEqual(["The front porch"]);
+    expect((await api.get(`/v1/reports/${id}`)).body.data.agent_photo_id).toBeNull();
+  });
+
+  it("photos are read-only without reports:update", async () => {
+    await openReport(ADMIN);
+    const photos = page.getByRole("region", { name: "Photos" });
+    await photos.getByText("Adding or changing photos needs reports:update.").waitFor();
+    expect(await photos.getByRole("button").count()).toBe(0);
   });
 });

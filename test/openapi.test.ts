@@ -65,10 +65,12 @@ const ROUTES: Array<[string, string]> = [
   ["post", "/v1/reports/{reportId}/photos"],
   ["patch", "/v1/reports/{reportId}/photos/{photoId}"],
   ["delete", "/v1/reports/{reportId}/photos/{photoId}"],
+  ["get", "/v1/reports/{reportId}/photos/{photoId}/image"],
   ["get", "/v1/reports/{reportId}/comparables/{comparableId}/photos"],
   ["post", "/v1/reports/{reportId}/comparables/{comparableId}/photos"],
   ["patch", "/v1/reports/{reportId}/comparables/{comparableId}/photos/{photoId}"],
   ["delete", "/v1/reports/{reportId}/comparables/{comparableId}/photos/{photoId}"],
+  ["get", "/v1/reports/{reportId}/comparables/{comparableId}/photos/{photoId}/image"],
   ["get", "/v1/reports/{reportId}/valuation"],
   ["get", "/v1/reports/{reportId}/insights"],
   ["post", "/v1/reports/{reportId}/insights"],
@@ -119,7 +121,7 @@ it("documents every route with its success and error responses", () => {
   for (const [method, path] of ROUTES) {
     const responses = doc.paths[path][method].responses;
     const success = /\/(test|redeliver)$/.test(path) ? "202" : method === "post" && !/\/(import|summary|rotate-secret|withdraw|erase)$/.test(path) ? "201" : "200";
-    const media = path.endsWith("/pdf") ? "application/pdf" : path.endsWith("/qr.svg") ? "image/svg+xml" : path.endsWith("/qr.png") ? "image/png" : "application/json";
+    const media = path.endsWith("/pdf") ? "application/pdf" : path.endsWith("/qr.svg") ? "image/svg+xml" : path.endsWith("/qr.png") ? "image/png" : path.endsWith("/image") ? "image/*" : "application/json";
     expect(responses[success].content[media].schema).toBeDefined();
     for (const status of ["401", "405", "429"]) expect(responses[status].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Error" });
     if (path !== "/v1/users/me") expect(responses["403"]).toBeDefined();

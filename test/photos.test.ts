@@ -290,6 +290,40 @@ describe("permissions and teams", () => {
   });
 });
 
+describe("a photo's image for a key", () => {
+  const image = (path: string, auth = team.auth) =>
+    request(t.app).get(path).set(auth).buffer(true).parse((res, done) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => done(null, Buffer.concat(chunks)));
+    });
+
+  it("answers the rendition nearest the width asked for, to a key that may read the report; nothing to others", async () => {
+    const reportId = await newReport();
+    const jpeg = await sharp({ create: { width: 2000, height: 1500, channels: 3, background: { r: 90, g: 90, b: 90 } } }).jpeg().toBuffer();
+    const made = (await upload(`/v1/reports/${reportId}/photos`, { file: jpeg })).body.data;
+    expect(made.widths).toEqual([480, 960, 1600]);
+    for (const [query, width] of [["", 480], ["?width=100", 480], ["?width=481", 960], ["?width=1600", 1600], ["?width=4000", 1600]] as const) {
+      const res = await image(`/v1/reports/${reportId}/photos/${made.id}/image${query}`);
+      expect([res.status, res.headers["content-type"], res.headers["cache-control"]]).toEqual([200, "image/jpeg", "private, max-age=600"]);
+      expect((await sharp(res.body as Buffer).metadata()).width).toBe(width);
+    }
+    const reader = await addKey(team.teamId, "reports:read");
+    expect((await image(`/v1/reports/${reportId}/photos/${made.id}/image`, reader)).status).toBe(200);
+    const refused = (path: string, auth = team.auth) => request(t.app).get(path).set(auth);
+    expect(errorOf(await refused(`/v1/reports/${reportId}/photos/${made.id}/image`, await addKey(team.teamId, "showings:read")))).toEqual({ status: 403, message: "Permission denied: reports:read" });
+    expect(errorOf(await refused(`/v1/reports/${reportId}/photos/${made.id}/image`, (await createTeam()).auth))).toEqual({ status: 404, message: "Report not found" });
+    expect(errorOf(await refused(`/v1/reports/${reportId}/photos/${UNKNOWN}/image`))).toEqual({ status: 404, message: "Photo not found" });
+    expect(errorOf(await refused(`/v1/reports/${reportId}/photos/${made.id}/image?width=wide`))).toEqual({ status: 400, message: "width must be an integer" });
+    expect(errorOf(await refused(`/v1/reports/${reportId}/photos/${made.id}/image?width=0`))).toEqual({ status: 400, message: "width must be from 1 to 10000" });
+    // A comparable's photo under its own gallery only.
+    const comparableId = (await api.post(`/v1/reports/${reportId}/comparables`, { address: "5 Image Ct" })).body.data.id;
+    const theirs = (await upload(`/v1/reports/${reportId}/comparables/${comparableId}/photos`, { file: await smallPng() })).body.data;
+    expect((await image(`/v1/reports/${reportId}/comparables/${comparableId}/photos/${theirs.id}/image`)).status).toBe(200);
+    expect(errorOf(await refused(`/v1/reports/${reportId}/photos/${theirs.id}/image`))).toEqual({ status: 404, message: "Photo not found" });
+  });
+});
+
 describe("order and cover", () => {
   it("inserts at a position, moves one to the front (the new cover), and closes the gap of a deleted one", async () => {
     const reportId = await newReport();

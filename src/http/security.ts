@@ -34,7 +34,10 @@ export const docsPolicy = (): RequestHandler =>
     },
   });
 
-/** The team dashboard at /dashboard: its own scripts and stylesheet only (no inline script or style), and /graphql. */
+/**
+ * The team dashboard at /dashboard: its own scripts and stylesheet only (no inline script or style), and /graphql;
+ * images from blob: URLs too (a report's photos, read with the key and never addressed by a URL that holds it).
+ */
 export const dashboardPolicy = (): RequestHandler =>
   helmet.contentSecurityPolicy({
     useDefaults: false,
@@ -42,7 +45,7 @@ export const dashboardPolicy = (): RequestHandler =>
       ...common,
       scriptSrc: ["'self'"],
       styleSrc: ["'self'"],
-      imgSrc: ["'self'", "data:"],
+      imgSrc: ["'self'", "data:", "blob:"],
       connectSrc: ["'self'"],
     },
   });

@@ -2,14 +2,16 @@
 // GraphQL mutation uploadPhoto with its file as a `File` variable, as a GraphQL multipart request would give it; the
 // list, change and delete are their GraphQL fields. Every rule (formats, sizes, pixels, the 40 photos, positions,
 // permissions) is the schema's (src/schema/resources/photo).
-import type { Request } from "express";
+import type { Request, Response } from "express";
+import type { Context } from "../context";
+import { photoStore } from "../db/photo-store";
 import { Request as FetchRequest } from "undici";
 import { z } from "zod";
 import { uploadBody } from "../http/bodies";
 import { MAX_PHOTO_BYTES, MAX_PHOTO_PIXELS, RENDITION_WIDTHS } from "../schema/resources/photo/image";
-import { MAX_ALT_LENGTH, MAX_PHOTOS_PER_REPORT } from "../schema/resources/photo/object";
+import { MAX_ALT_LENGTH, MAX_PHOTOS_PER_REPORT, renditionName } from "../schema/resources/photo/object";
 import { operation, RestError, runRoot } from "./graphql";
-import { bodyObject } from "./input";
+import { bodyObject, queryInt } from "./input";
 import { bodyToInput, inputNames, inputShape, objectFragment } from "./object-shapes";
 import type { RestRoute } from "./route";
 
@@ -77,7 +79,28 @@ const photoParams = (comparable: boolean) =>
   });
 const onePhotoParams = (comparable: boolean) => photoParams(comparable).extend({ photoId: z.string().meta({ description: "The photo's uuid" }) });
 
-/** The four routes of one gallery: the report's own photos, or a comparable's. */
+const imageQuery = z.object({
+  width: z.int().min(1).max(10_000).optional().meta({ description: `The width wanted: the narrowest rendition at least this wide (${RENDITION_WIDTHS.join(", ")}, never wider than the original), else the widest; default the narrowest` }),
+});
+
+/**
+ * One rendition of a photo for a key that may read it (the dashboard's thumbnails; the public page serves them under
+ * its share token instead): found through the gallery's GraphQL list, so the same permissions hold.
+ */
+async function sendImage(req: Request, res: Response, comparableId: string | null): Promise<void> {
+  const photos = await runRoot<Array<{ id: string; widths: number[]; content_type: string }>>(LIST, { reportId: req.params.reportId, comparableId }, res.locals.context);
+  const photo = photos.find((p) => p.id === req.params.photoId);
+  if (!photo) throw new RestError(404, "Photo not found");
+  const wanted = queryInt(req, "width");
+  if (wanted !== undefined && (wanted < 1 || wanted > 10_000)) throw new RestError(400, "width must be from 1 to 10000");
+  const width = photo.widths.find((w) => w >= (wanted ?? 0)) ?? photo.widths[photo.widths.length - 1];
+  const file = await photoStore.get({ id: photo.id, teamId: (res.locals.context as Context).viewer!.teamId }, renditionName(width, photo.content_type));
+  if (!file) throw new RestError(404, "Photo not found"); // deleted meanwhile
+  res.setHeader("Cache-Control", "private, max-age=600");
+  res.type(file.contentType).send(file.bytes);
+}
+
+/** The five routes of one gallery: the report's own photos, or a comparable's. */
 function galleryRoutes(comparable: boolean): RestRoute[] {
   const base = comparable ? "/v1/reports/{reportId}/comparables/{comparableId}/photos" : "/v1/reports/{reportId}/photos";
   const of = comparable ? "a comparable of a report" : "a report";
@@ -130,6 +153,20 @@ function galleryRoutes(comparable: boolean): RestRoute[] {
       responseDescription: "The photo",
       run: (req, res) =>
         runRoot(UPDATE, { reportId: req.params.reportId, comparableId: comparableOf(req), id: req.params.photoId, input: bodyToInput(UPDATE_INPUT, bodyObject(req)) }, res.locals.context),
+    },
+    {
+      method: "get",
+      path: `${base}/{photoId}/image`,
+      operationId: `get${op}Image`,
+      tag,
+      summary: (needs) => `One rendition of a photo, as JPEG or WebP like the photo's content_type, for a key (needs ${needs})`,
+      operations: [LIST],
+      params: onePhotoParams(comparable),
+      query: imageQuery,
+      answer: "message",
+      binary: "image/*",
+      responseDescription: "The image",
+      run: async (req, res) => void (await sendImage(req, res, comparableOf(req))),
     },
     {
       method: "delete",

@@ -98,7 +98,7 @@ export interface RestRoute {
   status?: 200 | 201 | 202;
   answer: Answer;
   /** A success answer that is not JSON (the report's PDF, a QR code): its media type; `run` sends it. */
-  binary?: "application/pdf" | "image/svg+xml" | "image/png";
+  binary?: "application/pdf" | "image/svg+xml" | "image/png" | "image/*";
   /** The answer as text/csv too (`run` sends it when the request asks for CSV). */
   csvResponse?: z.ZodType;
   /** The answer's message (every change has one), or a function of the answered value. */

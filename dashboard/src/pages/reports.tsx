@@ -1,11 +1,13 @@
 // Reports: a page of the team's reports with an address search (the API's own address matching), and a detail page
 // with the whole report: summary, description, valuation, comparables, showings and open houses, agent insights and
 // social engagement, in words and formatted numbers (labels, not the API's codes); its branding (the agent's phone,
-// brokerage and licence the client's page shows), editable with reports:update; and its share links with their views.
+// brokerage and licence the client's page shows), editable with reports:update; its photos (./report-photos.tsx);
+// and its share links with their views.
 import { useState } from "preact/hooks";
 import { href, navigate } from "../router";
 import { client, graphql, type ResultOf } from "../graphql";
 import type { PageProps } from "../page";
+import { ReportPhotos } from "./report-photos";
 import { holds } from "../session";
 import { date, ErrorMessage, Loading, messageOf, money, num, Pager, plural, ShownOnce, Table, useFormAction, useLoad, When } from "../ui";
 
@@ -225,6 +227,7 @@ export function ReportPage(props: PageProps & { id: string }) {
       {r && <WholeReport r={r} />}
       {r && <Display props={props} r={r} editable={may("reports:update")} canPreview={may("reports:share")} onSaved={detail.reload} />}
       {r && <Branding props={props} r={r} editable={may("reports:update")} onSaved={detail.reload} />}
+      {r && <ReportPhotos props={props} reportId={r.id} editable={may("reports:update")} />}
       {r && may("reports:share") && <ShareLinks props={props} reportId={r.id} />}
     </>
   );

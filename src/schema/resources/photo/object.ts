@@ -58,7 +58,10 @@ builder.prismaObject("Photo", {
     reportId: t.exposeID("reportId", { description: "The report it belongs to" }),
     comparableId: t.exposeID("comparableId", { nullable: true, description: "The comparable it shows; null for a photo of the report's property" }),
     position: t.exposeInt("position", { description: "Its place in its gallery (the report's own photos, or one comparable's), from 0" }),
-    cover: t.boolean({ description: "Whether it is its gallery's cover: the first by position", resolve: (photo) => photo.position === 0 }),
+    cover: t.boolean({
+      description: "Whether it is first by position in its gallery: the cover of the client's page and PDF, unless it is the report's agent photo or logo (the first other photo is then)",
+      resolve: (photo) => photo.position === 0,
+    }),
     alt: t.exposeString("alt", { description: "Its alternative text, read to people who cannot see it" }),
     width: t.exposeInt("width", { description: "The upright image's width in pixels, as uploaded" }),
     height: t.exposeInt("height", { description: "The upright image's height in pixels, as uploaded" }),
