@@ -359,7 +359,7 @@ describe("order and cover", () => {
     ]);
   });
 
-  it("a comparable's photos are its own gallery, shown under the link only while the report shows comparables", async () => {
+  it("a comparable's photos are its own gallery; its cover shows in its row of the page and under the PDF's table, only while the report shows comparables", async () => {
     const reportId = await newReport();
     const comparableId = (await api.post(`/v1/reports/${reportId}/comparables`, { address: "5 Sold St" })).body.data.id;
     const base = `/v1/reports/${reportId}/comparables/${comparableId}/photos`;
@@ -374,8 +374,22 @@ describe("order and cover", () => {
     const { token } = await share(reportId);
     const url = `/r/${token}/photos/${made.body.data.id}-64.jpg`;
     expect((await request(t.app).get(url)).status).toBe(200);
+    const row = (html: string) => html.slice(html.indexOf('<th scope="row" class="address"'), html.indexOf("</th>", html.indexOf('<th scope="row" class="address"')));
+    const page = await request(t.app).get(`/r/${token}`);
+    expect(row(page.text)).toMatch(new RegExp(`^<th scope="row" class="address" dir="auto"><img class="comp-photo" src="${token}/photos/${made.body.data.id}-64\\.jpg"[^>]* alt="Sold in May"[^>]*>5 Sold St$`));
+    expect(page.headers["content-security-policy"]).toContain("img-src 'self'");
+    const pdf = await request(t.app).get(`/r/${token}.pdf`).buffer(true).parse((res, done) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => done(null, Buffer.concat(chunks)));
+    });
+    expect((pdf.body as Buffer).toString("latin1").match(/\/Subtype \/Image/g)).toHaveLength(1);
+    expect((await pdfText(pdf.body as Buffer)).join("\n")).toMatch(/The comparable properties[\s\S]*5 Sold St/);
     await api.patch(`/v1/reports/${reportId}`, { show_comps_on_report: false });
     expect((await request(t.app).get(url)).status).toBe(404);
+    const hidden = await request(t.app).get(`/r/${token}`);
+    expect(hidden.text).not.toContain(made.body.data.id);
+    expect(hidden.headers["content-security-policy"]).toContain("img-src 'none'");
     // Deleting the comparable deletes its photos and their files.
     await api.delete(`/v1/comparables/${comparableId}`);
     expect(await prisma.photo.count({ where: { id: made.body.data.id } })).toBe(0);

@@ -49,8 +49,10 @@ const COLOURS = { navy: ["#0B2545", "#8DA9C4"], lemon: ["#FFEB3B", "#FFF59D"] } 
       })
     ).body.data.id;
     await pages.api.patch(`/v1/reports/${id}`, { executive_summary: "Priced in line with three recent sales nearby.\n\nShowings have been steady.", ...switches });
+    const comparableIds: string[] = [];
     for (const [address, price, sqft, adjustments] of [["14 Garden Lane", 600000, 2000, { garage: 10000 }], ["3 Oak Avenue", 640000, 2000, { pool: -20000 }], ["5 Pine Road", 585000, 1800, {}]] as const) {
-      await pages.api.post(`/v1/reports/${id}/comparables`, { address, city: "Springfield", price, sqft, beds: 3, baths: 2, distance_miles: 0.4, sale_date: "2026-06-01T00:00:00Z", adjustments });
+      const comparable = await pages.api.post(`/v1/reports/${id}/comparables`, { address, city: "Springfield", price, sqft, beds: 3, baths: 2, distance_miles: 0.4, sale_date: "2026-06-01T00:00:00Z", adjustments });
+      comparableIds.push(comparable.body.data.id);
     }
     await pages.api.post("/v1/showings", { report_id: id, attendee_name: "Pat Private", attendee_email: "pat@example.com", feedback: "Kitchen dated", showing_date: "2026-07-01T15:00:00Z" });
     await pages.api.post("/v1/showings", { report_id: id, event_type: "open_house", attendees_count: 14, showing_date: "2026-07-04T15:00:00Z" });
@@ -64,17 +66,18 @@ const COLOURS = { navy: ["#0B2545", "#8DA9C4"], lemon: ["#FFEB3B", "#FFF59D"] } 
       photo(id, "Garden Realty Group", [30, 60, 110], 600, 200),
     ]);
     expect((await pages.api.patch(`/v1/reports/${id}`, { agent_photo_id: face, brokerage_logo_id: logo })).status).toBe(200);
+    await photo(id, "14 Garden Lane from the street", [150, 150, 160], 900, 600, `/comparables/${comparableIds[0]}`);
     const pagePath = new URL((await pages.api.post(`/v1/reports/${id}/share-links`, {})).body.data.url).pathname;
     reportIds.set(pagePath, id);
     return pagePath;
   }
 
   /** Uploads a plain-coloured JPEG as one of the report's photos; its id. */
-  async function photo(reportId: string, alt: string, [r, g, b]: number[], width: number, height: number): Promise<string> {
+  async function photo(reportId: string, alt: string, [r, g, b]: number[], width: number, height: number, of = ""): Promise<string> {
     const form = new FormData();
     form.set("alt", alt);
     form.set("file", new Blob([await sharp({ create: { width, height, channels: 3, background: { r, g, b } } }).jpeg().toBuffer()], { type: "image/jpeg" }), "photo.jpg");
-    const res = await fetch(`${pages.origin}/v1/reports/${reportId}/photos`, { method: "POST", headers: pages.auth, body: form });
+    const res = await fetch(`${pages.origin}/v1/reports/${reportId}${of}/photos`, { method: "POST", headers: pages.auth, body: form });
     expect(res.status).toBe(201);
     return ((await res.json()) as { data: { id: string } }).data.id;
   }
@@ -92,8 +95,11 @@ const COLOURS = { navy: ["#0B2545", "#8DA9C4"], lemon: ["#FFEB3B", "#FFF59D"] } 
       for (const section of Object.values(SWITCHES)) expect(await page.locator(`#${section}`).count()).toBe(1);
       // The header's agent line, its phone a tel: link (axe checks its contrast on the band's colour below).
       expect(await page.locator("header .agent a").getAttribute("href")).toBe("tel:+12175550107");
-      // The logo and the agent's photo loaded in the header (under the page's policy), the house under it.
-      for (const image of ["header img.logo", "header img.agent-photo", "figure.hero img"]) {
+      // The logo and the agent's photo loaded in the header (under the page's policy), the house under it, and the
+      // first comparable's cover in its row.
+      await page.locator("img.comp-photo").scrollIntoViewIfNeeded(); // loaded lazily
+      await page.waitForFunction(() => (document.querySelector("img.comp-photo") as HTMLImageElement | null)?.complete === true);
+      for (const image of ["header img.logo", "header img.agent-photo", "figure.hero img", "table.comps img.comp-photo"]) {
         expect({ image, loaded: await page.locator(image).first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0) }).toEqual({ image, loaded: true });
       }
       await expectAxeClean(page);

@@ -5,7 +5,7 @@ import type { Request } from "express";
 import { pathNaming } from "../schema/errors";
 import { loadReport, pdfFileName, reportView } from "../share/view";
 import { reportPdf } from "../share/pdf";
-import { pdfPhotos } from "../share/photos";
+import { pdfComparablePhotos, pdfPhotos } from "../share/photos";
 import { operation, runRoot } from "./graphql";
 import { bodyObject, pageVariables } from "./input";
 import { bodyToInput, inputNames, snakeCase } from "./object-shapes";
@@ -102,8 +102,10 @@ export const shareLinkRoutes: RestRoute[] = [
       const view = reportView(await loadReport(String(req.params.reportId), res.locals.context));
       res.type("application/pdf").setHeader("Content-Disposition", `inline; filename="${pdfFileName(view)}"`);
       const context = res.locals.context;
-      const photos = context.viewer ? await pdfPhotos(String(req.params.reportId), context.viewer.teamId, context) : [];
-      res.send(await reportPdf(view, photos));
+      const teamId = context.viewer?.teamId;
+      const photos = teamId ? await pdfPhotos(String(req.params.reportId), teamId, context) : [];
+      const comparables = teamId ? await pdfComparablePhotos(String(req.params.reportId), teamId, view) : [];
+      res.send(await reportPdf(view, photos, comparables));
     },
   },
 ];

@@ -70,6 +70,7 @@ tr.unused td.use{font-weight:400}
   table.comps td::before{content:attr(data-label);color:#4b5563;text-align:left}
 }
 .muted{color:#4b5563}
+.comp-photo{display:block;width:8rem;height:6rem;object-fit:cover;border-radius:.25rem;margin-bottom:.3rem}
 .preview-note{margin:0;padding:.75rem 1rem;background:#fff7d6;color:#3d2e00;border-bottom:2px solid #8a6d00}
 ul.dates{columns:2 14rem;padding-left:1.2rem}
 footer{padding:1.5rem 1rem 3rem;border-top:1px solid #d1d5db}
@@ -123,22 +124,24 @@ const COMPARABLE_COLUMNS: Array<[string, keyof ComparableRow]> = [
   ["Similarity", "similarity"],
 ];
 
-const comparableRow = (c: ComparableRow) =>
-  html`<tr class="${c.used ? "used" : "unused"}"><th scope="row" class="address" dir="auto">${c.address}</th>${COMPARABLE_COLUMNS.map(
+/** A comparable's row: its cover photo (when it has one) above its address, its figures, and whether it is used. */
+const comparableRow = (c: ComparableRow, photo: PagePhoto | undefined) =>
+  html`<tr class="${c.used ? "used" : "unused"}"><th scope="row" class="address" dir="auto">${
+    photo ? html`<img class="comp-photo" src="${photo.src}" srcset="${photo.srcset}" sizes="8rem" alt="${photo.alt}" width="${photo.width}" height="${photo.height}" loading="lazy" decoding="async">` : ""
+  }${c.address}</th>${COMPARABLE_COLUMNS.map(
     ([label, key]) => html`<td data-label="${label}">${c[key]}</td>`,
   )}<td data-label="Valuation" class="use">${c.used ? "Used" : "Not used"}</td></tr>`;
 
-function valuationSection(v: ValuationView): Html {
+function valuationSection(v: ValuationView, photos: Map<string, PagePhoto>): Html {
   const head = ["Address", ...COMPARABLE_COLUMNS.map(([label]) => label), "Valuation"];
   return html`<section aria-labelledby="s-valuation" id="valuation"><h2 id="s-valuation">Market valuation</h2>
 ${v.estimate ? html`<p class="estimate">Estimated value <strong>${v.estimate}</strong></p>` : html`<p class="muted">Not enough comparable sales for an estimate.</p>`}
 ${rangeBar(v)}${v.confidence ? html`<p>Confidence: <strong>${v.confidence}</strong></p>` : ""}${v.basis ? html`<p class="muted">${v.basis}</p>` : ""}
 ${v.comparables.length
-    ? html`<h3 id="s-comparables">Comparable properties</h3><div class="scroll" role="region" aria-labelledby="s-comparables" tabindex="0"><table id="comparables" class="comps"><thead><tr>${head.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${v.comparables.map(comparableRow)}</tbody></table></div>`
+    ? html`<h3 id="s-comparables">Comparable properties</h3><div class="scroll" role="region" aria-labelledby="s-comparables" tabindex="0"><table id="comparables" class="comps"><thead><tr>${head.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${v.comparables.map((c) => comparableRow(c, photos.get(c.id)))}</tbody></table></div>`
     : ""}</section>`;
 }
 
-/** The header's agent line: the agent, their phone (a tel: link), brokerage and licence, as far as given. */
 /** The brokerage's logo and the agent's photo in the header, when the report names them among its photos. */
 function brandImages(b: Branding): Html | "" {
   if (!b.logo && !b.agentPhoto) return "";
@@ -164,6 +167,7 @@ const brandingOf = (v: PageInput): Branding => {
   };
 };
 
+/** The header's agent line: the agent, their phone (a tel: link), brokerage and licence, as far as given. */
 function agentLine(a: AgentView): Html {
   const parts = [
     html`<strong dir="auto">${a.name}</strong>`,
@@ -186,7 +190,7 @@ const gallery = (photos: PagePhoto[]) =>
     : "";
 
 /** The report's page. `pdfHref`: where its PDF is (relative); `origin`: the page's folder as a full URL (`https://host/r/`). */
-type PageInput = ReportView & { pdfHref?: string; photos?: PagePhoto[]; origin?: string; previewUntil?: string };
+type PageInput = ReportView & { pdfHref?: string; photos?: PagePhoto[]; comparablePhotos?: Map<string, PagePhoto>; origin?: string; previewUntil?: string };
 
 /** Above a preview (src/schema/resources/share-link/preview.ts): what it is, so it is never mistaken for a sent link. */
 const previewNote = (until: string | undefined) =>
@@ -203,7 +207,7 @@ ${cover(branding.gallery)}
 <section aria-labelledby="s-property" id="property"><h2 id="s-property">The property</h2>${facts(v.facts)}${v.description ? paragraphs(v.description) : ""}</section>
 ${gallery(branding.gallery)}
 ${v.summary ? html`<section aria-labelledby="s-summary" id="summary"><h2 id="s-summary">Executive summary</h2>${paragraphs(v.summary)}</section>` : ""}
-${v.valuation ? valuationSection(v.valuation) : ""}
+${v.valuation ? valuationSection(v.valuation, v.comparablePhotos ?? new Map()) : ""}
 ${a
     ? html`<section aria-labelledby="s-activity" id="activity"><h2 id="s-activity">Showing activity</h2>${facts([
         { label: "Showings", value: String(a.showings) },
@@ -247,7 +251,7 @@ const openGraph = (v: PageInput, cover = brandingOf(v).gallery[0]) =>
   }`;
 
 export const reportPage = (v: PageInput): Page =>
-  document(`${isolated(v.title)}: property report`, stylesheet(v.theme), body(v), openGraph(v), (v.photos?.length ?? 0) > 0);
+  document(`${isolated(v.title)}: property report`, stylesheet(v.theme), body(v), openGraph(v), (v.photos?.length ?? 0) + (v.comparablePhotos?.size ?? 0) > 0);
 
 const PLAIN: Theme = { primary: "#1f3a5f", onPrimary: "#ffffff", secondary: "#e2e8f0", onSecondary: "#000000", accent: "#1f3a5f", bar: "#1f3a5f" };
 

@@ -210,11 +210,15 @@ function coverPhoto(doc: Doc, photo: PdfPhoto): void {
   doc.x = MARGIN;
 }
 
-/** The other photos, two a row, each with its alt text under it as a caption. */
-function photoGrid(doc: Doc, photos: PdfPhoto[], accent: string): void {
+/** Photos two a row under `title` (a heading of its own, or a subheading), each with its alt text as a caption. */
+function photoGrid(doc: Doc, photos: PdfPhoto[], accent: string, title = "Photos"): void {
   const gap = 12;
   const w = (width(doc) - gap) / 2;
-  heading(doc, "Photos", accent, 190);
+  if (title === "Photos") heading(doc, title, accent, 190);
+  else {
+    room(doc, 190);
+    doc.font("Helvetica-Bold").fontSize(11).fillColor("black").text(title, MARGIN, doc.y).moveDown(0.3);
+  }
   for (let i = 0; i < photos.length; i += 2) {
     const row = photos.slice(i, i + 2);
     const h = Math.min(180, Math.max(...row.map((p) => (w * p.height) / p.width)));
@@ -229,7 +233,7 @@ function photoGrid(doc: Doc, photos: PdfPhoto[], accent: string): void {
   }
 }
 
-function draw(doc: Doc, v: ReportView, all: PdfPhoto[]): void {
+function draw(doc: Doc, v: ReportView, all: PdfPhoto[], comparables: PdfPhoto[]): void {
   const accent = v.theme.accent;
   // The agent's photo and the logo go on the cover band, the others are the property's.
   const brand = { logo: all.find((p) => p.id === v.agent.logoId), agentPhoto: all.find((p) => p.id === v.agent.photoId) };
@@ -245,6 +249,7 @@ function draw(doc: Doc, v: ReportView, all: PdfPhoto[]): void {
     paragraphs(doc, v.summary);
   }
   if (v.valuation) valuation(doc, v, v.valuation);
+  if (v.valuation && comparables.length) photoGrid(doc, comparables, accent, "The comparable properties");
   if (v.activity) {
     const a = v.activity;
     heading(doc, "Showing activity", accent);
@@ -299,8 +304,11 @@ function footers(doc: Doc, v: ReportView): void {
   }
 }
 
-/** The report's PDF as one buffer; `photos`: the report's own, the first its cover (none: no photo at all). */
-export function reportPdf(v: ReportView, photos: PdfPhoto[] = []): Promise<Buffer> {
+/**
+ * The report's PDF as one buffer; `photos`: the report's own, the first its cover (none: no photo at all);
+ * `comparables`: the shown comparables' covers, captioned with their addresses, after the comparables' table.
+ */
+export function reportPdf(v: ReportView, photos: PdfPhoto[] = [], comparables: PdfPhoto[] = []): Promise<Buffer> {
   const PDFDocument = pdfDocument();
   const doc = new PDFDocument({
     size: "LETTER",
@@ -316,7 +324,7 @@ export function reportPdf(v: ReportView, photos: PdfPhoto[] = []): Promise<Buffe
     doc.on("end", () => resolve(Buffer.concat(chunks)));
     doc.on("error", reject);
   });
-  draw(doc, v, photos);
+  draw(doc, v, photos, comparables);
   footers(doc, v);
   doc.end();
   return done;

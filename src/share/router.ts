@@ -20,7 +20,7 @@ import { signInPagesRouter } from "./sign-in-router";
 import { messagePage, reportPage, type Page } from "./page";
 import { reportPdf } from "./pdf";
 import { loadReport, pdfFileName, reportView } from "./view";
-import { pagePhotos, pdfPhotos, PHOTO_PATH, sharedPhotoFile } from "./photos";
+import { pageComparablePhotos, pagePhotos, pdfComparablePhotos, pdfPhotos, PHOTO_PATH, sharedPhotoFile } from "./photos";
 
 /** Photo requests an address may make per page request it may make (a page shows up to 40 photos, at most 3 files each). */
 const PHOTO_REQUESTS_PER_PAGE = 40;
@@ -110,8 +110,8 @@ export function sharePagesRouter(limiter: RateLimiter): Router {
   async function answer(req: Request, res: Response): Promise<void> {
     const address = req.ip ?? "unknown";
     // A page's photos are requests too: they count in a bucket of their own, PHOTO_REQUESTS_PER_PAGE per page allowed.
-    const photos = PHOTO_PATH.test(req.path);
-    const limit = photos
+    const isPhoto = PHOTO_PATH.test(req.path);
+    const limit = isPhoto
       ? applyLimit(await limiter.hit(`share-photo-ip:${address}`), config.RATE_LIMIT_ANONYMOUS * PHOTO_REQUESTS_PER_PAGE)
       : applyLimit(await limiter.hit(`share-ip:${address}`), config.RATE_LIMIT_ANONYMOUS);
     setRateLimitHeaders(res, limit);
@@ -130,11 +130,12 @@ export function sharePagesRouter(limiter: RateLimiter): Router {
     if (!opened.previewUntil) await countView(limiter, link, address);
     if (match![2]) {
       res.type("application/pdf").setHeader("Content-Disposition", `inline; filename="${pdfFileName(view)}"`);
-      return void res.send(await reportPdf(view, await pdfPhotos(link.reportId, link.teamId, linkContext(link))));
+      const [photos, comparables] = await Promise.all([pdfPhotos(link.reportId, link.teamId, linkContext(link)), pdfComparablePhotos(link.reportId, link.teamId, view)]);
+      return void res.send(await reportPdf(view, photos, comparables));
     }
-    const photoList = await pagePhotos(link, match![1], linkContext(link));
+    const [photos, comparablePhotos] = await Promise.all([pagePhotos(link, match![1], linkContext(link)), pageComparablePhotos(link, match![1], view)]);
     const origin = `${req.protocol}://${req.get("host")}${req.baseUrl}/`;
-    sendPage(res, 200, reportPage({ ...view, pdfHref: `${match![1]}.pdf`, photos: photoList, origin, previewUntil: opened.previewUntil }));
+    sendPage(res, 200, reportPage({ ...view, pdfHref: `${match![1]}.pdf`, photos, comparablePhotos, origin, previewUntil: opened.previewUntil }));
   }
 
   /**

@@ -105,6 +105,7 @@ export interface Fact {
   value: string;
 }
 export interface ComparableRow {
+  id: string;
   address: string;
   price: string;
   adjustments: string;
@@ -275,6 +276,7 @@ function valuationOf(r: ReportData): ValuationView | undefined {
     comparables: comps.map((c) => {
       const total = Object.values(c.adjustments ?? {}).reduce((sum, n) => sum + n, 0);
       return {
+        id: c.id,
         address: [c.address, c.city].filter(Boolean).join(", "),
         price: money(c.price),
         adjustments: total === 0 ? "—" : signed(total),
