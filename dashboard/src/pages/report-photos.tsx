@@ -6,7 +6,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { client, graphql, OWN_REQUEST } from "../graphql";
 import type { PageProps } from "../page";
-import { ErrorMessage, Loading, messageOf, useLoad } from "../ui";
+import { ErrorMessage, Loading, messageOf, useFormAction, useLoad } from "../ui";
 
 const PHOTOS = graphql(`
   query ReportPhotos($reportId: ID!) {
@@ -54,27 +54,14 @@ function Thumbnail({ apiKey, reportId, photoId, alt }: { apiKey: string; reportI
 
 /** The upload form: an image and its alt text, sent to POST /v1/reports/{id}/photos (multipart). */
 function Upload({ props, reportId, onDone }: { props: PageProps; reportId: string; onDone: () => void }) {
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const onSubmit = async (e: Event) => {
-    e.preventDefault();
-    const form = e.currentTarget as HTMLFormElement;
-    setBusy(true);
-    setError(null);
-    try {
-      const res = await fetch(`/v1/reports/${reportId}/photos`, { method: "POST", headers: { Authorization: `Bearer ${props.apiKey}`, ...OWN_REQUEST }, body: new FormData(form) });
-      if (res.status === 401) props.onUnauthorized();
-      if (!res.ok) throw new Error(((await res.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message ?? `Upload failed (${res.status})`);
-      form.reset();
-      onDone();
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const upload = useFormAction(async (data) => {
+    const res = await fetch(`/v1/reports/${reportId}/photos`, { method: "POST", headers: { Authorization: `Bearer ${props.apiKey}`, ...OWN_REQUEST }, body: data });
+    if (res.status === 401) props.onUnauthorized();
+    if (!res.ok) throw new Error(((await res.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message ?? `Upload failed (${res.status})`);
+    onDone();
+  });
   return (
-    <form onSubmit={onSubmit} aria-label="Upload a photo">
+    <form onSubmit={upload.onSubmit} aria-label="Upload a photo">
       <div class="fields">
         <label>
           Photo (JPEG, PNG or WebP, up to 25 MB)
@@ -85,10 +72,10 @@ function Upload({ props, reportId, onDone }: { props: PageProps; reportId: strin
           <input name="alt" required maxLength={1000} autoComplete="off" placeholder="e.g. The kitchen, facing the garden" />
         </label>
       </div>
-      <button type="submit" disabled={busy}>
-        {busy ? "Uploading…" : "Upload"}
+      <button type="submit" disabled={upload.busy}>
+        {upload.busy ? "Uploading…" : "Upload"}
       </button>
-      <ErrorMessage error={error} />
+      <ErrorMessage error={upload.error} />
     </form>
   );
 }
