@@ -60,8 +60,9 @@ const COLOURS = { navy: ["#0B2545", "#8DA9C4"], lemon: ["#FFEB3B", "#FFF59D"] } 
     await pages.api.post(`/v1/reports/${id}/insights`, { title: "Priced to sell", body: "Three pending sales on this street closed above list.", category: "pricing" });
     await pages.api.post(`/v1/reports/${id}/insights`, { title: "Location", body: "A quiet street near the park and the primary school.", category: "neighborhood" });
     // A photo of the house, and the agent's photo and the brokerage's logo in the header.
-    const [, face, logo] = await Promise.all([
+    const [, , face, logo] = await Promise.all([
       photo(id, "The house from the street", [70, 120, 90], 1200, 800),
+      photo(id, "The garden from the terrace", [90, 140, 60], 1200, 900),
       photo(id, "Jordan Agent", [200, 160, 140], 400, 400),
       photo(id, "Garden Realty Group", [30, 60, 110], 600, 200),
     ]);
@@ -99,7 +100,9 @@ const COLOURS = { navy: ["#0B2545", "#8DA9C4"], lemon: ["#FFEB3B", "#FFF59D"] } 
       // first comparable's cover in its row.
       await page.locator("img.comp-photo").scrollIntoViewIfNeeded(); // loaded lazily
       await page.waitForFunction(() => (document.querySelector("img.comp-photo") as HTMLImageElement | null)?.complete === true);
-      for (const image of ["header img.logo", "header img.agent-photo", "figure.hero img", "table.comps img.comp-photo"]) {
+      await page.locator("ul.gallery img").scrollIntoViewIfNeeded(); // the gallery: the photos after the cover
+      await page.waitForFunction(() => (document.querySelector("ul.gallery img") as HTMLImageElement | null)?.complete === true);
+      for (const image of ["header img.logo", "header img.agent-photo", "figure.hero img", "ul.gallery img", "table.comps img.comp-photo"]) {
         expect({ image, loaded: await page.locator(image).first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0) }).toEqual({ image, loaded: true });
       }
       await expectAxeClean(page);
