@@ -7,14 +7,11 @@ import express from "express";
 import request from "supertest";
 import { dashboardRouter } from "../src/http/dashboard";
 import { crossOrigin } from "../src/http/requests";
-import { createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { createTeam, type TestApp, type TestTeam } from "./support/app";
+import { teamApp } from "./support/team-app";
 
-let t: TestApp;
-let team: TestTeam;
-beforeAll(async () => {
-  t = await startTestApp();
-  team = await createTeam();
-});
+let t: TestApp, team: TestTeam;
+beforeAll(async () => ({ t, team } = await teamApp()));
 afterAll(() => t.close());
 
 const ORIGIN = "http://localhost:5173";

@@ -8,17 +8,13 @@ import { createApiKey } from "../src/auth/api-keys";
 import { buildApp } from "../src/app";
 import { prisma } from "../src/db";
 import { pruneExpiredIdempotencyKeys } from "../src/http/idempotency";
-import { createTeam, errorOf, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { createTeam, errorOf, type TestApp, type TestTeam } from "./support/app";
+import { teamApp } from "./support/team-app";
 import { doc, expectDocumented } from "./support/openapi";
 import { childEnv, cliTeamAndKey, startServer, type ServerProcess } from "./support/server";
 
-let t: TestApp;
-let team: TestTeam;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  team = await createTeam();
-});
+let t: TestApp, team: TestTeam;
+beforeAll(async () => ({ t, team } = await teamApp()));
 afterAll(() => t.close());
 
 const post = (path: string, body: unknown, key?: string, auth = team.auth) => {

@@ -6,19 +6,13 @@ import { deflateSync } from "node:zlib";
 import sharp from "sharp";
 import request from "supertest";
 import { prisma } from "../src/db";
-import { addKey, createTeam, errorOf, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { addKey, createTeam, errorOf, type TestApp, type TestTeam } from "./support/app";
 import { expectDocumented, restClient } from "./support/openapi";
+import { teamApp, type RestClient } from "./support/team-app";
 import { pdfText } from "./support/pdf-text";
 
-let t: TestApp;
-let team: TestTeam;
-let api: ReturnType<typeof restClient>;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  team = await createTeam();
-  api = restClient(t.app, team.auth);
-});
+let t: TestApp, team: TestTeam, api: RestClient;
+beforeAll(async () => ({ t, team, api } = await teamApp()));
 afterAll(() => t.close());
 
 const UNKNOWN = "00000000-0000-4000-8000-000000000000";

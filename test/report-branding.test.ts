@@ -5,19 +5,12 @@
 // cover instead of among the property's photos.
 import sharp from "sharp";
 import request from "supertest";
-import { createTeam, errorOf, startTestApp, type TestApp, type TestTeam } from "./support/app";
-import { restClient } from "./support/openapi";
+import { errorOf, type TestApp, type TestTeam } from "./support/app";
+import { teamApp, type RestClient } from "./support/team-app";
 import { pdfText } from "./support/pdf-text";
 
-let t: TestApp;
-let team: TestTeam;
-let api: ReturnType<typeof restClient>;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  team = await createTeam({ name: "Prairie Realty" });
-  api = restClient(t.app, team.auth);
-});
+let t: TestApp, team: TestTeam, api: RestClient;
+beforeAll(async () => ({ t, team, api } = await teamApp({ name: "Prairie Realty" })));
 afterAll(() => t.close());
 
 const BRANDING = { agent_phone: "+1 (217) 555-0107", brokerage_name: "Prairie Home Realty", agent_license: "IL 475.123456" };

@@ -2,18 +2,12 @@
 // checked against the OpenAPI document, and the same operations in GraphQL.
 import request from "supertest";
 import { prisma } from "../src/db";
-import { addKey, createTeam, errorOf, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { addKey, createTeam, errorOf, type TestApp, type TestTeam } from "./support/app";
 import { restClient } from "./support/openapi";
+import { teamApp, type RestClient } from "./support/team-app";
 
-let t: TestApp;
-let team: TestTeam;
-let api: ReturnType<typeof restClient>;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  team = await createTeam();
-  api = restClient(t.app, team.auth);
-});
+let t: TestApp, team: TestTeam, api: RestClient;
+beforeAll(async () => ({ t, team, api } = await teamApp()));
 afterAll(() => t.close());
 
 const newReport = async (body: Record<string, unknown> = {}) => {

@@ -1,15 +1,11 @@
 // HTTP edges of REST v1: unknown routes, wrong methods, bodies (malformed, too large, not JSON), the error envelope.
 import request from "supertest";
-import { createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { type TestApp, type TestTeam } from "./support/app";
+import { teamApp } from "./support/team-app";
 import { expectDocumented } from "./support/openapi";
 
-let t: TestApp;
-let team: TestTeam;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  team = await createTeam();
-});
+let t: TestApp, team: TestTeam;
+beforeAll(async () => ({ t, team } = await teamApp()));
 afterAll(() => t.close());
 
 const envelope = (res: request.Response, status: number) => {

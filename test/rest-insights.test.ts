@@ -1,18 +1,14 @@
 // Agent insights (docs/api.md "Agent insights") against the real stack: REST routes with every response checked
 // against the OpenAPI document, and the same operations in GraphQL.
 import request from "supertest";
-import { addKey, createTeam, errorOf, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { addKey, createTeam, errorOf, type TestApp, type TestTeam } from "./support/app";
 import { restClient } from "./support/openapi";
+import { teamApp, type RestClient } from "./support/team-app";
 
-let t: TestApp;
-let team: TestTeam;
-let api: ReturnType<typeof restClient>;
+let t: TestApp, team: TestTeam, api: RestClient;
 let reportId: string;
-
 beforeAll(async () => {
-  t = await startTestApp();
-  team = await createTeam();
-  api = restClient(t.app, team.auth);
+  ({ t, team, api } = await teamApp());
   reportId = (await api.post("/v1/reports", { address: "1 Insight St" })).body.data.id;
 });
 afterAll(() => t.close());

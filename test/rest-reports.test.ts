@@ -1,19 +1,13 @@
 // REST /v1/reports against the real stack: every rule of docs/api.md for reports, with each response
 // checked against the OpenAPI document.
 import { prisma } from "../src/db";
-import { createTeam, errorOf, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { createTeam, errorOf, type TestApp, type TestTeam } from "./support/app";
 import request from "supertest";
 import { expectDocumented, restClient } from "./support/openapi";
+import { teamApp, type RestClient } from "./support/team-app";
 
-let t: TestApp;
-let team: TestTeam;
-let api: ReturnType<typeof restClient>;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  team = await createTeam({ name: "Sunset Realty" });
-  api = restClient(t.app, team.auth);
-});
+let t: TestApp, team: TestTeam, api: RestClient;
+beforeAll(async () => ({ t, team, api } = await teamApp({ name: "Sunset Realty" })));
 afterAll(() => t.close());
 
 const create = async (body: Record<string, unknown>, client = api) => {

@@ -3,19 +3,13 @@
 // comparables created from one with the names not mapped reported, 400s naming the RESO field, and the round trip
 // report → RESO → report on generated reports.
 import fc from "fast-check";
-import { createTeam, errorOf, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { createTeam, errorOf, type TestApp } from "./support/app";
 import { restClient } from "./support/openapi";
+import { teamApp, type RestClient } from "./support/team-app";
 import { propertyTypeRow, RESO_FIELDS } from "../src/rest/reso";
 
-let t: TestApp;
-let team: TestTeam;
-let api: ReturnType<typeof restClient>;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  team = await createTeam({ name: "Sunset Realty" });
-  api = restClient(t.app, team.auth);
-});
+let t: TestApp, api: RestClient;
+beforeAll(async () => ({ t, api } = await teamApp({ name: "Sunset Realty" })));
 afterAll(() => t.close());
 
 const FULL = {

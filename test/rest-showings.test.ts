@@ -1,17 +1,13 @@
 // REST /v1/showings against the real stack: every rule of docs/api.md for showings, with each response
 // checked against the OpenAPI document.
-import { createTeam, errorOf, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { createTeam, errorOf, type TestApp } from "./support/app";
 import { restClient } from "./support/openapi";
+import { teamApp, type RestClient } from "./support/team-app";
 
-let t: TestApp;
-let team: TestTeam;
-let api: ReturnType<typeof restClient>;
+let t: TestApp, api: RestClient;
 let reportId: string;
-
 beforeAll(async () => {
-  t = await startTestApp();
-  team = await createTeam();
-  api = restClient(t.app, team.auth);
+  ({ t, api } = await teamApp());
   reportId = (await api.post("/v1/reports", { address: "1 Showing St" })).body.data.id;
 });
 afterAll(() => t.close());

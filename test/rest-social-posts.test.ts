@@ -1,18 +1,12 @@
 // Social media posts and the engagement import (docs/api.md "Social media posts and engagement import") against the
 // real stack: JSON and CSV imports, upsert rules, per-record errors, atomic imports, lists, engagement, permissions.
 import request from "supertest";
-import { addKey, countStatements, createTeam, errorOf, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { addKey, countStatements, createTeam, errorOf, type TestApp, type TestTeam } from "./support/app";
 import { restClient } from "./support/openapi";
+import { teamApp, type RestClient } from "./support/team-app";
 
-let t: TestApp;
-let team: TestTeam;
-let api: ReturnType<typeof restClient>;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  team = await createTeam();
-  api = restClient(t.app, team.auth);
-});
+let t: TestApp, team: TestTeam, api: RestClient;
+beforeAll(async () => ({ t, team, api } = await teamApp()));
 afterAll(() => t.close());
 
 const newReport = async () => (await api.post("/v1/reports", { address: "1 Social St" })).body.data.id as string;

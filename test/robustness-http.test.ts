@@ -4,14 +4,11 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import request from "supertest";
 import { createAppServer } from "../src/http/server";
-import { createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { type TestApp, type TestTeam } from "./support/app";
+import { teamApp } from "./support/team-app";
 
-let t: TestApp;
-let team: TestTeam;
-beforeAll(async () => {
-  t = await startTestApp();
-  team = await createTeam();
-});
+let t: TestApp, team: TestTeam;
+beforeAll(async () => ({ t, team } = await teamApp()));
 afterAll(() => t.close());
 
 const envelope = (status: number, message: string) => ({ error: { message, status } });

@@ -9,21 +9,15 @@ import request from "supertest";
 import { prisma } from "../src/db";
 import { logger } from "../src/logger";
 import { contrast, parseHex, WHITE } from "../src/share/contrast";
-import { addKey, createTeam, errorOf, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { addKey, createTeam, errorOf, type TestApp, type TestTeam } from "./support/app";
 import { restClient } from "./support/openapi";
+import { teamApp, type RestClient } from "./support/team-app";
 import { pdfText } from "./support/pdf-text";
 import { receiver } from "./support/receiver";
 import { startDeliveryWorker } from "../src/webhooks/worker";
 
-let t: TestApp;
-let team: TestTeam;
-let api: ReturnType<typeof restClient>;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  team = await createTeam();
-  api = restClient(t.app, team.auth);
-});
+let t: TestApp, team: TestTeam, api: RestClient;
+beforeAll(async () => ({ t, team, api } = await teamApp()));
 afterAll(() => t.close());
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -5,14 +5,11 @@ import type { AddressInfo } from "node:net";
 import request from "supertest";
 import { fetch } from "undici";
 import { deliveryAgent, nonPublicAddress } from "../src/webhooks/address";
-import { createTeam, startTestApp, type TestApp, type TestTeam } from "./support/app";
+import { type TestApp, type TestTeam } from "./support/app";
+import { teamApp } from "./support/team-app";
 
-let t: TestApp;
-let team: TestTeam;
-beforeAll(async () => {
-  t = await startTestApp();
-  team = await createTeam();
-});
+let t: TestApp, team: TestTeam;
+beforeAll(async () => ({ t, team } = await teamApp()));
 afterAll(() => t.close());
 
 it("judges addresses by their range, IPv4-mapped IPv6 as IPv4", () => {
