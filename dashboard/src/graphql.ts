@@ -66,6 +66,17 @@ export async function run<R, V extends Record<string, unknown>>(key: string, doc
   }
 }
 
+/**
+ * A REST request of the dashboard's own (a file: the usage CSV, a photo), with the key in a header, never a URL: a 401
+ * signs the tab out; any other refusal throws the API's own message. `what` names the request in the fallback.
+ */
+export async function restFetch(props: { apiKey: string; onUnauthorized: () => void }, path: string, what: string, init: RequestInit = {}): Promise<Response> {
+  const res = await fetch(path, { ...init, headers: { Authorization: `Bearer ${props.apiKey}`, ...OWN_REQUEST } });
+  if (res.status === 401) props.onUnauthorized();
+  if (!res.ok) throw new Error(((await res.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message ?? `${what} failed (${res.status})`);
+  return res;
+}
+
 /** `run` with the signed-in key; a 401 (the key was revoked or expired meanwhile) signs the tab out. */
 export function client(props: { apiKey: string; onUnauthorized: () => void }) {
   return async <R, V extends Record<string, unknown>>(document: TadaDocumentNode<R, V>, variables?: V): Promise<R> => {

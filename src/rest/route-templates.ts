@@ -1,8 +1,8 @@
 // The route template a request calls, known before Express routes it (the auth step records a key's last use):
 // a path of the route table (/v1/reports/{reportId}, as the OpenAPI document writes it), /graphql, or "unmatched" —
-// never the raw path, which may hold ids or a client's typing. The dashboard's own GraphQL requests say so in a header
-// (DASHBOARD_CLIENT) and are counted as "/graphql (dashboard)" (or "/v1/usage (dashboard)"), so a team sees them apart from its integrations' —
-// a label only: they count against the key's limits and the month like any other request.
+// never the raw path, which may hold ids or a client's typing. The dashboard's own requests say so in a header
+// (DASHBOARD_CLIENT) and are counted as "/graphql (dashboard)" (or "/v1/usage (dashboard)"), so a team sees them
+// apart from its integrations' — a label only: they count against the key's limits and the month like any other.
 import type { Request } from "express";
 import { pathPattern } from "./route";
 import { ROUTES } from "./table";

@@ -198,9 +198,8 @@ const previewNote = (until: string | undefined) =>
     ? html`<p class="preview-note" role="note"><strong>Preview.</strong> This is the page your client will see through a share link. This address is for you alone: it counts no view and stops working at ${until}.</p>`
     : "";
 
-function body(v: PageInput): Html {
+function body(v: PageInput, branding: Branding): Html {
   const a = v.activity;
-  const branding = brandingOf(v);
   return html`${previewNote(v.previewUntil)}<header class="cover"><p class="kicker">Property report</p><h1 dir="auto">${v.title}</h1>${v.place ? html`<p class="place" dir="auto">${v.place}</p>` : ""}${agentLine(v.agent)}${brandImages(branding)}</header>
 <main>
 ${cover(branding.gallery)}
@@ -245,13 +244,16 @@ function document(title: string, css: string, content: Html, head: Html = raw(""
  * Open Graph tags, so a texted link previews as the property: its address as the title, the place and the agent as
  * the description, and its cover photo (the widest rendition, by its full URL: previews fetch it on their own).
  */
-const openGraph = (v: PageInput, cover = brandingOf(v).gallery[0]) =>
+const openGraph = (v: PageInput, cover: PagePhoto | undefined) =>
   html`<meta property="og:type" content="website"><meta property="og:title" content="${v.title}"><meta property="og:description" content="${[v.place, `Property report by ${v.agent.name}`].filter(Boolean).join(" · ")}">${
     cover && v.origin ? html`<meta property="og:image" content="${v.origin}${cover.widest}"><meta property="og:image:alt" content="${cover.alt}">` : ""
   }`;
 
-export const reportPage = (v: PageInput): Page =>
-  document(`${isolated(v.title)}: property report`, stylesheet(v.theme), body(v), openGraph(v), (v.photos?.length ?? 0) + (v.comparablePhotos?.size ?? 0) > 0);
+export function reportPage(v: PageInput): Page {
+  const branding = brandingOf(v);
+  const images = (v.photos?.length ?? 0) + (v.comparablePhotos?.size ?? 0) > 0;
+  return document(`${isolated(v.title)}: property report`, stylesheet(v.theme), body(v, branding), openGraph(v, branding.gallery[0]), images);
+}
 
 const PLAIN: Theme = { primary: "#1f3a5f", onPrimary: "#ffffff", secondary: "#e2e8f0", onSecondary: "#000000", accent: "#1f3a5f", bar: "#1f3a5f" };
 

@@ -44,6 +44,12 @@ function heading(doc: Doc, text: string, color: string, keep = 70): void {
   doc.moveDown(0.6).fillColor("black").font("Helvetica").fontSize(10.5);
 }
 
+/** A heading within a section (bold, no rule), kept on one page with the first `keep` points of what follows it. */
+function subheading(doc: Doc, text: string, keep: number): void {
+  room(doc, keep);
+  doc.font("Helvetica-Bold").fontSize(11).fillColor("black").text(text, MARGIN, doc.y).moveDown(0.3);
+}
+
 function paragraphs(doc: Doc, text: string): void {
   for (const p of text.split(/\n{2,}/)) doc.font("Helvetica").fontSize(10.5).fillColor("black").text(printable(p), MARGIN, doc.y, { width: width(doc) }).moveDown(0.5);
 }
@@ -147,8 +153,7 @@ function comparablesTable(doc: Doc, v: ValuationView, fill: string, onFill: stri
     doc.y = y + h;
   };
   // The subheading with the table's head and first row.
-  room(doc, 90);
-  doc.font("Helvetica-Bold").fontSize(11).fillColor("black").text("Comparable properties", MARGIN, doc.y).moveDown(0.3);
+  subheading(doc, "Comparable properties", 90);
   draw(head, true);
   for (const c of v.comparables) draw([...COLUMNS.map((col) => c[col.key]), c.used ? "Yes" : "No"], false);
 }
@@ -210,15 +215,10 @@ function coverPhoto(doc: Doc, photo: PdfPhoto): void {
   doc.x = MARGIN;
 }
 
-/** Photos two a row under `title` (a heading of its own, or a subheading), each with its alt text as a caption. */
-function photoGrid(doc: Doc, photos: PdfPhoto[], accent: string, title = "Photos"): void {
+/** Photos two a row, each with its alt text under it as a caption (under a heading the caller draws). */
+function photoGrid(doc: Doc, photos: PdfPhoto[]): void {
   const gap = 12;
   const w = (width(doc) - gap) / 2;
-  if (title === "Photos") heading(doc, title, accent, 190);
-  else {
-    room(doc, 190);
-    doc.font("Helvetica-Bold").fontSize(11).fillColor("black").text(title, MARGIN, doc.y).moveDown(0.3);
-  }
   for (let i = 0; i < photos.length; i += 2) {
     const row = photos.slice(i, i + 2);
     const h = Math.min(180, Math.max(...row.map((p) => (w * p.height) / p.width)));
@@ -243,13 +243,19 @@ function draw(doc: Doc, v: ReportView, all: PdfPhoto[], comparables: PdfPhoto[])
   heading(doc, "The property", accent);
   facts(doc, v.facts);
   if (v.description) paragraphs(doc, v.description);
-  if (photos.length > 1) photoGrid(doc, photos.slice(1), accent);
+  if (photos.length > 1) {
+    heading(doc, "Photos", accent, 190);
+    photoGrid(doc, photos.slice(1));
+  }
   if (v.summary) {
     heading(doc, "Executive summary", accent);
     paragraphs(doc, v.summary);
   }
   if (v.valuation) valuation(doc, v, v.valuation);
-  if (v.valuation && comparables.length) photoGrid(doc, comparables, accent, "The comparable properties");
+  if (v.valuation && comparables.length) {
+    subheading(doc, "The comparable properties", 190);
+    photoGrid(doc, comparables);
+  }
   if (v.activity) {
     const a = v.activity;
     heading(doc, "Showing activity", accent);

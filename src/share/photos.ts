@@ -1,7 +1,7 @@
 // A share link's photos (docs/api.md "Photos"): the list the page shows, read through the schema with the link's
-// read-only context, and the cover of each comparable the page shows, and the encoded files served under the link at /r/<token>/photos/<photoId>-<width>.<jpg|webp>,
-// only while the link opens its report (so a revoked or expired link hides them too) and only photos the page may
-// show (a comparable's only while the report shows its comparables).
+// read-only context; the cover of each comparable the page shows; and the encoded files served under the link at
+// /r/<token>/photos/<photoId>-<width>.<jpg|webp>, only while the link opens its report (so a revoked or expired
+// link hides them too) and only photos the page may show (a comparable's only while the report shows its comparables).
 import sharp from "sharp";
 import type { Context } from "../context";
 import { prisma } from "../db";

@@ -4,7 +4,7 @@
 // shows in its header instead of the gallery. Thumbnails are read with the key (GET …/photos/{id}/image), never by
 // a URL holding it, and shown from blob URLs.
 import { useEffect, useState } from "preact/hooks";
-import { client, graphql, OWN_REQUEST } from "../graphql";
+import { client, graphql, OWN_REQUEST, restFetch } from "../graphql";
 import type { PageProps } from "../page";
 import { ErrorMessage, Loading, messageOf, useFormAction, useLoad } from "../ui";
 
@@ -55,9 +55,7 @@ function Thumbnail({ apiKey, reportId, photoId, alt }: { apiKey: string; reportI
 /** The upload form: an image and its alt text, sent to POST /v1/reports/{id}/photos (multipart). */
 function Upload({ props, reportId, onDone }: { props: PageProps; reportId: string; onDone: () => void }) {
   const upload = useFormAction(async (data) => {
-    const res = await fetch(`/v1/reports/${reportId}/photos`, { method: "POST", headers: { Authorization: `Bearer ${props.apiKey}`, ...OWN_REQUEST }, body: data });
-    if (res.status === 401) props.onUnauthorized();
-    if (!res.ok) throw new Error(((await res.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message ?? `Upload failed (${res.status})`);
+    await restFetch(props, `/v1/reports/${reportId}/photos`, "Upload", { method: "POST", body: data });
     onDone();
   });
   return (

@@ -5,7 +5,7 @@
 // over the period by outcome (GET /v1/usage/routes, also downloadable).
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip, type Plugin } from "chart.js";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { client, graphql, OWN_REQUEST, type ResultOf } from "../graphql";
+import { client, graphql, restFetch, type ResultOf } from "../graphql";
 import type { PageProps } from "../page";
 import { date, ErrorMessage, Loading, messageOf, num, Table, useLoad } from "../ui";
 
@@ -209,9 +209,7 @@ async function downloadCsv(props: PageProps, granularity: string, period: Period
   const from = new Date(bucketsOf(period, to.getTime()).start);
   const byRoute = granularity === "route";
   const query = new URLSearchParams({ format: "csv", ...(byRoute ? {} : { granularity }), from: from.toISOString(), to: to.toISOString() });
-  const res = await fetch(`/v1/usage${byRoute ? "/routes" : ""}?${query}`, { headers: { Authorization: `Bearer ${props.apiKey}`, ...OWN_REQUEST } });
-  if (res.status === 401) props.onUnauthorized();
-  if (!res.ok) throw new Error(((await res.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message ?? `Download failed (${res.status})`);
+  const res = await restFetch(props, `/v1/usage${byRoute ? "/routes" : ""}?${query}`, "Download");
   const url = URL.createObjectURL(await res.blob());
   const link = Object.assign(document.createElement("a"), { href: url, download: `usage-${period}-per-${granularity}-${to.toISOString().slice(0, 10)}.csv` });
   document.body.append(link);
