@@ -1,6 +1,7 @@
 // The "Needs …" of a GraphQL field's description is what its authScopes require: GraphiQL's docs and schema.graphql
 // tell a client the permission a field checks, so the words may not drift from the check (docs/api.md "API keys,
-// teams and permissions"). A parenthesis after them names a permission the resolver checks on some inputs only.
+// teams and permissions"). Most fields write both with src/schema/needs.ts; this holds the ones written by hand. A
+// parenthesis after them names a permission the resolver checks on some inputs only.
 import { isObjectType } from "graphql";
 import { schema } from "../src/schema";
 import { fieldPermissions } from "../src/schema/auth-scopes";

@@ -19,6 +19,7 @@ import { builder } from "../builder";
 import { badFields } from "../errors";
 import { hasInvalidCharacters } from "../rules";
 import { teamIdOf } from "../scope";
+import { needs } from "../needs";
 
 /** The person asked about: exactly one of e-mail and phone, checked; with every lookup key it may be stored under. */
 export interface Person {
@@ -168,9 +169,7 @@ const ErasedType = builder.objectRef<Erased>("AttendeeErasure").implement({
 builder.queryFields((t) => ({
   attendeeData: t.field({
     type: AttendeeDataType,
-    description:
-      "Everything the team holds about one person, by e-mail or phone (exactly one): sign-ins, showings naming them and consent receipts. Recorded in the audit log (attendee.exported). Needs attendees:read.",
-    authScopes: { permission: "attendees:read" },
+    ...needs("attendees:read", "Everything the team holds about one person, by e-mail or phone (exactly one): sign-ins, showings naming them and consent receipts. Recorded in the audit log (attendee.exported)."),
     args: {
       email: t.arg.string({ description: "The person's e-mail (matched normalised: trimmed, lower case)" }),
       phone: t.arg.string({ description: "The person's phone (matched normalised: + and digits)" }),
@@ -188,9 +187,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   eraseAttendee: t.field({
     type: ErasedType,
-    description:
-      "Erases one person's contact data in the team, by e-mail or phone (exactly one): sign-ins' and showings' contact fields cleared, consent receipts kept with keyed hashes in place of address and browser, and the person never sent to a CRM again. Recorded in the audit log (attendee.erased). Needs attendees:delete.",
-    authScopes: { permission: "attendees:delete" },
+    ...needs("attendees:delete", "Erases one person's contact data in the team, by e-mail or phone (exactly one): sign-ins' and showings' contact fields cleared, consent receipts kept with keyed hashes in place of address and browser, and the person never sent to a CRM again. Recorded in the audit log (attendee.erased)."),
     args: {
       email: t.arg.string({ description: "The person's e-mail (matched normalised: trimmed, lower case)" }),
       phone: t.arg.string({ description: "The person's phone (matched normalised: + and digits)" }),

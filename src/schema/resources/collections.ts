@@ -5,6 +5,7 @@ import type PrismaTypes from "../../generated/pothos-types";
 import { NESTED_LIMIT } from "../builder";
 import { pageArgRules } from "../rules";
 import type { SqlJsonCollection } from "../sql-json/plan";
+import { needs } from "../needs";
 
 /** The order of every collection (also the one-statement read path's, ../sql-json). */
 export const COLLECTION_ORDER = [{ createdAt: "asc" }, { id: "asc" }] as const;
@@ -17,8 +18,7 @@ type Relation = PrismaTypes["Report"]["ListRelations"];
 export function collection(t: any, relation: Relation, permission: Permission, description: string) {
   return t.relation(relation, {
     nullable: true,
-    description: `${description}, oldest first. Needs ${permission}.`,
-    authScopes: { permission },
+    ...needs(permission, `${description}, oldest first.`),
     args: {
       limit: t.arg.int({ defaultValue: NESTED_LIMIT, required: true, description: `Items, 1 to ${NESTED_LIMIT}`, validate: pageArgRules.limit }),
       offset: t.arg.int({ defaultValue: 0, required: true, description: "Items to skip, at least 0", validate: pageArgRules.offset }),

@@ -12,6 +12,7 @@ import { teamIdOf } from "../scope";
 import type { SqlJsonRoot } from "../sql-json/plan";
 import { reportsOfTeam, ReportStatusFilter } from "./report/queries";
 import { DELIVERY_STATUSES, endpointOfTeam } from "./webhook/object";
+import { needs } from "../needs";
 
 const ReportConnection = connectionType<Prisma.ReportWhereInput>("Report", "A page of the team's reports, newest first (Relay).");
 const ShowingConnection = connectionType<Prisma.ShowingWhereInput>("Showing", "A page of the team's showings, newest first (Relay).");
@@ -24,8 +25,7 @@ export const CONNECTION_LISTS = { reports: "reports", showings: "showings", even
 builder.queryFields((t) => ({
   reportsConnection: t.field({
     type: ReportConnection,
-    description: "The team's reports as a Relay connection, newest first, keyset-paged on (createdAt, id): first/after or last/before (1 to 100; default first 50). Needs reports:read.",
-    authScopes: { permission: "reports:read" },
+    ...needs("reports:read", "The team's reports as a Relay connection, newest first, keyset-paged on (createdAt, id): first/after or last/before (1 to 100; default first 50)."),
     complexity: connectionComplexity,
     args: {
       status: t.arg({ type: ReportStatusFilter, defaultValue: "all", required: true, description: "draft, published or all" }),
@@ -42,8 +42,7 @@ builder.queryFields((t) => ({
   }),
   showingsConnection: t.field({
     type: ShowingConnection,
-    description: "The team's showings as a Relay connection, newest first, optionally of one report: first/after or last/before (1 to 100; default first 50). Needs showings:read.",
-    authScopes: { permission: "showings:read" },
+    ...needs("showings:read", "The team's showings as a Relay connection, newest first, optionally of one report: first/after or last/before (1 to 100; default first 50)."),
     complexity: connectionComplexity,
     args: {
       reportId: t.arg.id({ description: "Only the showings of this report", validate: checked(uuid().nullish()) }),
@@ -59,8 +58,7 @@ builder.queryFields((t) => ({
   }),
   eventsConnection: t.field({
     type: EventConnection,
-    description: "The team's events of the last 30 days as a Relay connection, newest first: first/after or last/before (1 to 100; default first 50). Needs webhooks:read.",
-    authScopes: { permission: "webhooks:read" },
+    ...needs("webhooks:read", "The team's events of the last 30 days as a Relay connection, newest first: first/after or last/before (1 to 100; default first 50)."),
     complexity: connectionComplexity,
     args: {
       type: t.arg.string({ description: "Only events of this type", validate: checked(text(100).nullish()) }),
@@ -76,9 +74,7 @@ builder.queryFields((t) => ({
   }),
   webhookDeliveriesConnection: t.field({
     type: DeliveryConnection,
-    description:
-      "An endpoint's delivery attempts as a Relay connection, newest first, optionally only those of a status and an event type: first/after or last/before (1 to 100; default first 50). Needs webhooks:read.",
-    authScopes: { permission: "webhooks:read" },
+    ...needs("webhooks:read", "An endpoint's delivery attempts as a Relay connection, newest first, optionally only those of a status and an event type: first/after or last/before (1 to 100; default first 50)."),
     complexity: connectionComplexity,
     args: {
       endpointId: t.arg.id({ required: true, description: "The endpoint's id" }),

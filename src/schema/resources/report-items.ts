@@ -13,6 +13,7 @@ import { REPORT_NOT_FOUND, reportIdOfTeam } from "./report/lookup";
 import type { EventType } from "../../webhooks/catalog";
 import { recordEvent, withEvents, type Tx } from "../../webhooks/outbox";
 import { restRecord } from "../fields";
+import { needs } from "../needs";
 
 /** The Prisma calls the items need (the model delegates differ only in their types). */
 /* eslint-disable @typescript-eslint/no-explicit-any -- the arguments and rows of whichever model delegate (comparable, insight, post) */
@@ -67,8 +68,7 @@ export function reportItems<T extends FieldTable>(spec: ReportItemsSpec<T>) {
   builder.queryFields((t) => ({
     [spec.one]: t.prismaField({
       type,
-      description: `One ${noun} of the team by id; unknown ids give NOT_FOUND. Needs ${resource}:read.`,
-      authScopes: { permission: `${resource}:read` },
+      ...needs(`${resource}:read`, `One ${noun} of the team by id; unknown ids give NOT_FOUND.`),
       args: { id: t.arg.id({ required: true, description: `The ${noun}'s id` }) },
       resolve: async (query, _root, { id }, ctx) => {
         const item = isUuid(String(id)) ? await spec.items().findFirst({ ...query, where: byId(String(id), teamIdOf(ctx)) }) : null;
@@ -78,8 +78,7 @@ export function reportItems<T extends FieldTable>(spec: ReportItemsSpec<T>) {
     }),
     [spec.many]: t.field({
       type: Page,
-      description: `The ${noun}s of one report of the team, ${order.words}. Needs ${resource}:read.`,
-      authScopes: { permission: `${resource}:read` },
+      ...needs(`${resource}:read`, `The ${noun}s of one report of the team, ${order.words}.`),
       complexity: listComplexity,
       args: {
         reportId: t.arg.id({ required: true, description: "The report's id" }),
@@ -100,8 +99,7 @@ export function reportItems<T extends FieldTable>(spec: ReportItemsSpec<T>) {
 
   builder.mutationFields((t) => ({
     [`delete${type}`]: t.id({
-      description: `Deletes a ${noun}. Returns its id. Needs ${resource}:delete.`,
-      authScopes: { permission: `${resource}:delete` },
+      ...needs(`${resource}:delete`, `Deletes a ${noun}. Returns its id.`),
       args: { id: t.arg.id({ required: true, description: `The ${noun}'s id` }) },
       resolve: async (_root, { id }, ctx) => {
         const teamId = teamIdOf(ctx);
@@ -137,8 +135,7 @@ function writes<T extends FieldTable>(spec: ReportItemsSpec<T>, missing: string)
   builder.mutationFields((t) => ({
     [`create${type}`]: t.prismaField({
       type,
-      description: `Adds a ${noun} to a report of the team. Needs ${resource}:create.`,
-      authScopes: { permission: `${resource}:create` },
+      ...needs(`${resource}:create`, `Adds a ${noun} to a report of the team.`),
       args: {
         reportId: t.arg.id({ required: true, description: "The report's id" }),
         input: t.arg({ type: CreateInput, required: true, description: `The new ${noun}` }),
@@ -153,8 +150,7 @@ function writes<T extends FieldTable>(spec: ReportItemsSpec<T>, missing: string)
     }),
     [`update${type}`]: t.prismaField({
       type,
-      description: `Changes the given fields of a ${noun}. Needs ${resource}:update.`,
-      authScopes: { permission: `${resource}:update` },
+      ...needs(`${resource}:update`, `Changes the given fields of a ${noun}.`),
       args: {
         id: t.arg.id({ required: true, description: `The ${noun}'s id` }),
         input: t.arg({ type: UpdateInput, required: true, description: "The fields to change" }),

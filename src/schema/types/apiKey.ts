@@ -14,6 +14,7 @@ import { pointsBudget, pointsKey, READ_COST_SETTINGS } from "../read-cost";
 import { badInput, notFound, permissionDenied } from "../errors";
 import { intBetween } from "../rules";
 import { isUuid, teamIdOf, viewerOf } from "../scope";
+import { needs } from "../needs";
 
 const KeyQuota = builder.objectRef<{ limit: number; remaining: number; resetsAt: number }>("ApiKeyQuota").implement({
   description: "A key's rate limit in the current clock hour (UTC).",
@@ -61,8 +62,7 @@ builder.prismaObject("ApiKey", {
     quota: t.field({
       type: KeyQuota,
       nullable: true,
-      description: "The key's rate limit in this clock hour (null when this server cannot tell). Needs api_keys:read.",
-      authScopes: { permission: "api_keys:read" },
+      ...needs("api_keys:read", "The key's rate limit in this clock hour (null when this server cannot tell)."),
       select: { id: true, budgetKeyId: true, rateLimitTier: true },
       resolve: async (key, _args, ctx) => {
         if (!ctx.rateLimiter) return null;
@@ -73,8 +73,7 @@ builder.prismaObject("ApiKey", {
     points: t.field({
       type: KeyPoints,
       nullable: true,
-      description: "The key's read-cost points in this clock hour (null when this server cannot tell). Needs api_keys:read.",
-      authScopes: { permission: "api_keys:read" },
+      ...needs("api_keys:read", "The key's read-cost points in this clock hour (null when this server cannot tell)."),
       select: { id: true, budgetKeyId: true, rateLimitTier: true },
       resolve: async (key, _args, ctx) => {
         if (!ctx.rateLimiter) return null;
@@ -97,9 +96,7 @@ const HourlyCountRef = builder.objectRef<{ keyId: string; hour: Date; count: num
 builder.queryField("apiKeyUsage", (t) =>
   t.field({
     type: [HourlyCountRef],
-    description:
-      "Requests per key and UTC clock hour of the team's keys over the last `hours` hours (this one included), oldest first; hours without requests are left out. Needs api_keys:read.",
-    authScopes: { permission: "api_keys:read" },
+    ...needs("api_keys:read", "Requests per key and UTC clock hour of the team's keys over the last `hours` hours (this one included), oldest first; hours without requests are left out."),
     args: {
       hours: t.arg.int({ defaultValue: 168, required: true, description: "Hours to look back, 1 to 744 (default 7 days)", validate: intBetween(1, 744) }),
     },
@@ -166,8 +163,7 @@ const CreateApiKeyInput = builder.inputType("CreateApiKeyInput", {
 builder.queryField("apiKeys", (t) =>
   t.prismaField({
     type: ["ApiKey"],
-    description: "The team's API keys (never the keys themselves). Needs api_keys:read.",
-    authScopes: { permission: "api_keys:read" },
+    ...needs("api_keys:read", "The team's API keys (never the keys themselves)."),
     resolve: (query, _root, _args, ctx) =>
       prisma.apiKey.findMany({ ...query, where: { teamId: teamIdOf(ctx) }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] }),
   }),
@@ -189,9 +185,7 @@ async function expiryWithin(creatorId: string, requested: Date | null | undefine
 builder.mutationFields((t) => ({
   createApiKey: t.field({
     type: CreatedApiKey,
-    description:
-      "Creates a key for the caller's team. It cannot hold a permission the caller's key lacks nor expire after it; a team holds at most 100 active keys (MAX_KEYS_PER_TEAM). Needs api_keys:create.",
-    authScopes: { permission: "api_keys:create" },
+    ...needs("api_keys:create", "Creates a key for the caller's team. It cannot hold a permission the caller's key lacks nor expire after it; a team holds at most 100 active keys (MAX_KEYS_PER_TEAM)."),
     args: { input: t.arg({ type: CreateApiKeyInput, required: true, description: "The new key" }) },
     resolve: async (_root, { input }, ctx) => {
       const viewer = viewerOf(ctx);
@@ -226,8 +220,7 @@ builder.mutationFields((t) => ({
   }),
   revokeApiKey: t.prismaField({
     type: "ApiKey",
-    description: "Revokes a key of the team at once, on every server. Needs api_keys:delete.",
-    authScopes: { permission: "api_keys:delete" },
+    ...needs("api_keys:delete", "Revokes a key of the team at once, on every server."),
     args: { id: t.arg.id({ required: true, description: "The key's id" }) },
     resolve: async (query, _root, { id }, ctx) => {
       const teamId = teamIdOf(ctx);
@@ -240,9 +233,7 @@ builder.mutationFields((t) => ({
   }),
   rollApiKey: t.field({
     type: RolledApiKey,
-    description:
-      "Replaces a key with a new one of the same name, description, permissions, tier and expiry (the full key is shown this once). The old key keeps working for the overlap, then answers 401 on every server; until then both count against the new key's hourly budget and the cap of 100 active keys (at the cap, only overlap NONE is allowed). The new key cannot hold more than the caller's key. Needs api_keys:create and api_keys:delete.",
-    authScopes: { permissions: ["api_keys:create", "api_keys:delete"] },
+    ...needs(["api_keys:create", "api_keys:delete"], "Replaces a key with a new one of the same name, description, permissions, tier and expiry (the full key is shown this once). The old key keeps working for the overlap, then answers 401 on every server; until then both count against the new key's hourly budget and the cap of 100 active keys (at the cap, only overlap NONE is allowed). The new key cannot hold more than the caller's key."),
     args: {
       id: t.arg.id({ required: true, description: "The id of the key to replace" }),
       overlap: t.arg({ type: RollOverlapRef, required: true, defaultValue: "NONE", description: "How long the old key keeps working (default NONE: it stops at once)" }),

@@ -8,6 +8,7 @@ import { builder } from "../builder";
 import { badFields, badInput } from "../errors";
 import { intBetween } from "../rules";
 import { isUuid, teamIdOf } from "../scope";
+import { needs } from "../needs";
 
 /** "a, b or c". */
 const inWords = (list: readonly string[]): string => `${list.slice(0, -1).join(", ")} or ${list[list.length - 1]}`;
@@ -113,9 +114,7 @@ const Connection = builder.objectRef<Slice>("AuditLogConnection").implement({
 builder.queryField("auditLog", (t) =>
   t.field({
     type: Connection,
-    description:
-      "The team's audit log, newest first: every key created, rolled and revoked, webhook endpoint created, changed, deleted and secret rotated, share link made and revoked, report deleted. Page with first/after or last/before (1 to 100; default first 50). Needs audit_log:read.",
-    authScopes: { permission: "audit_log:read" },
+    ...needs("audit_log:read", "The team's audit log, newest first: every key created, rolled and revoked, webhook endpoint created, changed, deleted and secret rotated, share link made and revoked, report deleted. Page with first/after or last/before (1 to 100; default first 50)."),
     complexity: (args) => ({ field: 2 + (args.first ?? args.last ?? 50), multiplier: args.first ?? args.last ?? 50 }),
     args: {
       first: t.arg.int({ description: "Entries after `after` (1 to 100)", validate: intBetween(1, 100) }),
@@ -138,8 +137,7 @@ builder.queryField("auditLog", (t) =>
 
 builder.queryField("auditActions", (t) =>
   t.stringList({
-    description: "The actions an audit log entry can have (auditLog's action filter takes one). Needs audit_log:read.",
-    authScopes: { permission: "audit_log:read" },
+    ...needs("audit_log:read", "The actions an audit log entry can have (auditLog's action filter takes one)."),
     resolve: () => [...AUDIT_ACTIONS],
   }),
 );

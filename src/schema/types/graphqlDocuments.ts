@@ -9,6 +9,7 @@ import { ApiError, badInput } from "../errors";
 import { documentRefusal } from "../limits";
 import { pageArgs } from "../page";
 import { teamIdOf } from "../scope";
+import { needs } from "../needs";
 
 interface DocumentRow {
   hash: string;
@@ -59,8 +60,7 @@ const RegistrationRef = builder.objectRef<{ registered: number; unchanged: numbe
 builder.queryField("graphqlDocuments", (t) =>
   t.field({
     type: GraphQLDocumentPageRef,
-    description: "The team's registered GraphQL documents, oldest first. Needs api_keys:read.",
-    authScopes: { permission: "api_keys:read" },
+    ...needs("api_keys:read", "The team's registered GraphQL documents, oldest first."),
     args: pageArgs(t),
     complexity: (args) => ({ field: 1 + args.limit, multiplier: args.limit }),
     resolve: (_root, { limit, offset }, ctx) => ({ teamId: teamIdOf(ctx), limit, offset }),
@@ -70,9 +70,7 @@ builder.queryField("graphqlDocuments", (t) =>
 builder.mutationField("registerGraphQLDocuments", (t) =>
   t.field({
     type: RegistrationRef,
-    description:
-      `Registers a manifest { "<sha256 hex of the text>": "<document>" } (what a GraphQL code generator writes; a key may also be the document id, "sha256:<hex>") as the team's trusted documents. Each document is checked against the schema and the query limits first; a hash that does not match its text, or a refused document, fails the whole manifest (400 naming it). At most ${MAX_DOCUMENTS_PER_REQUEST} documents a registration (more: 413) and ${MAX_DOCUMENTS_PER_TEAM} a team, counting those it holds (more: 400, nothing stored). Needs api_keys:create.`,
-    authScopes: { permission: "api_keys:create" },
+    ...needs("api_keys:create", `Registers a manifest { "<sha256 hex of the text>": "<document>" } (what a GraphQL code generator writes; a key may also be the document id, "sha256:<hex>") as the team's trusted documents. Each document is checked against the schema and the query limits first; a hash that does not match its text, or a refused document, fails the whole manifest (400 naming it). At most ${MAX_DOCUMENTS_PER_REQUEST} documents a registration (more: 413) and ${MAX_DOCUMENTS_PER_TEAM} a team, counting those it holds (more: 400, nothing stored).`),
     args: { manifest: t.arg({ type: "JSON", required: true, description: "The manifest: document hash → document text" }) },
     resolve: async (_root, { manifest }, ctx, info) => {
       const teamId = teamIdOf(ctx);

@@ -7,6 +7,7 @@ import { prisma } from "../../db";
 import { builder } from "../builder";
 import { badInput } from "../errors";
 import { teamIdOf } from "../scope";
+import { needs } from "../needs";
 
 const DAY_MS = 86_400_000;
 /** The longest range one export covers, and the range when none is given (ending now). */
@@ -52,9 +53,7 @@ const periodOf = (hour: Date, granularity: Granularity): Date => (granularity ==
 builder.queryField("usageExport", (t) =>
   t.field({
     type: [UsageRowRef],
-    description:
-      "Requests per key and UTC hour or day of the team's keys, oldest period first, periods without requests left out: the hours that overlap from..to (at most 90 days apart; default the last 7 days). Needs api_keys:read.",
-    authScopes: { permission: "api_keys:read" },
+    ...needs("api_keys:read", "Requests per key and UTC hour or day of the team's keys, oldest period first, periods without requests left out: the hours that overlap from..to (at most 90 days apart; default the last 7 days)."),
     args: {
       from: t.arg({ type: "DateTime", description: "Start of the range (default: 7 days before to)" }),
       to: t.arg({ type: "DateTime", description: "End of the range, excluded (default: now)" }),
@@ -110,9 +109,7 @@ const UsageByRouteRef = builder.objectRef<RouteRow>("UsageByRoute").implement({
 builder.queryField("usageByRoute", (t) =>
   t.field({
     type: [UsageByRouteRef],
-    description:
-      "Answers per key and route template of the team's keys, by outcome, in the hours that overlap from..to (at most 90 days apart; default the last 7 days): one row per key and route that was called, by key then route. Needs api_keys:read.",
-    authScopes: { permission: "api_keys:read" },
+    ...needs("api_keys:read", "Answers per key and route template of the team's keys, by outcome, in the hours that overlap from..to (at most 90 days apart; default the last 7 days): one row per key and route that was called, by key then route."),
     args: {
       from: t.arg({ type: "DateTime", description: "Start of the range (default: 7 days before to)" }),
       to: t.arg({ type: "DateTime", description: "End of the range, excluded (default: now)" }),

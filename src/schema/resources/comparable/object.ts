@@ -14,6 +14,7 @@ import { oldestFirst, orNotFound, reportItems } from "../report-items";
 import { similarity } from "./confidence";
 import { comparableFields, MAX_REPLACED } from "./fields";
 import { SUBJECT_SELECT } from "./valuation";
+import { needs } from "../../needs";
 
 builder.prismaObject("Comparable", {
   description: "A comparable property of a report: a recent sale or listing nearby that the valuation weighs.",
@@ -47,8 +48,7 @@ const { CreateInput } = reportItems(comparables);
 builder.mutationFields((t) => ({
   replaceComparables: t.prismaField({
     type: ["Comparable"],
-    description: `Replaces a report's whole set of comparables (0 to ${MAX_REPLACED}) in one transaction: every item is valid and saved, or nothing changes. Returns the new set in the order sent. Needs comparables:create, comparables:update and comparables:delete.`,
-    authScopes: { permissions: ["comparables:create", "comparables:update", "comparables:delete"] },
+    ...needs(["comparables:create", "comparables:update", "comparables:delete"], `Replaces a report's whole set of comparables (0 to ${MAX_REPLACED}) in one transaction: every item is valid and saved, or nothing changes. Returns the new set in the order sent.`),
     args: {
       reportId: t.arg.id({ required: true, description: "The report's id" }),
       comparables: t.arg({

@@ -10,6 +10,7 @@ import { REPORT_NOT_FOUND } from "../report/lookup";
 import { oldestFirst } from "../report-items";
 import { appraise, CONFIDENCE_LEVELS, CONFIDENCE_RULE, type AppraisedValuation, type Confidence, type WeighedComparable } from "./confidence";
 import { DISTANT_AFTER_MILES, MIN_COMPARABLES, STALE_AFTER_DAYS, VALUATION_WARNINGS, type Valuation } from "./market-analysis";
+import { needs } from "../../needs";
 
 const ValuationWarning = builder.enumType("ValuationWarning", {
   description: "A condition that weakens a valuation",
@@ -136,8 +137,7 @@ export const APPRAISAL_SELECT = { ...VALUATION_SELECT, ...SUBJECT_SELECT } as co
 builder.queryFields((t) => ({
   valuation: t.field({
     type: ValuationType,
-    description: "The valuation of one report of the team. Needs comparables:read.",
-    authScopes: { permission: "comparables:read" },
+    ...needs("comparables:read", "The valuation of one report of the team."),
     args: { reportId: t.arg.id({ required: true, description: "The report's id" }) },
     resolve: async (_root, { reportId }, ctx) => {
       const id = String(reportId);

@@ -28,6 +28,7 @@ import {
   type AuditedRow,
   type EndpointAudit,
 } from "../webhook/object";
+import { needs } from "../../needs";
 
 export const CRM_DESTINATION_NOT_FOUND = "CRM destination not found";
 /** Follow Up Boss API keys are ~40 characters; anything much longer is not one. */
@@ -162,15 +163,13 @@ async function destinationOfTeam(teamId: string, id: string): Promise<{ id: stri
 builder.queryFields((t) => ({
   crmDestinations: t.field({
     type: DestinationPage,
-    description: "The team's CRM destinations, oldest first. Needs webhooks:read.",
-    authScopes: { permission: "webhooks:read" },
+    ...needs("webhooks:read", "The team's CRM destinations, oldest first."),
     args: pageArgs(t),
     resolve: (_root, { limit, offset }, ctx) => ({ where: { teamId: teamIdOf(ctx), ...NOT_WEBHOOK }, limit, offset }),
   }),
   crmDestination: t.prismaField({
     type: CrmDestination,
-    description: "One CRM destination of the team. Needs webhooks:read.",
-    authScopes: { permission: "webhooks:read" },
+    ...needs("webhooks:read", "One CRM destination of the team."),
     args: { id: t.arg.id({ required: true, description: "The destination's id" }) },
     resolve: async (query, _root, { id }, ctx) => {
       const found = isUuid(String(id)) ? await prisma.webhookEndpoint.findFirst({ ...query, where: { id: String(id), teamId: teamIdOf(ctx), ...NOT_WEBHOOK } }) : null;
@@ -180,8 +179,7 @@ builder.queryFields((t) => ({
   }),
   crmDeliveries: t.field({
     type: DeliveryPage,
-    description: "A CRM destination's delivery attempts, newest first, optionally only those of a status and an event type. Needs webhooks:read.",
-    authScopes: { permission: "webhooks:read" },
+    ...needs("webhooks:read", "A CRM destination's delivery attempts, newest first, optionally only those of a status and an event type."),
     args: {
       destinationId: t.arg.id({ required: true, description: "The destination's id" }),
       ...deliveryFilterArgs(t),
@@ -197,8 +195,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createCrmDestination: t.field({
     type: Created,
-    description: `Connects a CRM: follow_up_boss (apiKey required) or json (url required). A team holds at most ${MAX_CRM_DESTINATIONS}. Needs webhooks:create.`,
-    authScopes: { permission: "webhooks:create" },
+    ...needs("webhooks:create", `Connects a CRM: follow_up_boss (apiKey required) or json (url required). A team holds at most ${MAX_CRM_DESTINATIONS}.`),
     args: { input: t.arg({ type: CreateInput, required: true, description: "The new destination" }) },
     resolve: async (_root, { input }, ctx) => {
       const kind = input.kind as CrmKind;
@@ -235,8 +232,7 @@ builder.mutationFields((t) => ({
   }),
   updateCrmDestination: t.prismaField({
     type: CrmDestination,
-    description: "Changes the given fields of a CRM destination (a new apiKey replaces the stored one). Needs webhooks:update.",
-    authScopes: { permission: "webhooks:update" },
+    ...needs("webhooks:update", "Changes the given fields of a CRM destination (a new apiKey replaces the stored one)."),
     args: { id: t.arg.id({ required: true, description: "The destination's id" }), input: t.arg({ type: UpdateInput, required: true, description: "The fields to change" }) },
     resolve: async (query, _root, { id, input }, ctx) => {
       const teamId = teamIdOf(ctx);
@@ -250,8 +246,7 @@ builder.mutationFields((t) => ({
   }),
   redeliverCrmDelivery: t.prismaField({
     type: "WebhookDelivery",
-    description: "Sends a delivery's lead to its destination again now: the retry already waiting, if any, else a new attempt (none follows once it arrived). Needs webhooks:update.",
-    authScopes: { permission: "webhooks:update" },
+    ...needs("webhooks:update", "Sends a delivery's lead to its destination again now: the retry already waiting, if any, else a new attempt (none follows once it arrived)."),
     args: {
       destinationId: t.arg.id({ required: true, description: "The destination's id" }),
       deliveryId: t.arg.id({ required: true, description: "The delivery to send again" }),
@@ -263,8 +258,7 @@ builder.mutationFields((t) => ({
     },
   }),
   deleteCrmDestination: t.id({
-    description: "Deletes a CRM destination and its delivery log; the stored API key goes with it. Returns its id. Needs webhooks:delete.",
-    authScopes: { permission: "webhooks:delete" },
+    ...needs("webhooks:delete", "Deletes a CRM destination and its delivery log; the stored API key goes with it. Returns its id."),
     args: { id: t.arg.id({ required: true, description: "The destination's id" }) },
     resolve: async (_root, { id }, ctx) => {
       if (!(await deleteAudited(ctx, teamIdOf(ctx), String(id), CRM_AUDIT))) throw notFound(CRM_DESTINATION_NOT_FOUND);

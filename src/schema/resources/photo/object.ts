@@ -15,6 +15,7 @@ import { isUuid, teamIdOf } from "../../scope";
 import { lockReport, orNotFound } from "../report-items";
 import { REPORT_NOT_FOUND, reportIdOfTeam } from "../report/lookup";
 import { MAX_PHOTO_BYTES, MAX_PHOTO_PIXELS, processPhoto, RENDITION_WIDTHS } from "./image";
+import { needs } from "../../needs";
 
 /** Photos a report may hold, its own and its comparables' together. */
 export const MAX_PHOTOS_PER_REPORT = 40;
@@ -123,8 +124,7 @@ const inTransaction = <T>(g: Gallery, fn: (tx: Tx) => Promise<T>) =>
 builder.queryFields((t) => ({
   reportPhotos: t.prismaField({
     type: ["Photo"],
-    description: `The photos of a report of the team (comparableId null: its own; else one comparable's), by position; at most ${MAX_PHOTOS_PER_REPORT}. Needs reports:read.`,
-    authScopes: { permission: "reports:read" },
+    ...needs("reports:read", `The photos of a report of the team (comparableId null: its own; else one comparable's), by position; at most ${MAX_PHOTOS_PER_REPORT}.`),
     args: {
       reportId: t.arg.id({ required: true, description: "The report's id" }),
       comparableId: t.arg.id({ description: "A comparable of the report: its photos instead of the report's own" }),
@@ -140,12 +140,13 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   uploadPhoto: t.prismaField({
     type: "Photo",
-    description:
+    ...needs(
+      "reports:update",
       `Adds a photo to a report of the team, or to one of its comparables. The file: JPEG, PNG or WebP, at most ${MAX_PHOTO_BYTES} bytes (25 MB) and ` +
       `${MAX_PHOTO_PIXELS / 1e6} megapixels, not animated; it is turned upright by its EXIF orientation and stored re-encoded at the widths ` +
       `${RENDITION_WIDTHS.join(", ")} (never enlarged) with all metadata removed (no EXIF, GPS, XMP or ICC). A report holds at most ` +
-      `${MAX_PHOTOS_PER_REPORT} photos, its comparables' included. Needs reports:update.`,
-    authScopes: { permission: "reports:update" },
+      `${MAX_PHOTOS_PER_REPORT} photos, its comparables' included.`,
+    ),
     args: {
       reportId: t.arg.id({ required: true, description: "The report's id" }),
       comparableId: t.arg.id({ description: "A comparable of the report: the photo shows it" }),
@@ -190,8 +191,7 @@ builder.mutationFields((t) => ({
   }),
   updatePhoto: t.prismaField({
     type: "Photo",
-    description: "Changes a photo's alt text or position (the others of its gallery move to make room). Needs reports:update.",
-    authScopes: { permission: "reports:update" },
+    ...needs("reports:update", "Changes a photo's alt text or position (the others of its gallery move to make room)."),
     args: {
       reportId: t.arg.id({ required: true, description: "The report's id" }),
       comparableId: t.arg.id({ description: "The comparable the photo shows, when it is one of a comparable's" }),
@@ -221,8 +221,7 @@ builder.mutationFields((t) => ({
     },
   }),
   deletePhoto: t.id({
-    description: "Deletes a photo and its renditions; the later ones of its gallery move up. Returns its id. Needs reports:update.",
-    authScopes: { permission: "reports:update" },
+    ...needs("reports:update", "Deletes a photo and its renditions; the later ones of its gallery move up. Returns its id."),
     args: {
       reportId: t.arg.id({ required: true, description: "The report's id" }),
       comparableId: t.arg.id({ description: "The comparable the photo shows, when it is one of a comparable's" }),

@@ -13,6 +13,7 @@ import { recordEvent, withEvents } from "../../../webhooks/outbox";
 import { reportRecord } from "../payloads";
 import { reportFields } from "./fields";
 import { REPORT_NOT_FOUND } from "./lookup";
+import { needs } from "../../needs";
 
 const CreateReportInput = inputType("CreateReportInput", reportFields, "create", "A new report; it starts as a draft.");
 const UpdateReportInput = inputType(
@@ -63,8 +64,7 @@ async function checkBrandingPhotos(tx: Prisma.TransactionClient, teamId: string,
 builder.mutationFields((t) => ({
   createReport: t.prismaField({
     type: "Report",
-    description: "Creates a draft report. listingAgent defaults to the team's admin, createdBy to the team's name. Needs reports:create.",
-    authScopes: { permission: "reports:create" },
+    ...needs("reports:create", "Creates a draft report. listingAgent defaults to the team's admin, createdBy to the team's name."),
     args: { input: t.arg({ type: CreateReportInput, required: true, description: "The new report" }) },
     resolve: async (query, _root, { input }, ctx) => {
       const teamId = teamIdOf(ctx);
@@ -99,8 +99,7 @@ builder.mutationFields((t) => ({
   }),
   updateReport: t.prismaField({
     type: "Report",
-    description: "Changes the given fields of a report. Needs reports:update (and reports:publish to change its status).",
-    authScopes: { permission: "reports:update" },
+    ...needs("reports:update", "Changes the given fields of a report.", "(and reports:publish to change its status)"),
     args: { id: t.arg.id({ required: true, description: "The report's id" }), input: t.arg({ type: UpdateReportInput, required: true, description: "The fields to change" }) },
     resolve: async (query, _root, { id, input }, ctx) => {
       const teamId = teamIdOf(ctx);
@@ -156,8 +155,7 @@ builder.mutationFields((t) => ({
     },
   }),
   deleteReport: t.id({
-    description: "Deletes a report and everything attached to it (comparables, showings, posts, insights). Returns its id. Needs reports:delete.",
-    authScopes: { permission: "reports:delete" },
+    ...needs("reports:delete", "Deletes a report and everything attached to it (comparables, showings, posts, insights). Returns its id."),
     args: { id: t.arg.id({ required: true, description: "The report's id" }) },
     resolve: async (_root, { id }, ctx) => {
       const teamId = teamIdOf(ctx);

@@ -10,6 +10,7 @@ import { APPRAISAL_SELECT, ValuationType } from "../comparable/valuation";
 import { engagementOf, EngagementType } from "../social-post/engagement";
 import { summaryStateOf } from "../summary/facts";
 import { reportFields } from "./fields";
+import { needs } from "../../needs";
 
 builder.prismaObject("Report", {
   description: "A property report: facts, narrative, display switches and its collections.",
@@ -22,16 +23,14 @@ builder.prismaObject("Report", {
     valuation: t.field({
       type: ValuationType,
       nullable: true,
-      description: "A comparative market analysis from all of the report's comparables. Needs comparables:read.",
-      authScopes: { permission: "comparables:read" },
+      ...needs("comparables:read", "A comparative market analysis from all of the report's comparables."),
       select: APPRAISAL_SELECT,
       resolve: (report) => appraise(report, report.comparables, new Date()),
     }),
     engagement: t.field({
       type: EngagementType,
       nullable: true,
-      description: "The report's social engagement (one statement per report). Needs social_media:read.",
-      authScopes: { permission: "social_media:read" },
+      ...needs("social_media:read", "The report's social engagement (one statement per report)."),
       select: { id: true, teamId: true },
       resolve: (report) => engagementOf(report.id, report.teamId),
     }),
@@ -55,7 +54,7 @@ builder.prismaObject("Report", {
       select: { id: true, teamId: true },
       resolve: async (report, _args, ctx) => (await summaryStateOf(ctx, report.teamId, report.id)).forClient,
     }),
-    team: t.relation("team", { nullable: true, description: "The team owning the report. Needs team:read.", authScopes: { permission: "team:read" } }),
+    team: t.relation("team", { nullable: true, ...needs("team:read", "The team owning the report.") }),
   }),
 });
 

@@ -13,6 +13,7 @@ import { REPORT_ORDER, ReportPage } from "./object";
 import { REPORT_NOT_FOUND } from "./lookup";
 import { findReportIdByAddress } from "./search";
 import { normalizeAddress } from "../../address";
+import { needs } from "../../needs";
 
 export const ReportStatusFilter = builder.enumType("ReportStatusFilter", {
   description: "Which reports a list holds",
@@ -28,8 +29,7 @@ builder.queryFields((t) => ({
   report: t.prismaField({
     type: "Report",
     nullable: true,
-    description: "One report of the team by id. Unknown ids (and other teams' reports) give a NOT_FOUND error. Needs reports:read.",
-    authScopes: { permission: "reports:read" },
+    ...needs("reports:read", "One report of the team by id. Unknown ids (and other teams' reports) give a NOT_FOUND error."),
     args: { id: t.arg.id({ required: true, description: "The report's id" }) },
     extensions: { sqlJson: { kind: "one", where: reportById } satisfies SqlJsonRoot },
     resolve: async (query, _root, args, ctx) => {
@@ -43,9 +43,7 @@ builder.queryFields((t) => ({
   reportByAddress: t.prismaField({
     type: "Report",
     nullable: true,
-    description:
-      "The team's report that best matches an address: case, punctuation, street-suffix, unit and directional abbreviations are ignored. Needs reports:read.",
-    authScopes: { permission: "reports:read" },
+    ...needs("reports:read", "The team's report that best matches an address: case, punctuation, street-suffix, unit and directional abbreviations are ignored."),
     args: { address: t.arg.string({ required: true, description: "A partial address, e.g. 123 n main st", validate: checked(addressRule) }) },
     resolve: async (query, _root, { address }, ctx) => {
       const teamId = teamIdOf(ctx);
@@ -57,8 +55,7 @@ builder.queryFields((t) => ({
   }),
   reports: t.field({
     type: ReportPage,
-    description: "The team's reports, newest first. Needs reports:read.",
-    authScopes: { permission: "reports:read" },
+    ...needs("reports:read", "The team's reports, newest first."),
     complexity: listComplexity,
     args: {
       status: t.arg({ type: ReportStatusFilter, defaultValue: "all", required: true, description: "draft, published or all" }),
@@ -72,9 +69,7 @@ builder.queryFields((t) => ({
   // best one only: a list to page through. Read by the resolvers (the one-statement path does not serve it).
   reportsMatching: t.field({
     type: ReportPage,
-    description:
-      "The team's reports whose address (or one-line address with city, state and zip) contains the given one, matched as reportByAddress matches (case, punctuation, street-suffix, unit and directional abbreviations ignored), newest first: every match, where reportByAddress answers the best only. Needs reports:read.",
-    authScopes: { permission: "reports:read" },
+    ...needs("reports:read", "The team's reports whose address (or one-line address with city, state and zip) contains the given one, matched as reportByAddress matches (case, punctuation, street-suffix, unit and directional abbreviations ignored), newest first: every match, where reportByAddress answers the best only."),
     complexity: listComplexity,
     args: {
       address: t.arg.string({ required: true, description: "A partial address, e.g. maple st", validate: checked(addressRule) }),

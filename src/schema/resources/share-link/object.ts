@@ -15,6 +15,7 @@ import { isUuid, teamIdOf } from "../../scope";
 import { REPORT_NOT_FOUND, reportIdOfTeam } from "../report/lookup";
 import { PREVIEW_MINUTES, previewToken } from "./preview";
 import { hashShareToken, newShareToken, sharePath } from "./token";
+import { needs } from "../../needs";
 
 export const SHARE_LINK_NOT_FOUND = "Share link not found";
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -89,8 +90,7 @@ export function shareExpiry(given: Date | null | undefined, now: Date): Date {
 builder.queryFields((t) => ({
   shareLinks: t.field({
     type: SharePage,
-    description: "A report's share links (revoked and expired ones too), newest first; never their tokens. Needs reports:share.",
-    authScopes: { permission: "reports:share" },
+    ...needs("reports:share", "A report's share links (revoked and expired ones too), newest first; never their tokens."),
     args: { reportId: t.arg.id({ required: true, description: "The report's id" }), ...pageArgs(t) },
     resolve: async (_root, { reportId, limit, offset }, ctx) => {
       const teamId = teamIdOf(ctx);
@@ -110,8 +110,7 @@ const Preview = builder.objectRef<{ token: string; expiresAt: Date }>("ReportPre
 builder.mutationFields((t) => ({
   previewReport: t.field({
     type: Preview,
-    description: `An address of the report's page as the client will see it through a share link (display switches and colours applied), marked as a preview, for ${PREVIEW_MINUTES} minutes: it makes no share link and counts no view. Needs reports:share (like a share link, the address opens the report to whoever holds it).`,
-    authScopes: { permission: "reports:share" },
+    ...needs("reports:share", `An address of the report's page as the client will see it through a share link (display switches and colours applied), marked as a preview, for ${PREVIEW_MINUTES} minutes: it makes no share link and counts no view.`, "(like a share link, the address opens the report to whoever holds it)"),
     args: { reportId: t.arg.id({ required: true, description: "The report's id" }) },
     resolve: async (_root, { reportId }, ctx) => {
       const teamId = teamIdOf(ctx);
@@ -120,8 +119,7 @@ builder.mutationFields((t) => ({
   }),
   createShareLink: t.field({
     type: CreatedLink,
-    description: `Makes a link to a public page of the report (expiring in ${DEFAULT_SHARE_DAYS} days unless expiresAt says otherwise). Its token is in this answer only. Needs reports:share.`,
-    authScopes: { permission: "reports:share" },
+    ...needs("reports:share", `Makes a link to a public page of the report (expiring in ${DEFAULT_SHARE_DAYS} days unless expiresAt says otherwise). Its token is in this answer only.`),
     args: {
       reportId: t.arg.id({ required: true, description: "The report's id" }),
       input: t.arg({ type: CreateInput, description: "Its label and expiry" }),
@@ -151,8 +149,7 @@ builder.mutationFields((t) => ({
   }),
   revokeShareLink: t.prismaField({
     type: "ShareLink",
-    description: "Revokes a share link: its page and PDF answer 404 from now on, on every server. Revoking it again changes nothing. Needs reports:share.",
-    authScopes: { permission: "reports:share" },
+    ...needs("reports:share", "Revokes a share link: its page and PDF answer 404 from now on, on every server. Revoking it again changes nothing."),
     args: {
       reportId: t.arg.id({ required: true, description: "The report's id" }),
       id: t.arg.id({ required: true, description: "The link's id" }),

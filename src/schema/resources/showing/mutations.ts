@@ -11,6 +11,7 @@ import { REPORT_NOT_FOUND, reportIdOfTeam } from "../report/lookup";
 import { showingFields } from "./fields";
 import { sealShowingAttendee } from "./attendee";
 import { findShowing, SHOWING_NOT_FOUND } from "./object";
+import { needs } from "../../needs";
 
 const CreateShowingInput = inputType("CreateShowingInput", showingFields, "create", "A new showing or open house of a report.");
 const UpdateShowingInput = inputType("UpdateShowingInput", showingFields, "update", "Only the fields given are changed.");
@@ -27,8 +28,7 @@ const duplicateKey = (key: string | null | undefined) => conflict(`Showing with 
 builder.mutationFields((t) => ({
   createShowing: t.prismaField({
     type: "Showing",
-    description: "Adds a showing or open house to a report of the team. uniqueShowingKey must be new to the team. Needs showings:create.",
-    authScopes: { permission: "showings:create" },
+    ...needs("showings:create", "Adds a showing or open house to a report of the team. uniqueShowingKey must be new to the team."),
     args: { input: t.arg({ type: CreateShowingInput, required: true, description: "The new showing" }) },
     resolve: async (query, _root, { input }, ctx) => {
       const teamId = teamIdOf(ctx);
@@ -50,8 +50,7 @@ builder.mutationFields((t) => ({
   }),
   updateShowing: t.prismaField({
     type: "Showing",
-    description: "Changes the given fields of a showing named by id or unique_showing_key. Needs showings:update.",
-    authScopes: { permission: "showings:update" },
+    ...needs("showings:update", "Changes the given fields of a showing named by id or unique_showing_key."),
     args: { id: t.arg.string({ required: true, description: "The showing's id or unique_showing_key" }), input: t.arg({ type: UpdateShowingInput, required: true, description: "The fields to change" }) },
     resolve: async (query, _root, { id, input }, ctx) => {
       const teamId = teamIdOf(ctx);
@@ -78,8 +77,7 @@ builder.mutationFields((t) => ({
     },
   }),
   deleteShowing: t.id({
-    description: "Deletes a showing named by id or unique_showing_key. Returns its id. Needs showings:delete.",
-    authScopes: { permission: "showings:delete" },
+    ...needs("showings:delete", "Deletes a showing named by id or unique_showing_key. Returns its id."),
     args: { id: t.arg.string({ required: true, description: "The showing's id or unique_showing_key" }) },
     resolve: async (_root, { id }, ctx) => {
       const teamId = teamIdOf(ctx);

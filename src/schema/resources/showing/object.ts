@@ -7,12 +7,13 @@ import { pageType } from "../../page";
 import { hasInvalidCharacters } from "../../rules";
 import { isUuid } from "../../scope";
 import { showingFields } from "./fields";
+import { needs } from "../../needs";
 
 builder.prismaObject("Showing", {
   description: "A private showing or an open house of a report.",
   fields: (t) => ({
     ...objectFields(showingFields, t),
-    report: t.relation("report", { nullable: true, description: "The report shown. Needs reports:read.", authScopes: { permission: "reports:read" } }),
+    report: t.relation("report", { nullable: true, ...needs("reports:read", "The report shown.") }),
   }),
 });
 

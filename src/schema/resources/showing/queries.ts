@@ -6,13 +6,13 @@ import { listComplexity, pageArgs } from "../../page";
 import { checked, uuid } from "../../rules";
 import { teamIdOf } from "../../scope";
 import { findShowing, SHOWING_NOT_FOUND, ShowingPage } from "./object";
+import { needs } from "../../needs";
 
 builder.queryFields((t) => ({
   showing: t.prismaField({
     type: "Showing",
     nullable: true,
-    description: "One showing of the team by id or unique_showing_key. Needs showings:read.",
-    authScopes: { permission: "showings:read" },
+    ...needs("showings:read", "One showing of the team by id or unique_showing_key."),
     args: { id: t.arg.string({ required: true, description: "The showing's id or unique_showing_key" }) },
     resolve: async (query, _root, { id }, ctx) => {
       const showing = await findShowing(teamIdOf(ctx), id, (where) => prisma.showing.findFirst({ ...query, where }));
@@ -22,8 +22,7 @@ builder.queryFields((t) => ({
   }),
   showings: t.field({
     type: ShowingPage,
-    description: "The team's showings, newest first, optionally of one report. Needs showings:read.",
-    authScopes: { permission: "showings:read" },
+    ...needs("showings:read", "The team's showings, newest first, optionally of one report."),
     complexity: listComplexity,
     args: { reportId: t.arg.id({ description: "Only the showings of this report", validate: checked(uuid().nullish()) }), ...pageArgs(t) },
     resolve: (_root, { reportId, limit, offset }, ctx) => ({

@@ -16,6 +16,7 @@ import { isUuid, teamIdOf } from "../../scope";
 import { findShowing } from "../showing/object";
 import { MAX_QUESTIONS } from "./links";
 import { hashSignInToken, isWellFormedSignInToken } from "./token";
+import { needs } from "../../needs";
 
 export const CONSENT_NOT_FOUND = "Consent receipt not found";
 
@@ -31,8 +32,7 @@ const answersOf = (value: unknown): { question: string; answer: string }[] =>
   Array.isArray(value) ? value.filter((a): a is { question: string; answer: string } => typeof a?.question === "string" && typeof a?.answer === "string") : [];
 
 builder.prismaObject("Attendee", {
-  description: "A visitor of an open house, made by its sign-ins (one per e-mail or phone and showing). Needs attendees:read.",
-  authScopes: { permission: "attendees:read" },
+  ...needs("attendees:read", "A visitor of an open house, made by its sign-ins (one per e-mail or phone and showing)."),
   fields: (t) => ({
     id: t.exposeID("id", { description: "The attendee's id (a UUID)" }),
     showingId: t.exposeID("showingId", { description: "The showing (open house) signed in to" }),
@@ -114,8 +114,7 @@ export async function withdrawByToken(token: string): Promise<boolean> {
 builder.queryFields((t) => ({
   attendeeConsents: t.field({
     type: ReceiptPage,
-    description: "Consent receipts of one showing, e-mail or phone (exactly one of them), newest first. Needs attendees:read.",
-    authScopes: { permission: "attendees:read" },
+    ...needs("attendees:read", "Consent receipts of one showing, e-mail or phone (exactly one of them), newest first."),
     args: {
       showingId: t.arg.string({ description: "The showing's id or unique_showing_key" }),
       email: t.arg.string({ description: "An e-mail (matched normalised: trimmed, lower case)" }),
@@ -147,8 +146,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   withdrawConsent: t.prismaField({
     type: "ConsentReceipt",
-    description: "Records the withdrawal of a consent (from now on the visitor must not be contacted on its channels). Withdrawing again changes nothing. Needs attendees:delete.",
-    authScopes: { permission: "attendees:delete" },
+    ...needs("attendees:delete", "Records the withdrawal of a consent (from now on the visitor must not be contacted on its channels). Withdrawing again changes nothing."),
     args: { id: t.arg.id({ required: true, description: "The consent receipt's id" }) },
     resolve: async (query, _root, args, ctx) => {
       const teamId = teamIdOf(ctx);

@@ -16,6 +16,7 @@ import { isUuid, teamIdOf } from "../../scope";
 import { findShowing, SHOWING_NOT_FOUND } from "../showing/object";
 import { z } from "zod";
 import { hashSignInToken, newSignInToken, openSignInToken, sealSignInToken, signInPath } from "./token";
+import { needs } from "../../needs";
 
 export const SIGN_IN_LINK_NOT_FOUND = "Sign-in link not found";
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -167,8 +168,7 @@ export async function qrCode(url: string, format: "SVG" | "PNG"): Promise<{ medi
 builder.queryFields((t) => ({
   signInLinks: t.field({
     type: LinkPage,
-    description: "A showing's sign-in links (revoked and expired ones too), newest first; never their tokens. Needs showings:update.",
-    authScopes: { permission: "showings:update" },
+    ...needs("showings:update", "A showing's sign-in links (revoked and expired ones too), newest first; never their tokens."),
     args: { showingId: t.arg.string({ required: true, description: "The showing's id or unique_showing_key" }), ...pageArgs(t) },
     resolve: async (_root, { showingId, limit, offset }, ctx) => {
       const teamId = teamIdOf(ctx);
@@ -177,8 +177,7 @@ builder.queryFields((t) => ({
   }),
   signInLinkQrCode: t.field({
     type: QrCode,
-    description: "A QR code of a sign-in link's URL (baseUrl + /s/<token>). Needs showings:update (the code holds the token).",
-    authScopes: { permission: "showings:update" },
+    ...needs("showings:update", "A QR code of a sign-in link's URL (baseUrl + /s/<token>).", "(the code holds the token)"),
     args: {
       showingId: t.arg.string({ required: true, description: "The showing's id or unique_showing_key" }),
       id: t.arg.id({ required: true, description: "The link's id" }),
@@ -199,8 +198,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createSignInLink: t.field({
     type: CreatedLink,
-    description: `Makes a link to a public sign-in form of the showing (expiring in ${DEFAULT_SIGN_IN_DAYS} days unless expiresAt says otherwise). Its token is in this answer only. Needs showings:update.`,
-    authScopes: { permission: "showings:update" },
+    ...needs("showings:update", `Makes a link to a public sign-in form of the showing (expiring in ${DEFAULT_SIGN_IN_DAYS} days unless expiresAt says otherwise). Its token is in this answer only.`),
     args: {
       showingId: t.arg.string({ required: true, description: "The showing's id or unique_showing_key" }),
       input: t.arg({ type: CreateInput, description: "Its label, expiry and questions" }),
@@ -209,8 +207,7 @@ builder.mutationFields((t) => ({
   }),
   revokeSignInLink: t.prismaField({
     type: "SignInLink",
-    description: "Revokes a sign-in link: its form answers 404 from now on, on every server. Revoking it again changes nothing. Needs showings:update.",
-    authScopes: { permission: "showings:update" },
+    ...needs("showings:update", "Revokes a sign-in link: its form answers 404 from now on, on every server. Revoking it again changes nothing."),
     args: {
       showingId: t.arg.string({ required: true, description: "The showing's id or unique_showing_key" }),
       id: t.arg.id({ required: true, description: "The link's id" }),

@@ -6,6 +6,7 @@ import { builder } from "../../builder";
 import { teamIdOf } from "../../scope";
 import { reportIdOfTeam } from "../report/lookup";
 import { COUNTS, type CountName } from "./fields";
+import { needs } from "../../needs";
 
 interface Figures extends Record<CountName, number> {
   platform: string | null;
@@ -67,8 +68,7 @@ export async function engagementOf(reportId: string, teamId: string): Promise<En
 builder.queryFields((t) => ({
   socialEngagement: t.field({
     type: EngagementType,
-    description: "The social engagement of one report of the team. Needs social_media:read.",
-    authScopes: { permission: "social_media:read" },
+    ...needs("social_media:read", "The social engagement of one report of the team."),
     args: { reportId: t.arg.id({ required: true, description: "The report's id" }) },
     resolve: async (_root, { reportId }, ctx) => {
       const teamId = teamIdOf(ctx);

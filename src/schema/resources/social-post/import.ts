@@ -11,6 +11,7 @@ import { REPORT_NOT_FOUND, reportIdOfTeam } from "../report/lookup";
 import { lockReport, orNotFound } from "../report-items";
 import { COUNTS, type CountName, type Platform } from "./fields";
 import { checkRecord, MAX_IMPORT, outcome, platformOf, RECORD_FIELDS, type ImportRecord, type StoredPost } from "./import-items";
+import { needs } from "../../needs";
 
 export const IMPORT_STATUSES = ["created", "updated", "unchanged", "skipped_stale", "error"] as const;
 type Status = (typeof IMPORT_STATUSES)[number];
@@ -81,8 +82,7 @@ const ImportResultType = builder.objectRef<ImportResult>("SocialImportResult").i
 builder.mutationFields((t) => ({
   importSocialMediaPosts: t.field({
     type: ImportResultType,
-    description: `Upserts up to ${MAX_IMPORT} post records of a report by (platform, external_id). Records use the REST names (${RECORD_FIELDS.join(", ")}). Invalid records are reported and the others applied, unless atomic. Needs social_media:create and social_media:update.`,
-    authScopes: { permissions: ["social_media:create", "social_media:update"] },
+    ...needs(["social_media:create", "social_media:update"], `Upserts up to ${MAX_IMPORT} post records of a report by (platform, external_id). Records use the REST names (${RECORD_FIELDS.join(", ")}). Invalid records are reported and the others applied, unless atomic.`),
     args: {
       reportId: t.arg.id({ required: true, description: "The report's id" }),
       posts: t.arg({

@@ -14,6 +14,7 @@ import { summaryInputs } from "./inputs";
 import { summaryProvider } from "./providers";
 import { flaggedPhrases, inputNumbers, screenWarnings, SUMMARY_LENGTHS, withinWords, WORD_LIMITS, wordCount, type SummaryLength } from "./screen";
 import { SUMMARY_TONES, type SummaryTone } from "./template";
+import { needs } from "../../needs";
 
 const Tone = builder.enumType("SummaryTone", {
   description: "How a summary reads: professional (default), warm or luxury",
@@ -60,9 +61,7 @@ const blocked = (phrases: string[]) =>
 builder.mutationFields((t) => ({
   generateSummary: t.field({
     type: GeneratedSummaryType,
-    description:
-      "Writes an executive summary of a report from its facts, valuation, showings, social engagement and agent insights, and saves it as the report's executiveSummary unless save is false. Needs ai_insights:create (and reports:update to save).",
-    authScopes: { permission: "ai_insights:create" },
+    ...needs("ai_insights:create", "Writes an executive summary of a report from its facts, valuation, showings, social engagement and agent insights, and saves it as the report's executiveSummary unless save is false.", "(and reports:update to save)"),
     args: {
       reportId: t.arg.id({ required: true, description: "The report's id" }),
       tone: t.arg({ type: Tone, defaultValue: "professional", description: "professional (default), warm or luxury" }),

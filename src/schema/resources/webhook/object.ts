@@ -18,6 +18,7 @@ import { badField, badInput, conflict, notFound } from "../../errors";
 import { pageArgs, pageType } from "../../page";
 import { checked, hasInvalidCharacters, text } from "../../rules";
 import { isUuid, teamIdOf } from "../../scope";
+import { needs } from "../../needs";
 
 export const WEBHOOK_NOT_FOUND = "Webhook not found";
 export const EVENT_NOT_FOUND = "Event not found";
@@ -346,15 +347,13 @@ export const deliveryPage = (teamId: string, endpointId: string, a: { status?: s
 builder.queryFields((t) => ({
   webhookEndpoints: t.field({
     type: EndpointPage,
-    description: "The team's webhook endpoints. Needs webhooks:read.",
-    authScopes: { permission: "webhooks:read" },
+    ...needs("webhooks:read", "The team's webhook endpoints."),
     args: pageArgs(t),
     resolve: (_root, { limit, offset }, ctx) => ({ where: { teamId: teamIdOf(ctx), ...WEBHOOK_KIND }, limit, offset }),
   }),
   webhookEndpoint: t.prismaField({
     type: "WebhookEndpoint",
-    description: "One endpoint of the team. Needs webhooks:read.",
-    authScopes: { permission: "webhooks:read" },
+    ...needs("webhooks:read", "One endpoint of the team."),
     args: { id: t.arg.id({ required: true, description: "The endpoint's id" }) },
     resolve: async (query, _root, { id }, ctx) => {
       const found = isUuid(String(id)) ? await prisma.webhookEndpoint.findFirst({ ...query, where: { id: String(id), teamId: teamIdOf(ctx), ...WEBHOOK_KIND } }) : null;
@@ -364,8 +363,7 @@ builder.queryFields((t) => ({
   }),
   webhookDeliveries: t.field({
     type: DeliveryPage,
-    description: "An endpoint's delivery attempts, newest first, optionally only those of a status and an event type. Needs webhooks:read.",
-    authScopes: { permission: "webhooks:read" },
+    ...needs("webhooks:read", "An endpoint's delivery attempts, newest first, optionally only those of a status and an event type."),
     args: {
       endpointId: t.arg.id({ required: true, description: "The endpoint's id" }),
       ...deliveryFilterArgs(t),
@@ -379,9 +377,7 @@ builder.queryFields((t) => ({
   }),
   webhookEventDeliveries: t.field({
     type: EventDeliveryPage,
-    description:
-      "The events sent to an endpoint, newest first, each with its attempts and where it stands (pending, retrying, delivered, failed); optionally only those in a state and of an event type. Needs webhooks:read.",
-    authScopes: { permission: "webhooks:read" },
+    ...needs("webhooks:read", "The events sent to an endpoint, newest first, each with its attempts and where it stands (pending, retrying, delivered, failed); optionally only those in a state and of an event type."),
     args: {
       endpointId: t.arg.id({ required: true, description: "The endpoint's id" }),
       state: t.arg.string({ description: `Only events in this state: ${EVENT_DELIVERY_STATES.join(", ")}`, validate: checked(z.enum(EVENT_DELIVERY_STATES).nullish()) }),
@@ -402,15 +398,13 @@ builder.queryFields((t) => ({
   }),
   webhookEvents: t.field({
     type: EventPage,
-    description: "The team's events of the last 30 days, newest first. Needs webhooks:read.",
-    authScopes: { permission: "webhooks:read" },
+    ...needs("webhooks:read", "The team's events of the last 30 days, newest first."),
     args: { type: t.arg.string({ description: "Only events of this type", validate: checked(text(100).nullish()) }), ...pageArgs(t) },
     resolve: (_root, { type, limit, offset }, ctx) => ({ where: { teamId: teamIdOf(ctx), ...(type ? { type } : {}) }, limit, offset }),
   }),
   webhookEvent: t.prismaField({
     type: "WebhookEvent",
-    description: "One event of the team. Needs webhooks:read.",
-    authScopes: { permission: "webhooks:read" },
+    ...needs("webhooks:read", "One event of the team."),
     args: { id: t.arg.id({ required: true, description: "The event's id (evt_…)" }) },
     resolve: async (query, _root, { id }, ctx) => {
       const key = String(id);
@@ -422,8 +416,7 @@ builder.queryFields((t) => ({
   }),
   webhookEventTypes: t.field({
     type: [EventTypeRef],
-    description: "The event types endpoints can subscribe to. Needs webhooks:read.",
-    authScopes: { permission: "webhooks:read" },
+    ...needs("webhooks:read", "The event types endpoints can subscribe to."),
     resolve: () => Object.entries(EVENT_TYPES).map(([type, description]) => ({ type, description })),
   }),
 }));
@@ -484,8 +477,7 @@ export async function deleteAudited(ctx: Context, teamId: string, id: string, au
 builder.mutationFields((t) => ({
   createWebhookEndpoint: t.field({
     type: CreatedEndpoint,
-    description: "Adds an endpoint; its secret is in the answer and never shown again. A team holds at most 20 endpoints (MAX_WEBHOOKS_PER_TEAM). Needs webhooks:create.",
-    authScopes: { permission: "webhooks:create" },
+    ...needs("webhooks:create", "Adds an endpoint; its secret is in the answer and never shown again. A team holds at most 20 endpoints (MAX_WEBHOOKS_PER_TEAM)."),
     args: { input: t.arg({ type: CreateInput, required: true, description: "The new endpoint" }) },
     resolve: async (_root, { input }, ctx) => {
       const data = await checkedFields(input);
@@ -504,8 +496,7 @@ builder.mutationFields((t) => ({
   }),
   updateWebhookEndpoint: t.prismaField({
     type: "WebhookEndpoint",
-    description: "Changes the given fields of an endpoint. Needs webhooks:update.",
-    authScopes: { permission: "webhooks:update" },
+    ...needs("webhooks:update", "Changes the given fields of an endpoint."),
     args: { id: t.arg.id({ required: true, description: "The endpoint's id" }), input: t.arg({ type: UpdateInput, required: true, description: "The fields to change" }) },
     resolve: async (query, _root, { id, input }, ctx) => {
       const teamId = teamIdOf(ctx);
@@ -516,8 +507,7 @@ builder.mutationFields((t) => ({
     },
   }),
   deleteWebhookEndpoint: t.id({
-    description: "Deletes an endpoint and its delivery log. Returns its id. Needs webhooks:delete.",
-    authScopes: { permission: "webhooks:delete" },
+    ...needs("webhooks:delete", "Deletes an endpoint and its delivery log. Returns its id."),
     args: { id: t.arg.id({ required: true, description: "The endpoint's id" }) },
     resolve: async (_root, { id }, ctx) => {
       if (!(await deleteAudited(ctx, teamIdOf(ctx), String(id), WEBHOOK_AUDIT))) throw notFound(WEBHOOK_NOT_FOUND);
@@ -526,8 +516,7 @@ builder.mutationFields((t) => ({
   }),
   rotateWebhookSecret: t.field({
     type: CreatedEndpoint,
-    description: "Gives the endpoint a new secret (in the answer, shown only now); the old one keeps signing too for 24 hours. Needs webhooks:update.",
-    authScopes: { permission: "webhooks:update" },
+    ...needs("webhooks:update", "Gives the endpoint a new secret (in the answer, shown only now); the old one keeps signing too for 24 hours."),
     args: { id: t.arg.id({ required: true, description: "The endpoint's id" }) },
     resolve: async (_root, { id }, ctx) => {
       const teamId = teamIdOf(ctx);
@@ -547,8 +536,7 @@ builder.mutationFields((t) => ({
   }),
   sendTestWebhook: t.prismaField({
     type: "WebhookDelivery",
-    description: "Sends a webhook.test event to this endpoint (whatever it subscribes to); answers the pending delivery. Needs webhooks:update.",
-    authScopes: { permission: "webhooks:update" },
+    ...needs("webhooks:update", "Sends a webhook.test event to this endpoint (whatever it subscribes to); answers the pending delivery."),
     args: { id: t.arg.id({ required: true, description: "The endpoint's id" }) },
     resolve: async (query, _root, { id }, ctx) => {
       const teamId = teamIdOf(ctx);
@@ -560,8 +548,7 @@ builder.mutationFields((t) => ({
   }),
   redeliverWebhook: t.prismaField({
     type: "WebhookDelivery",
-    description: "Sends the event of a delivery to its endpoint again now: the retry already waiting, if any, else a new attempt (none follows once the event reached the endpoint). Needs webhooks:update.",
-    authScopes: { permission: "webhooks:update" },
+    ...needs("webhooks:update", "Sends the event of a delivery to its endpoint again now: the retry already waiting, if any, else a new attempt (none follows once the event reached the endpoint)."),
     args: {
       endpointId: t.arg.id({ required: true, description: "The endpoint's id" }),
       deliveryId: t.arg.id({ required: true, description: "The delivery to send again" }),
