@@ -1,7 +1,7 @@
 // The team dashboard in headless Chromium against the real server: sign-in with an admin key, keys
 // (create, use, revoke), usage, webhooks (an endpoint at a local receiver, a test event, its delivery, redelivery)
 // and reports, with an axe check of every page at desktop and phone width. One browser launch for the file.
-// Screenshots go to artifacts/screenshots/dashboard-*.png (README "Dashboard"). Needs Debian's chromium (or
+// Screenshots go to artifacts/screenshots/dashboard-*.png (docs/dashboard.md). Needs Debian's chromium (or
 // CHROMIUM_PATH) like test/browser.test.ts: skipped with a message without one, a failure under REQUIRE_CHROMIUM.
 // The webhook settings of test/support/server.ts DELIVERING (every delivering process of the suite shares them).
 process.env.WEBHOOK_ALLOW_PRIVATE_URLS = "true";
