@@ -258,7 +258,7 @@ async function cache(): Promise<void> {
   await conn.close();
   ensurePostgraphile(log);
   const [service, postgraphile] = await Promise.all([startService(profiled(), { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl }), startPostgraphile(databaseUrl)]);
-  // The bench's own view of the response cache (keys as src/http/http-cache.ts names them): its team's keys, to count
+  // The bench's own view of the response cache (keys as src/yoga/use-http-cache.ts names them): its team's keys, to count
   // the misses' answers and drop them.
   const redis = new Redis(redisUrl);
   const teamKeys = async () => {

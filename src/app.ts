@@ -18,13 +18,13 @@ import { UPLOAD_LIMIT } from "./http/bodies";
 import { errorHandler, rejectMalformedUrl, sendError } from "./http/errors";
 import { GRAPHIQL_OPTIONS, graphiqlPage as renderGraphiQLPage } from "./http/graphiql";
 import { checkGraphQLTransport } from "./http/graphql-transport";
-import { graphqlHttpCache } from "./http/http-cache";
 import { dashboardRouter } from "./http/dashboard";
 import { healthRouter } from "./http/health";
 import { docsPolicy, graphiqlPolicy, securityHeaders } from "./http/security";
 import { accessLog, crossOrigin } from "./http/requests";
-import { streamRequests, useLiveStreams } from "./live/sse";
-import { graphqlWebSockets } from "./schema/websocket";
+import { useHttpCache } from "./yoga/use-http-cache";
+import { streamRequests, useLiveStreams } from "./yoga/use-live-streams";
+import { graphqlWebSockets } from "./yoga/websocket";
 import { logger } from "./logger";
 import { metricsEnabled, metricsOnMainPort } from "./observability/metrics";
 import { requestMetrics, useGraphQLPhaseMetrics } from "./observability/series";
@@ -105,7 +105,7 @@ export function assembleApp(authentication: RequestHandler, rateLimiter: RateLim
   const yoga = createYoga<{ req: Request; res: express.Response }>({
     schema,
     graphqlEndpoint: "/graphql",
-    // Over HTTP the auth step's context; a WebSocket operation brings its own (src/schema/websocket.ts).
+    // Over HTTP the auth step's context; a WebSocket operation brings its own (src/yoga/websocket.ts).
     context: ({ res }) => (res ? res.locals.context : {}),
     graphiql: GRAPHIQL_OPTIONS,
     renderGraphiQL: () => graphiqlPage().page,
@@ -116,8 +116,9 @@ export function assembleApp(authentication: RequestHandler, rateLimiter: RateLim
     // request pays for each root field beyond its first (after the limits: a refused document pays nothing more), the
     // points each operation costs (read cost, priced by the limits' estimate), and the one-statement read path's JSON
     // text answered as it is.
-    // Persisted queries and trusted documents first: a hash or documentId becomes its text before anything reads the query.
-    plugins: [useAutomaticPersistedQueries(), ...useTrustedDocuments(), useCompiledExecution(), ...useIncrementalDelivery(), useQueryLimits(), useRequestCost(), useReadCost(), useRawJsonResults(), useLiveStreams(), ...observed()],
+    // The HTTP cache first: a GET it can answer (304, a kept answer) runs nothing else. Then persisted queries and
+    // trusted documents: a hash or documentId becomes its text before anything reads the query.
+    plugins: [useHttpCache(), useAutomaticPersistedQueries(), ...useTrustedDocuments(), useCompiledExecution(), ...useIncrementalDelivery(), useQueryLimits(), useRequestCost(), useReadCost(), useRawJsonResults(), useLiveStreams(), ...observed()],
     logging: {
       debug: (...args) => logger.debug(args.map(String).join(" ")),
       info: (...args) => logger.info(args.map(String).join(" ")),
@@ -160,10 +161,9 @@ export function assembleApp(authentication: RequestHandler, rateLimiter: RateLim
   app.use(authentication);
   app.use(rejectMalformedUrl); // after auth, so the answer carries the rate-limit headers like every other
   // Yoga reads a body Express has already read as it is (Buffer), so this one limit holds for GraphQL too.
-  // GET reads: 304 or the response cache before Yoga (src/http/http-cache.ts).
   // A multipart request (the GraphQL multipart request spec: a photo's upload) may be as large as a photo's upload.
   const multipart = express.raw({ type: "multipart/form-data", limit: UPLOAD_LIMIT });
-  app.use(yoga.graphqlEndpoint, checkGraphQLTransport, streamRequests, graphqlHttpCache(), multipart, express.raw({ type: () => true, limit: BODY_LIMIT }), yoga.requestListener);
+  app.use(yoga.graphqlEndpoint, checkGraphQLTransport, streamRequests, multipart, express.raw({ type: () => true, limit: BODY_LIMIT }), yoga.requestListener);
   app.use("/v1", refuseTrustedOnlyKeys, restRouter());
   app.use((req, res) => sendError(res, 404, `Not found: ${req.method} ${req.path}`));
   app.use(errorHandler);

@@ -36,7 +36,7 @@ export interface Context {
   rateKey?: string;
   /**
    * Asked for by HTTP caching on a REST read the one-statement path answers: that statement also reads the team's data
-   * version, in the snapshot of its data, and leaves it here (src/http/http-cache.ts).
+   * version, in the snapshot of its data, and leaves it here (src/rest/http-cache.ts).
    */
   dataVersion?: { value?: string };
   /** Present when the key was admitted without being read for this request (see KeyCheck). */

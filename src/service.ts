@@ -16,11 +16,11 @@ import { createAppServer } from "./http/server";
 import { logger } from "./logger";
 import { serveMetrics } from "./observability/metrics";
 import { startDeliveryWorker } from "./webhooks/worker";
-import { closeResponseCache } from "./http/http-cache";
+import { closeResponseCache } from "./yoga/response-cache";
 import { closeApqStore } from "./graphql-documents/apq-store";
 import { closeLiveBus } from "./live/bus";
 import { closeLiveStreams } from "./live/streams";
-import { attachWebSockets } from "./schema/websocket";
+import { attachWebSockets } from "./yoga/websocket";
 
 /** Stops a start that cannot go on: one line on standard error for the person who ran it (no stack), exit 1. */
 function refuseToStart(what: string, why: string): never {

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { build } from "esbuild";
 import request from "supertest";
 import { chromium, type Browser } from "playwright-core";
-import { attachWebSockets, originAllowed } from "../src/schema/websocket";
+import { attachWebSockets, originAllowed } from "../src/yoga/websocket";
 import { createTeam, seedReport, startTestApp, type TestApp, type TestTeam } from "./support/app";
 import { CHROMIUM, chromiumFor } from "./support/chromium";
 

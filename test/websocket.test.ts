@@ -8,7 +8,7 @@ import WebSocket from "ws";
 import request from "supertest";
 import { sha256Hex } from "../src/graphql-documents/documents";
 import { MAX_STREAMS_PER_KEY } from "../src/live/streams";
-import { MAX_MESSAGE_BYTES, originAllowed } from "../src/schema/websocket";
+import { MAX_MESSAGE_BYTES, originAllowed } from "../src/yoga/websocket";
 import { createTeam, listeningTeamApp, type ListeningTeamApp, type TestApp, type TestTeam } from "./support/app";
 import { openLiveStream, type LiveStream } from "./support/sse";
 

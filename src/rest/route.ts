@@ -4,7 +4,7 @@ import { Router, type NextFunction, type Request, type RequestHandler, type Resp
 import type { z } from "zod";
 import { keyCheckAnswered, keyCheckFailed } from "../auth/middleware";
 import { sendError } from "../http/errors";
-import { restNotModified } from "../http/http-cache";
+import { restNotModified } from "./http-cache";
 import { schema } from "../schema";
 import { fieldPermissions } from "../schema/auth-scopes";
 import { RestError, type Operation } from "./graphql";
@@ -20,7 +20,7 @@ interface Caching {
 
 async function answer(fn: Handler, req: Request, res: Response, caching: Caching): Promise<void> {
   try {
-    // A read the client holds the current answer of: 304, nothing built (src/http/http-cache.ts).
+    // A read the client holds the current answer of: 304, nothing built (./http-cache.ts).
     if (!(caching.cacheable && (await restNotModified(req, res, caching.oneStatement)))) await fn(req, res);
   } catch (err) {
     // A key admitted without being read for this request: the auth layer says whether the error stands, the request

@@ -1,6 +1,6 @@
 // Which GraphQL reads may be answered from a validator, a cached answer or a read replica: a query whose root fields
 // all read only rows the team-version triggers watch. Stated once here, below both users: the HTTP cache
-// (../http/http-cache.ts) and the engine's replica routing (./engine.ts, ../db/replicas.ts).
+// (../yoga/use-http-cache.ts, ../rest/http-cache.ts) and the engine's replica routing (./engine.ts, ../db/replicas.ts).
 import { Kind, type DocumentNode, type OperationDefinitionNode, type SelectionSetNode } from "graphql";
 
 /**

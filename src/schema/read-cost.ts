@@ -233,7 +233,7 @@ function costHeader(res: Response, context: Context | undefined): void {
   } as Response["writeHead"];
 }
 
-// ---- GraphQL GET answers from the HTTP cache (src/http/http-cache.ts) ----
+// ---- GraphQL GET answers from the HTTP cache (src/yoga/use-http-cache.ts) ----
 
 const EXTENSIONS = Buffer.from(',"extensions":');
 

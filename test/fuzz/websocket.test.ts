@@ -13,7 +13,7 @@ import type { AddressInfo } from "node:net";
 import fc from "fast-check";
 import WebSocket from "ws";
 import { liveStreams } from "../../src/live/streams";
-import { attachWebSockets, MAX_MESSAGE_BYTES } from "../../src/schema/websocket";
+import { attachWebSockets, MAX_MESSAGE_BYTES } from "../../src/yoga/websocket";
 import { FUZZ_RUNS, SEED, World } from "./harness";
 
 jest.setTimeout(30 * 60_000);

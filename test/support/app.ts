@@ -10,10 +10,10 @@ import { flushUsage } from "../../src/auth/usage";
 import { buildApp } from "../../src/app";
 import { database, prisma } from "../../src/db";
 import type { Prisma } from "../../src/generated/prisma/client";
-import { closeResponseCache } from "../../src/http/http-cache";
+import { closeResponseCache } from "../../src/yoga/response-cache";
 import { closeLiveBus } from "../../src/live/bus";
 import { closeLiveStreams } from "../../src/live/streams";
-import { attachWebSockets } from "../../src/schema/websocket";
+import { attachWebSockets } from "../../src/yoga/websocket";
 import { closeApqStore } from "../../src/graphql-documents/apq-store";
 
 export interface TestApp {

@@ -1,5 +1,5 @@
 // Live updates (docs/api.md "Live updates"): GraphQL subscriptions, answered over server-sent events by
-// graphql-yoga (src/live/sse.ts writes each event's id). `reportEvents(reportId)` streams one report's changes,
+// graphql-yoga (src/yoga/use-live-streams.ts writes each event's id). `reportEvents(reportId)` streams one report's changes,
 // `teamEvents(types)` the team's; each event is an outbox row (src/live/streams.ts) whose changed object is read when
 // the event is sent, as its query answers it. Checked when subscribing (the key's permissions, the report in the
 // key's team, the key's open streams) and for every event (events about what the key may not read are not sent).
@@ -137,14 +137,14 @@ const LiveEvent = builder.objectRef<LiveRow>("LiveEvent").implement({
   }),
 });
 
-/** A refusal before a stream opens, with its HTTP status (src/live/sse.ts answers it as JSON). */
+/** A refusal before a stream opens, with its HTTP status (src/yoga/use-live-streams.ts answers it as JSON). */
 const refused = (message: string, status: number, code: string) => new GraphQLError(message, { extensions: { code, status, http: { status } } });
 
 const EVENT_ID = /^evt_[A-Za-z0-9_-]{1,64}$/;
 
 /** What a stream's request says beyond its arguments: that it asks for SSE, and where it resumes. */
 function streamRequest(ctx: Context): { lastEventId: string | null } {
-  const websocket = websocketOf(ctx); // its subscribe message's extensions.lastEventId, checked by src/schema/websocket.ts
+  const websocket = websocketOf(ctx); // its subscribe message's extensions.lastEventId, checked by src/yoga/websocket.ts
   if (websocket) return { lastEventId: websocket.lastEventId };
   const request = (ctx as Context & { request?: Request }).request;
   const accept = request?.headers.get("accept") ?? "";

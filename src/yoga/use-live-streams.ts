@@ -7,7 +7,7 @@ import type { RequestHandler } from "express";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
 import { notAnswering } from "../http/activity";
 import type { ExecutionResult, GraphQLFormattedError } from "graphql";
-import { LIVE_EVENT_ID, LIVE_FRAME, liveSubscribe, nextEvent, type LiveResult } from "./render";
+import { LIVE_EVENT_ID, LIVE_FRAME, liveSubscribe, nextEvent, type LiveResult } from "./live-render";
 
 const KEEP_ALIVE_MS = 12_000;
 
@@ -55,7 +55,7 @@ const stream: Processor = (result, fetchAPI) => {
     async pull(controller) {
       try {
         const { value, done } = await iterator.next();
-        // An answer without errors comes with its bytes, shared by every stream that sends it (./render.ts).
+        // An answer without errors comes with its bytes, shared by every stream that sends it (./live-render.ts).
         if (value != null) controller.enqueue(!value.errors && value[LIVE_FRAME] ? value[LIVE_FRAME] : nextEvent(value[LIVE_EVENT_ID], JSON.stringify(withoutInternals(value))));
         if (done) {
           controller.enqueue(encoder.encode("event: complete\ndata:\n\n"));
@@ -78,7 +78,7 @@ const stream: Processor = (result, fetchAPI) => {
   });
 };
 
-/** Yoga plugin: subscriptions answer as above, each event answered once per selection (./render.ts). */
+/** Yoga plugin: subscriptions answer as above, each event answered once per selection (./live-render.ts). */
 export function useLiveStreams(): Plugin {
   const subscriptions = new WeakSet<Request>();
   return {

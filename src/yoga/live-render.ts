@@ -14,7 +14,7 @@ import { LRUCache } from "lru-cache";
 import { config } from "../config";
 import type { Context } from "../context";
 import { execute } from "../schema/engine";
-import type { LiveRow } from "./streams";
+import type { LiveRow } from "../live/streams";
 
 /** The event id a result is for (the SSE writer's `id:` line). */
 export const LIVE_EVENT_ID = Symbol("liveEventId");

@@ -9,7 +9,7 @@
 //   envelop — the same plugins as HTTP (limits, mutation cost, engine, live streams and their caps, error masking);
 //   a persisted-query hash and the trusted-documents rule are resolved as over HTTP (src/graphql-documents/apq.ts).
 // - Subscriptions are the live streams of src/live/streams.ts (one count of open streams per key, team and process for
-//   every transport); an event's answer is the one built for every stream of the same selection (src/live/render.ts), its
+//   every transport); an event's answer is the one built for every stream of the same selection (src/yoga/live-render.ts), its
 //   JSON text written into each socket's `next` message without being serialised again.
 // - A stream ended because its key was revoked or rolled out closes the socket 4403.
 // - Server pings every KEEP_ALIVE_MS (a socket that does not answer within as long is dropped); messages larger than
@@ -33,8 +33,8 @@ import { persistedQueryHash, resolvePersistedQuery } from "../graphql-documents/
 import { sha256Hex } from "../graphql-documents/documents";
 import { logger } from "../logger";
 import { graphqlNesting, jsonDepth } from "../http/nesting";
-import { QUERY_TOO_COMPLEX, TEXT_LIMITS } from "./limits";
-import { LIVE_FRAME, type LiveResult } from "../live/render";
+import { QUERY_TOO_COMPLEX, TEXT_LIMITS } from "../schema/limits";
+import { LIVE_FRAME, type LiveResult } from "./live-render";
 import { WEBSOCKET, type WebSocketOperation } from "../live/websocket-operation";
 
 export const WEBSOCKET_PATH = "/graphql";
@@ -116,7 +116,7 @@ let pendingPayload: string | null = null;
 function liveText(frame: Uint8Array): string {
   let text = payloadTexts.get(frame);
   if (text === undefined) {
-    // The SSE frame: optional `id: …` line, `event: next`, `data: <json>`, blank line (src/live/render.ts nextEvent).
+    // The SSE frame: optional `id: …` line, `event: next`, `data: <json>`, blank line (src/yoga/live-render.ts nextEvent).
     const sse = Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength).toString("utf8");
     const start = sse.indexOf("\ndata: ") + 7;
     text = sse.slice(start, sse.length - 2);
