@@ -8,9 +8,9 @@ import { GraphQLError } from "graphql";
 import { createYoga, maskError } from "graphql-yoga";
 import { authenticate } from "./auth/middleware";
 import type { RateLimiter } from "./auth/rate-limit";
-import { useRequestCost } from "./auth/request-cost";
-import { useAutomaticPersistedQueries } from "./graphql-documents/apq";
-import { refuseTrustedOnlyKeys, useTrustedDocuments } from "./graphql-documents/plugin";
+import { useRequestCost } from "./yoga/use-request-cost";
+import { useAutomaticPersistedQueries } from "./yoga/use-automatic-persisted-queries";
+import { useTrustedDocuments } from "./yoga/use-trusted-documents";
 import { config } from "./config";
 import { databaseFailure } from "./db/errors";
 import { countRequests } from "./http/activity";
@@ -27,8 +27,9 @@ import { streamRequests, useLiveStreams } from "./yoga/use-live-streams";
 import { graphqlWebSockets } from "./yoga/websocket";
 import { logger } from "./logger";
 import { metricsEnabled, metricsOnMainPort } from "./observability/metrics";
-import { requestMetrics, useGraphQLPhaseMetrics } from "./observability/series";
-import { useExecutionSpans } from "./observability/spans";
+import { requestMetrics } from "./observability/series";
+import { useGraphQLPhaseMetrics } from "./yoga/use-graphql-phase-metrics";
+import { useExecutionSpans } from "./yoga/use-execution-spans";
 import { tracing } from "./observability/tracing";
 import { docsRouter, restRouter } from "./rest";
 import { API_VERSION } from "./rest/openapi";
@@ -36,11 +37,11 @@ import { readsReports } from "./rest/table";
 import { routeTemplate } from "./rest/route-templates";
 import { schema } from "./schema";
 import { sharePagesRouter } from "./share/router";
-import { useCompiledExecution } from "./schema/engine";
-import { useQueryLimits } from "./schema/limits";
-import { useIncrementalDelivery } from "./schema/incremental";
-import { useReadCost } from "./schema/read-cost";
-import { useRawJsonResults } from "./schema/sql-json/raw";
+import { useCompiledExecution } from "./yoga/use-compiled-execution";
+import { useQueryLimits } from "./yoga/use-query-limits";
+import { useIncrementalDelivery } from "./yoga/use-incremental-delivery";
+import { useReadCost } from "./yoga/use-read-cost";
+import { useRawJsonResults } from "./yoga/use-raw-json-results";
 
 /** GET / without a key: where everything is. */
 const INDEX = {
@@ -164,7 +165,7 @@ export function assembleApp(authentication: RequestHandler, rateLimiter: RateLim
   // A multipart request (the GraphQL multipart request spec: a photo's upload) may be as large as a photo's upload.
   const multipart = express.raw({ type: "multipart/form-data", limit: UPLOAD_LIMIT });
   app.use(yoga.graphqlEndpoint, checkGraphQLTransport, streamRequests, multipart, express.raw({ type: () => true, limit: BODY_LIMIT }), yoga.requestListener);
-  app.use("/v1", refuseTrustedOnlyKeys, restRouter());
+  app.use("/v1", restRouter());
   app.use((req, res) => sendError(res, 404, `Not found: ${req.method} ${req.path}`));
   app.use(errorHandler);
   return app;

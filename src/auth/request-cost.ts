@@ -4,7 +4,6 @@
 // has parsed (and cached) and validated, just before it executes: all of it or none. A request the rest of the
 // hour cannot pay for is refused whole — 429 RATE_LIMITED, nothing runs — and keeps only its first point spent, as
 // any refused request does (and, like one, is no call in the usage counts). REST routes run one root field each: one point, counted by the middleware alone.
-import type { Plugin } from "@envelop/core";
 import type { Response } from "express";
 import { GraphQLError, getOperationAST, Kind, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema } from "graphql";
 import { collectFields } from "graphql/execution/collectFields";
@@ -36,7 +35,7 @@ export function requestCost(schema: GraphQLSchema, document: DocumentNode, opera
   return Math.max(1, cost);
 }
 
-type RequestContext = Context & { res?: Response };
+export type RequestContext = Context & { res?: Response };
 
 const rateLimited = (message: string) =>
   new GraphQLError(message, { extensions: { code: "RATE_LIMITED", status: 429, http: { status: 429 } } });
@@ -62,17 +61,4 @@ export async function chargeRest(context: RequestContext, cost: number): Promise
   rateLimit.remaining = result.remaining;
   countCall(viewer.teamId, viewer.keyId, new Date(), cost - 1);
   return null;
-}
-
-/** Yoga/envelop plugin: a mutation request pays for each root field it runs before it runs. */
-export function useRequestCost(): Plugin {
-  return {
-    onExecute({ args, setResultAndStopExecution }) {
-      const cost = requestCost(args.schema, args.document, args.operationName, args.variableValues);
-      if (cost <= 1) return; // no promise for a query
-      return chargeRest(args.contextValue as RequestContext, cost).then((refused) => {
-        if (refused) setResultAndStopExecution({ errors: [refused] });
-      });
-    },
-  };
 }

@@ -3,19 +3,17 @@
 // of that hash — a registered (trusted) document first, else one a client of the team sent earlier with its hash
 // (./apq-store.ts). A miss answers PersistedQueryNotFound, and the client sends the query with its hash, which keeps
 // it. A key limited to trusted documents runs registered documents only: its hash names a registered document or
-// the request is refused, and nothing it sends is kept. Runs over HTTP (this Yoga plugin, before the trusted-document
-// rules of ./plugin.ts) and over WebSocket (src/live/ws.ts calls resolvePersistedQuery).
-import type { Response } from "express";
+// the request is refused, and nothing it sends is kept. Runs over HTTP (src/yoga/use-automatic-persisted-queries.ts,
+// before the trusted-document rules of src/yoga/use-trusted-documents.ts) and over WebSocket (src/yoga/websocket.ts
+// calls resolvePersistedQuery).
 import { GraphQLError } from "graphql";
-import type { GraphQLParams, Plugin } from "graphql-yoga";
 import type { Viewer } from "../context";
 import { APQ_MAX_TEXT, apqStore } from "./apq-store";
-import { findDocument, sha256Hex } from "./documents";
-import { TRUSTED_ONLY_MESSAGE } from "./plugin";
+import { findDocument, sha256Hex, TRUSTED_ONLY_MESSAGE } from "./documents";
 
 const HASH = /^[0-9a-f]{64}$/;
 
-const refusal = (message: string, status: number, code: string) => new GraphQLError(message, { extensions: { code, status, http: { status } } });
+export const refusal = (message: string, status: number, code: string) => new GraphQLError(message, { extensions: { code, status, http: { status } } });
 
 /** The persisted-query hash a request's extensions carry (lower-cased); null when it carries none; a refusal when malformed. */
 export function persistedQueryHash(extensions: unknown): string | null {
@@ -59,30 +57,4 @@ export async function resolvePersistedQuery(viewer: Viewer, hash: string, query:
   const kept = await store.get(viewer.teamId, hash);
   if (kept === undefined) throw refusal("PersistedQueryNotFound", 200, "PERSISTED_QUERY_NOT_FOUND");
   return { query: kept, registered: false };
-}
-
-/** The request's viewer as the auth step left it (Yoga's server context is Express's req and res). */
-const viewerOf = (context: unknown): Viewer | null | undefined => ((context as { res?: Response }).res?.locals.context as { viewer?: Viewer | null } | undefined)?.viewer;
-
-/**
- * Yoga plugin (first of the document plugins): a request with `extensions.persistedQuery` runs the text it names.
- * A registered document runs as its `documentId` would (the trusted-document rules and plugin read it); any other
- * runs as the query text. The extension is taken off the parameters once resolved.
- */
-export function useAutomaticPersistedQueries(): Plugin {
-  return {
-    async onParams({ params, setParams, context }) {
-      const hash = persistedQueryHash(params.extensions);
-      if (hash === null) return;
-      if ((params as { documentId?: unknown }).documentId != null) throw refusal("Send either documentId or extensions.persistedQuery, not both", 400, "BAD_REQUEST");
-      const viewer = viewerOf(context);
-      if (!viewer) return;
-      const { query, registered } = await resolvePersistedQuery(viewer, hash, params.query);
-      const { persistedQuery: _sent, ...extensions } = params.extensions as Record<string, unknown>;
-      const next: GraphQLParams & { documentId?: string } = registered
-        ? { ...params, query: undefined, extensions, documentId: `sha256:${hash}` }
-        : { ...params, query, extensions };
-      setParams(next);
-    },
-  };
 }

@@ -8,6 +8,9 @@ import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { prisma } from "../db";
 
+/** The refusal of anything but a registered document for a key limited to those (docs/api.md "Trusted documents"). */
+export const TRUSTED_ONLY_MESSAGE = "Permission denied: this key runs registered documents only";
+
 export const sha256Hex = (text: string): string => createHash("sha256").update(text).digest("hex");
 
 // A manifest's key: the hash in hex, or the document id itself ("sha256:<hex>"), which is what GraphQL Code

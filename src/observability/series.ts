@@ -2,7 +2,6 @@
 // pool, rate-limit refusals, the webhook backlog and delivery attempts. Label values are bounded by the code, never by
 // clients: a route is its pattern (/v1/reports/:id), one of the fixed mounts (/graphql, /dashboard…) or "unmatched".
 import type { Request, RequestHandler } from "express";
-import { createHistogram, usePrometheus } from "@graphql-yoga/plugin-prometheus";
 import { Counter, Gauge, Histogram } from "prom-client";
 import { database } from "../db";
 import { hasReplicas, readsServed, replicaStates } from "../db/replicas";
@@ -165,37 +164,3 @@ export function deliveryOutcome(o: DeliveryOutcome): "success" | "http_error" | 
 }
 
 export const countDelivery = (o: DeliveryOutcome): void => deliveryDuration.observe({ outcome: deliveryOutcome(o) }, o.durationMs / 1000);
-
-/** A GraphQL phase's histogram, labelled by operation type only (operation names are the client's choice). */
-const phase = <P extends "parse" | "validate" | "execute">(name: P) =>
-  createHistogram<P, "operation_type">({
-    registry,
-    histogram: { name: `prs_graphql_${name}_duration_seconds`, help: `GraphQL ${name} phase by operation type`, labelNames: ["operation_type"] },
-    fillLabelsFn: (params) => ({ operation_type: params.operationType ?? "unknown" }),
-    phases: [name],
-  });
-
-/**
- * Yoga's Prometheus plugin, for the GraphQL phases only: parse, validate and execute durations. Its other series are
- * left out (the HTTP ones are prs_http_request_duration_seconds's) and it serves no endpoint of its own.
- */
-export const useGraphQLPhaseMetrics = () =>
-  usePrometheus({
-    registry,
-    endpoint: false,
-    metrics: {
-      graphql_envelop_phase_parse: phase("parse"),
-      graphql_envelop_phase_validate: phase("validate"),
-      graphql_envelop_phase_execute: phase("execute"),
-      graphql_envelop_phase_context: false,
-      graphql_envelop_phase_subscribe: false,
-      graphql_envelop_request: false,
-      graphql_envelop_request_duration: false,
-      graphql_envelop_request_time_summary: false,
-      graphql_envelop_error_result: false,
-      graphql_envelop_deprecated_field: false,
-      graphql_envelop_schema_change: false,
-      graphql_envelop_execute_resolver: false,
-      graphql_yoga_http_duration: false,
-    },
-  });

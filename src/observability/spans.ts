@@ -1,11 +1,9 @@
-// Spans of the service's own work (traces on: ./tracing.ts): the GraphQL execution (an envelop plugin: the engine
-// is graphql-jit, which GraphQL instrumentations do not see), each webhook delivery attempt, and the trace ids the
-// access log carries. Through @opentelemetry/api only: without the SDK every call here is a no-op.
+// Spans of the service's own work (traces on: ./tracing.ts): the GraphQL execution (src/yoga/use-execution-spans.ts:
+// the engine is graphql-jit, which GraphQL instrumentations do not see), each webhook delivery attempt, and the trace
+// ids the access log carries. Through @opentelemetry/api only: without the SDK every call here is a no-op.
 import { context, SpanKind, SpanStatusCode, trace, type Span } from "@opentelemetry/api";
-import type { Plugin } from "@envelop/core";
-import { getOperationAST } from "graphql";
 
-const tracer = trace.getTracer("property-report-service");
+export const tracer = trace.getTracer("property-report-service");
 
 /** The active span's trace and span ids (for a log line), or nothing outside a trace. */
 export function traceIds(): { traceId: string; spanId: string } | undefined {
@@ -14,35 +12,11 @@ export function traceIds(): { traceId: string; spanId: string } | undefined {
   return ids && trace.isSpanContextValid(ids) ? { traceId: ids.traceId, spanId: ids.spanId } : undefined;
 }
 
-function failed(span: Span, err: unknown): never {
+export function failed(span: Span, err: unknown): never {
   span.recordException(err as Error);
   span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error)?.message });
   throw err;
 }
-
-/** Envelop plugin: a span around each execution, named and marked by its operation type and name. */
-export const useExecutionSpans = (): Plugin => ({
-  onExecute({ args, executeFn, setExecuteFn }) {
-    const operation = getOperationAST(args.document, args.operationName);
-    const type = operation?.operation ?? "unknown";
-    const name = operation?.name?.value;
-    const attributes = { "graphql.operation.type": type, ...(name ? { "graphql.operation.name": name } : {}) };
-    setExecuteFn((execArgs) =>
-      tracer.startActiveSpan(name ? `${type} ${name}` : type, { attributes }, async (span) => {
-        try {
-          const result = await executeFn(execArgs);
-          const errors = (result as { errors?: readonly unknown[] }).errors;
-          if (errors?.length) span.setStatus({ code: SpanStatusCode.ERROR, message: `${errors.length} GraphQL error(s)` });
-          return result;
-        } catch (err) {
-          return failed(span, err);
-        } finally {
-          span.end();
-        }
-      }),
-    );
-  },
-});
 
 /**
  * A span around one delivery attempt (its outgoing request, a child span, carries the traceparent). A trace of its

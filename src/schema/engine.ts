@@ -1,9 +1,8 @@
 // The one execution engine of both interfaces: graphql-jit compiles each document once and the compiled query runs
-// every request of it. /graphql uses it through Yoga (useCompiledExecution); REST routes run their pre-parsed
+// every request of it. /graphql uses it through Yoga (src/yoga/use-compiled-execution.ts); REST routes run their pre-parsed
 // documents through `execute` directly. Compiled documents are kept by document object (Yoga's parser cache hands
 // the same object for the same text) with a bounded cache by text behind it, so clients sending many different
 // documents cannot grow memory without bound.
-import { useEngine, type Plugin } from "@envelop/core";
 import {
   execute as graphqlExecute,
   getOperationAST,
@@ -143,6 +142,3 @@ export const oneStatementAnswers = (document: DocumentNode, operationName: strin
   const entry = compiled(document, operationName);
   return "query" in entry.query && entry.sql !== null;
 };
-
-/** Yoga/envelop plugin: /graphql executes on this engine. */
-export const useCompiledExecution = (): Plugin => useEngine({ execute: execute as NonNullable<Parameters<typeof useEngine>[0]["execute"]> });

@@ -34,6 +34,6 @@ import "./types/liveEvents";
 import "./types/permissionCatalog";
 
 // Every list of objects counts what it builds against the limit of one request (limits.ts, the second line of defence).
-// @defer and @stream are declared here (./incremental.ts executes them): Yoga's defer-stream plugin would otherwise
+// @defer and @stream are declared here (src/yoga/use-incremental-delivery.ts executes them): Yoga's defer-stream plugin would otherwise
 // replace the schema with a copy that the compiled engine and the one-statement path do not know.
 export const schema = countBuiltItems(builder.toSchema({ sortSchema: false, directives: [...specifiedDirectives, GraphQLDeferDirective, GraphQLStreamDirective] }));

@@ -12,7 +12,6 @@
 import { maxAliasesRule } from "@escape.tech/graphql-armor-max-aliases";
 import { getMappedArgumentValues } from "@pothos/core";
 import { complexityFromQuery } from "@pothos/plugin-complexity";
-import type { Plugin } from "graphql-yoga";
 import {
   defaultFieldResolver,
   getNamedType,
@@ -74,7 +73,7 @@ function validationStatus(context: unknown): number | undefined {
 }
 
 /** The document's text and variables, refused (thrown) when they nest past what the parser and walkers can take. */
-function checkText(query: unknown, variables: unknown): void {
+export function checkText(query: unknown, variables: unknown): void {
   if (typeof query === "string" && graphqlNesting(query, TEXT_LIMITS.nesting) > TEXT_LIMITS.nesting) {
     throw badRequest(`Query too complex: it is nested more than ${TEXT_LIMITS.nesting} levels deep`, QUERY_TOO_COMPLEX);
   }
@@ -85,7 +84,7 @@ function checkText(query: unknown, variables: unknown): void {
 }
 
 /** graphql-js parse with the token limit, its refusal in our words. */
-function parseBounded(source: Parameters<typeof parse>[0], options?: Parameters<typeof parse>[1]): DocumentNode {
+export function parseBounded(source: Parameters<typeof parse>[0], options?: Parameters<typeof parse>[1]): DocumentNode {
   try {
     return parse(source, { ...options, maxTokens: TEXT_LIMITS.tokens });
   } catch (err) {
@@ -97,7 +96,7 @@ function parseBounded(source: Parameters<typeof parse>[0], options?: Parameters<
 }
 
 /** The operation a request runs, or the 400 saying why there is none (graphql-js's words). */
-function operationToRun(document: DocumentNode, operationName: string | null | undefined): OperationDefinitionNode {
+export function operationToRun(document: DocumentNode, operationName: string | null | undefined): OperationDefinitionNode {
   const operation = getOperationAST(document, operationName);
   if (operation) return operation;
   const count = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION).length;
@@ -398,7 +397,7 @@ export function bytesFromQuery(
 }
 
 /** GraphQL Armor's alias rule at LIMITS.aliases, its refusal in our words. */
-const aliasLimitRule = () =>
+export const aliasLimitRule = () =>
   maxAliasesRule({
     n: LIMITS.aliases,
     // Every alias counts, `__typename`'s too (GraphQL Armor lets those through by default: thousands of them each
@@ -413,33 +412,8 @@ const aliasLimitRule = () =>
     ],
   });
 
-/** Yoga/envelop plugin checking every client document against the limits before it runs. */
-export function useQueryLimits(): Plugin {
-  return {
-    // Yoga's hook with the request's parameters, before the document is parsed: GET and POST alike.
-    onParams({ params }) {
-      checkText(params.query, params.variables);
-    },
-    onParse({ context, setParseFn }) {
-      setParseFn(parseBounded);
-      // Checked on the parsed (possibly cached) document, per request: the operation name is the request's.
-      return ({ result }) => {
-        if (result && !(result instanceof Error)) operationToRun(result, (context as { params?: { operationName?: string } }).params?.operationName);
-      };
-    },
-    onValidate({ addValidationRule }) {
-      addValidationRule(aliasLimitRule());
-    },
-    // The estimate depends on the variables (a list's limit may be one), so it runs per request, before execution —
-    // not as a validation rule, whose result Yoga caches per document. It estimates the operation that will run.
-    onExecute: ({ args, setResultAndStopExecution }) => refuseOverLimits(args, setResultAndStopExecution),
-    // A subscription is checked the same way, before its stream opens (docs/api.md "Live updates").
-    onSubscribe: ({ args, setResultAndStopExecution }) => refuseOverLimits(args, setResultAndStopExecution),
-  };
-}
-
 /** Stops an execution (or a subscription) whose operation is not defined or whose estimate passes the limit. */
-function refuseOverLimits(
+export function refuseOverLimits(
   args: { schema: GraphQLSchema; document: DocumentNode; operationName?: string | null; contextValue: unknown; variableValues?: Record<string, unknown> | null },
   stop: (result: ExecutionResult) => void,
 ): void | Promise<void> {

@@ -7,15 +7,14 @@
 // runs, all of it or none. READ_COST_MODE=measure (the default) counts and shows it without refusing anything;
 // enforce answers 429 THROTTLED, naming the budget, once the hour's points cannot pay for a request.
 // GraphQL answers carry extensions.cost (Shopify's shape); REST answers the header X-Cost.
-import { isAsyncIterable, type Plugin } from "@envelop/core";
 import type { NextFunction, Request, Response } from "express";
-import { getOperationAST, GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema } from "graphql";
+import { GraphQLError, type DocumentNode, type GraphQLSchema } from "graphql";
 import { LRUCache } from "lru-cache";
 import { z } from "zod";
 import { config } from "../config";
 import type { Context } from "../context";
 import { requestCost } from "../auth/request-cost";
-import { acceptedEstimate, operationEstimate } from "./limits";
+import { operationEstimate } from "./limits";
 
 const points = z.coerce.number().int().positive();
 const settingsSchema = z.object({
@@ -76,7 +75,7 @@ interface CostState {
 const states = new WeakMap<object, CostState>();
 
 /** extensions.cost of a charge. restoreRate: the budget per second, on average (it comes back whole each clock hour). */
-const extensionOf = (state: CostState): CostExtension => ({
+export const extensionOf = (state: CostState): CostExtension => ({
   requestedQueryCost: state.requested,
   actualQueryCost: state.actual,
   throttleStatus: {
@@ -122,46 +121,6 @@ export const costOf = (context: unknown): CostExtension | undefined => {
   const state = typeof context === "object" && context !== null ? states.get(context) : undefined;
   return state && extensionOf(state);
 };
-
-const withCost = (result: ExecutionResult, cost: CostExtension): ExecutionResult => ({ ...result, extensions: { ...result.extensions, cost } });
-
-/**
- * Yoga/envelop plugin, after the limits (whose accepted estimate prices a query): charges each query and mutation
- * before it runs and writes extensions.cost into its answer (the first part of an incremental one). Subscriptions
- * are not priced.
- */
-export function useReadCost(): Plugin {
-  return {
-    onExecute({ args, setResultAndStopExecution }) {
-      const context = args.contextValue as Context | undefined;
-      if (!context?.viewer) return;
-      const operation = getOperationAST(args.document, args.operationName);
-      if (!operation || operation.operation === "subscription") return;
-      const price =
-        operation.operation === "mutation"
-          ? requestCost(args.schema, args.document, args.operationName, args.variableValues)
-          : readPrice(acceptedEstimate(context));
-      return charge(context, price).then((charged) => {
-        if (!charged) return;
-        if (charged.refused) return void setResultAndStopExecution({ errors: [charged.refused] });
-        const cost = extensionOf(charged.state);
-        return {
-          onExecuteDone({ result, setResult }) {
-            if (!isAsyncIterable(result)) return void setResult(withCost(result, cost));
-            let first = true;
-            return {
-              onNext({ result: part, setResult: setPart }) {
-                if (!first) return;
-                first = false;
-                setPart(withCost(part as ExecutionResult, cost) as typeof part);
-              },
-            };
-          },
-        };
-      });
-    },
-  };
-}
 
 // ---- REST: each document a route runs is priced the same way; the estimate of a route's document is kept ----
 

@@ -11,9 +11,9 @@ import type { Plugin } from "graphql-yoga";
 import { normalizedExecutor } from "@graphql-tools/executor";
 import { useDeferStream } from "@graphql-yoga/plugin-defer-stream";
 import { BREAK, GraphQLError, visit, type DocumentNode } from "graphql";
-import { answerDeferred, deferredSplit } from "./deferred";
-import { execute, oneStatementAnswers } from "./engine";
-import { countAnswer } from "./limits";
+import { answerDeferred, deferredSplit } from "../schema/deferred";
+import { execute, oneStatementAnswers } from "../schema/engine";
+import { countAnswer } from "../schema/limits";
 
 const notAcceptable = () =>
   new GraphQLError("@defer and @stream answer in parts: send Accept: multipart/mixed (or text/event-stream)", {

@@ -1,18 +1,15 @@
 // Running trusted documents (docs/api.md "Trusted documents") through graphql-yoga's
 // persisted-operations plugin: a request may send `documentId: "sha256:<hex>"` (a GET parameter or a POST body field,
 // the GraphQL-over-HTTP persisted-documents form) with `variables` and `operationName` instead of `query`; the text is
-// the team's registered document (./documents.ts). A key created with trustedDocumentsOnly runs nothing else.
+// the team's registered document (src/graphql-documents/documents.ts). A key created with trustedDocumentsOnly runs nothing else.
 // The query limits still estimate every request, a registered document's too: the estimate depends on the variables
 // (a list's `limit`), and registration could only check it for the variables' defaults.
 import { usePersistedOperations } from "@graphql-yoga/plugin-persisted-operations";
-import type { NextFunction, Request as ExpressRequest, Response } from "express";
+import type { Response } from "express";
 import { GraphQLError } from "graphql";
 import type { GraphQLParams, Plugin } from "graphql-yoga";
 import type { Context } from "../context";
-import { sendError } from "../http/errors";
-import { findDocument, hashOfDocumentId } from "./documents";
-
-export const TRUSTED_ONLY_MESSAGE = "Permission denied: this key runs registered documents only";
+import { findDocument, hashOfDocumentId, TRUSTED_ONLY_MESSAGE } from "../graphql-documents/documents";
 
 const httpError = (message: string, status: number, code: string) =>
   new GraphQLError(message, { extensions: { code, status, http: { status } } });
@@ -63,10 +60,4 @@ export function useTrustedDocuments(): Plugin[] {
       },
     }) as Plugin,
   ];
-}
-
-/** REST runs the service's own documents, not the team's registered ones: a key limited to those may not use it. */
-export function refuseTrustedOnlyKeys(_req: ExpressRequest, res: Response, next: NextFunction): void {
-  if ((res.locals.context as Context | undefined)?.viewer?.trustedDocumentsOnly) return sendError(res, 403, TRUSTED_ONLY_MESSAGE);
-  next();
 }
