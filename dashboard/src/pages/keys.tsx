@@ -3,6 +3,7 @@
 // The form starts from the API's own defaults (docs/api.md "API keys, teams and permissions": every permission but
 // api_keys, the caller's tier) and offers only what the API accepts from this key (no more permissions, no higher
 // tier, no later expiry than its own).
+import type { Ref, RefObject } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { client, graphql, type ResultOf } from "../graphql";
 import type { PageProps } from "../page";
@@ -129,6 +130,16 @@ function focusRow(id: string) {
   requestAnimationFrame(() => document.querySelector<HTMLElement>(`tr[data-key-id="${id}"]`)?.focus());
 }
 
+/** Calls `reload` every REFRESH_MS and when the tab comes back into view. */
+function useReloadWhileOpen(reload: () => void) {
+  useEffect(() => {
+    const timer = setInterval(reload, REFRESH_MS);
+    const onVisible = () => document.visibilityState === "visible" && reload();
+    document.addEventListener("visibilitychange", onVisible);
+    return () => (clearInterval(timer), document.removeEventListener("visibilitychange", onVisible));
+  }, [reload]);
+}
+
 export function KeysPage(props: PageProps) {
   const api = client(props);
   const keys = useLoad(() => api(KEYS), []);
@@ -143,13 +154,7 @@ export function KeysPage(props: PageProps) {
   const createDialog = useRef<HTMLDialogElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
 
-  // "Last used" moves while the page is open: read again every REFRESH_MS and when the tab comes back.
-  useEffect(() => {
-    const timer = setInterval(keys.reload, REFRESH_MS);
-    const onVisible = () => document.visibilityState === "visible" && keys.reload();
-    document.addEventListener("visibilitychange", onVisible);
-    return () => (clearInterval(timer), document.removeEventListener("visibilitychange", onVisible));
-  }, [keys.reload]);
+  useReloadWhileOpen(keys.reload); // "Last used" moves while the page is open
   useEffect(() => {
     if (keys.data && focusAfterLoad) {
       focusRow(focusAfterLoad);
@@ -250,50 +255,67 @@ export function KeysPage(props: PageProps) {
           />
         )}
       </section>
-      <dialog ref={dialog} aria-labelledby="revoke-title" onClose={() => setRevoking(null)}>
-        <h2 id="revoke-title">Revoke “{revoking?.name}”?</h2>
-        <p>
-          Every request with <code>{revoking?.prefix}…</code> is refused at once, on every server. This cannot be undone.
-        </p>
-        <form method="dialog" class="row">
-          <button type="submit" class="secondary" ref={cancel} autoFocus>
-            Cancel
-          </button>
-          <button type="button" class="danger" onClick={revoke}>
-            Revoke key
-          </button>
-        </form>
-      </dialog>
-      <dialog ref={rollDialog} aria-labelledby="roll-title" onClose={() => setRolling(null)}>
-        <h2 id="roll-title">Roll “{rolling?.name}”?</h2>
-        <p>
-          A new key with the same name, permissions, tier and expiry replaces <code>{rolling?.prefix}…</code>; it is shown once. Both keys share one hourly budget
-          while the old one keeps working.
-        </p>
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            void roll(String(new FormData(e.currentTarget as HTMLFormElement).get("overlap")) as (typeof OVERLAPS)[number]["value"]);
-          }}
-        >
-          <fieldset>
-            <legend>The old key keeps working for</legend>
-            {OVERLAPS.map((o) => (
-              <label key={o.value} class="check">
-                <input type="radio" name="overlap" value={o.value} defaultChecked={o.value === "DAY"} />
-                {o.label}
-              </label>
-            ))}
-          </fieldset>
-          <div class="row">
-            <button type="button" class="secondary" onClick={() => rollDialog.current?.close()}>
-              Cancel
-            </button>
-            <button type="submit">Roll key</button>
-          </div>
-        </form>
-      </dialog>
+      <RevokeDialog dialog={dialog} cancel={cancel} revoking={revoking} onClose={() => setRevoking(null)} onRevoke={revoke} />
+      <RollDialog dialog={rollDialog} rolling={rolling} onClose={() => setRolling(null)} onRoll={roll} />
     </>
+  );
+}
+
+
+type Overlap = (typeof OVERLAPS)[number]["value"];
+
+/** Asks before revoking a key; starts on Cancel. */
+function RevokeDialog({ dialog, cancel, revoking, onClose, onRevoke }: { dialog: Ref<HTMLDialogElement>; cancel: Ref<HTMLButtonElement>; revoking: Key | null; onClose: () => void; onRevoke: () => void }) {
+  return (
+  <dialog ref={dialog} aria-labelledby="revoke-title" onClose={onClose}>
+    <h2 id="revoke-title">Revoke “{revoking?.name}”?</h2>
+    <p>
+      Every request with <code>{revoking?.prefix}…</code> is refused at once, on every server. This cannot be undone.
+    </p>
+    <form method="dialog" class="row">
+      <button type="submit" class="secondary" ref={cancel} autoFocus>
+        Cancel
+      </button>
+      <button type="button" class="danger" onClick={onRevoke}>
+        Revoke key
+      </button>
+    </form>
+  </dialog>
+  );
+}
+
+/** Asks how long the old key keeps working, then rolls it. */
+function RollDialog({ dialog, rolling, onClose, onRoll }: { dialog: RefObject<HTMLDialogElement>; rolling: Key | null; onClose: () => void; onRoll: (overlap: Overlap) => void }) {
+  return (
+  <dialog ref={dialog} aria-labelledby="roll-title" onClose={onClose}>
+    <h2 id="roll-title">Roll “{rolling?.name}”?</h2>
+    <p>
+      A new key with the same name, permissions, tier and expiry replaces <code>{rolling?.prefix}…</code>; it is shown once. Both keys share one hourly budget
+      while the old one keeps working.
+    </p>
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        void onRoll(String(new FormData(e.currentTarget as HTMLFormElement).get("overlap")) as Overlap);
+      }}
+    >
+      <fieldset>
+        <legend>The old key keeps working for</legend>
+        {OVERLAPS.map((o) => (
+          <label key={o.value} class="check">
+            <input type="radio" name="overlap" value={o.value} defaultChecked={o.value === "DAY"} />
+            {o.label}
+          </label>
+        ))}
+      </fieldset>
+      <div class="row">
+        <button type="button" class="secondary" onClick={() => dialog.current?.close()}>
+          Cancel
+        </button>
+        <button type="submit">Roll key</button>
+      </div>
+    </form>
+  </dialog>
   );
 }
 
@@ -304,6 +326,59 @@ const defaultPermissions = (held: Record<string, string[]>, catalog: Catalog): S
 /** yyyy-mm-dd of a time, in UTC (a key expires at 00:00 UTC of its date). */
 const day = (time: number) => new Date(time).toISOString().slice(0, 10);
 const longDay = (iso: string) => new Date(iso).toLocaleDateString("en-US", { dateStyle: "medium", timeZone: "UTC" });
+
+/** The permissions a new key may hold, by resource, each a checkbox. */
+function PermissionPicker({
+  available,
+  ticked,
+  onChange,
+  defaults,
+}: {
+  available: ReadonlyArray<readonly [string, readonly string[]]>;
+  ticked: Set<string>;
+  onChange: (next: Set<string>) => void;
+  defaults: () => Set<string>;
+}) {
+  const toggle = (permission: string, on: boolean) => {
+    const next = new Set(ticked);
+    if (on) next.add(permission);
+    else next.delete(permission);
+    onChange(next);
+  };
+  return (
+    <fieldset>
+      <legend>Permissions</legend>
+      <p class="hint">Ticked: what a key gets when none are named (everything your key holds except managing keys).</p>
+      <div class="row">
+        <button type="button" class="secondary" onClick={() => onChange(defaults())}>
+          Back to the defaults
+        </button>
+        <button type="button" class="secondary" onClick={() => onChange(new Set())}>
+          Untick all
+        </button>
+      </div>
+      <div class="perm-grid">
+        {available.map(([resource, actions]) => (
+          <fieldset key={resource} class="perm-group">
+            <legend>{resourceName(resource)}</legend>
+            {actions.map((action) => (
+              <label key={action} class="check">
+                <input
+                  type="checkbox"
+                  name="permission"
+                  value={`${resource}:${action}`}
+                  checked={ticked.has(`${resource}:${action}`)}
+                  onChange={(e) => toggle(`${resource}:${action}`, (e.target as HTMLInputElement).checked)}
+                />
+                {action}
+              </label>
+            ))}
+          </fieldset>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
 
 function CreateKey({ props, catalog, onCreated, onCancel }: { props: PageProps; catalog: Catalog; onCreated: (key: string, name: string, id: string) => void; onCancel: () => void }) {
   const api = client(props);
@@ -319,12 +394,6 @@ function CreateKey({ props, catalog, onCreated, onCancel }: { props: PageProps; 
   const [busy, setBusy] = useState(false);
   const latest = own.expiresAt ? day(new Date(own.expiresAt).getTime()) : undefined;
 
-  const toggle = (permission: string, on: boolean) => {
-    const next = new Set(ticked);
-    if (on) next.add(permission);
-    else next.delete(permission);
-    setTicked(next);
-  };
   const chosen = available
     .map(([resource, actions]) => [resource, actions.filter((a) => ticked.has(`${resource}:${a}`))] as const)
     .filter(([, actions]) => actions.length > 0);
@@ -406,37 +475,7 @@ function CreateKey({ props, catalog, onCreated, onCancel }: { props: PageProps; 
             </span>
           </label>
         </div>
-        <fieldset>
-          <legend>Permissions</legend>
-          <p class="hint">Ticked: what a key gets when none are named (everything your key holds except managing keys).</p>
-          <div class="row">
-            <button type="button" class="secondary" onClick={() => setTicked(defaultPermissions(own.permissions, catalog))}>
-              Back to the defaults
-            </button>
-            <button type="button" class="secondary" onClick={() => setTicked(new Set())}>
-              Untick all
-            </button>
-          </div>
-          <div class="perm-grid">
-            {available.map(([resource, actions]) => (
-              <fieldset key={resource} class="perm-group">
-                <legend>{resourceName(resource)}</legend>
-                {actions.map((action) => (
-                  <label key={action} class="check">
-                    <input
-                      type="checkbox"
-                      name="permission"
-                      value={`${resource}:${action}`}
-                      checked={ticked.has(`${resource}:${action}`)}
-                      onChange={(e) => toggle(`${resource}:${action}`, (e.target as HTMLInputElement).checked)}
-                    />
-                    {action}
-                  </label>
-                ))}
-              </fieldset>
-            ))}
-          </div>
-        </fieldset>
+        <PermissionPicker available={available} ticked={ticked} onChange={setTicked} defaults={() => defaultPermissions(own.permissions, catalog)} />
         <div class="summary" data-testid="key-summary" aria-live="polite">
           <strong>The new key will hold:</strong>{" "}
           {chosen.length ? chosen.map(([resource, actions]) => `${resourceName(resource)}: ${actions.join(", ")}`).join("; ") : "no permission at all (it can only call GET /v1/users/me)"}

@@ -506,8 +506,79 @@ function ShareLinks({ props, reportId }: { props: PageProps; reportId: string })
   );
 }
 
-function WholeReport({ r }: { r: Detail }) {
+/** The report's valuation as the API computes it, its warnings in words. */
+function ValuationCard({ r }: { r: Detail }) {
+  if (r.valuation === undefined) return null;
+  return (
+    <section class="card" aria-labelledby="valuation-title">
+      <h2 id="valuation-title">Valuation</h2>
+      {r.valuation ? (
+        <dl class="facts">
+          <dt>Estimated value</dt>
+          <dd data-testid="estimated-value">{money(r.valuation.estimatedValue)}</dd>
+          <dt>Range</dt>
+          <dd>{r.valuation.valueRange ? `${money(r.valuation.valueRange.low)} – ${money(r.valuation.valueRange.high)}` : "—"}</dd>
+          <dt>Price per sq ft (median)</dt>
+          <dd>{r.valuation.pricePerSqft ? money(r.valuation.pricePerSqft.median) : "—"}</dd>
+          <dt>Comparables used</dt>
+          <dd>
+            {num(r.valuation.comparablesUsed)} of {num(r.valuation.comparablesTotal)}
+          </dd>
+          <dt>Confidence</dt>
+          <dd>
+            {r.valuation.confidence.level} ({Math.round(r.valuation.confidence.score * 100)} %)
+          </dd>
+          <dt>Warnings</dt>
+          <dd>
+            {r.valuation.warnings.length ? (
+              <ul class="plain" data-testid="warnings">
+                {r.valuation.warnings.map((w) => (
+                  <li key={w}>{warningText(w, r)}</li>
+                ))}
+              </ul>
+            ) : (
+              "none"
+            )}
+          </dd>
+        </dl>
+      ) : (
+        <p>No valuation.</p>
+      )}
+    </section>
+  );
+}
+
+/** The comparables, each said used or not by the valuation. */
+function ComparablesCard({ r }: { r: Detail }) {
   const used = new Map((r.valuation?.comparables ?? []).map((c) => [c.id, c.used]));
+  if (!r.comparables) return null;
+  return (
+    <section class="card" aria-labelledby="comps-title">
+      <h2 id="comps-title">Comparables</h2>
+      {!r.comparables.length ? (
+        <p>None.</p>
+      ) : (
+        <Table label="Comparables table" columns={["Address", "Status", "Sale date", "Price", "Sq ft", "Price per sq ft", "Adjusted", "Miles", "Used in the valuation"]}>
+          {r.comparables.map((c) => (
+            <tr key={c.id}>
+              <td>{c.address}</td>
+              <td>{label(COMPARABLE_STATUSES, c.status)}</td>
+              <td>{day(c.saleDate)}</td>
+              <td>{money(c.price)}</td>
+              <td>{num(c.sqft)}</td>
+              <td>{money(c.pricePerSqft)}</td>
+              <td>{money(c.adjustedPrice)}</td>
+              <td>{num(c.distanceMiles)}</td>
+              <td>{used.get(c.id) ? "yes" : c.included ? "no (left out by the valuation)" : "no (excluded)"}</td>
+            </tr>
+          ))}
+        </Table>
+      )}
+    </section>
+  );
+}
+
+function WholeReport({ r }: { r: Detail }) {
   const totals = r.engagement?.totals;
   return (
     <>
@@ -549,67 +620,8 @@ function WholeReport({ r }: { r: Detail }) {
           <dd>{date(r.updatedAt)}</dd>
         </dl>
       </section>
-      {r.valuation !== undefined && (
-        <section class="card" aria-labelledby="valuation-title">
-          <h2 id="valuation-title">Valuation</h2>
-          {r.valuation ? (
-            <dl class="facts">
-              <dt>Estimated value</dt>
-              <dd data-testid="estimated-value">{money(r.valuation.estimatedValue)}</dd>
-              <dt>Range</dt>
-              <dd>{r.valuation.valueRange ? `${money(r.valuation.valueRange.low)} – ${money(r.valuation.valueRange.high)}` : "—"}</dd>
-              <dt>Price per sq ft (median)</dt>
-              <dd>{r.valuation.pricePerSqft ? money(r.valuation.pricePerSqft.median) : "—"}</dd>
-              <dt>Comparables used</dt>
-              <dd>
-                {num(r.valuation.comparablesUsed)} of {num(r.valuation.comparablesTotal)}
-              </dd>
-              <dt>Confidence</dt>
-              <dd>
-                {r.valuation.confidence.level} ({Math.round(r.valuation.confidence.score * 100)} %)
-              </dd>
-              <dt>Warnings</dt>
-              <dd>
-                {r.valuation.warnings.length ? (
-                  <ul class="plain" data-testid="warnings">
-                    {r.valuation.warnings.map((w) => (
-                      <li key={w}>{warningText(w, r)}</li>
-                    ))}
-                  </ul>
-                ) : (
-                  "none"
-                )}
-              </dd>
-            </dl>
-          ) : (
-            <p>No valuation.</p>
-          )}
-        </section>
-      )}
-      {r.comparables && (
-        <section class="card" aria-labelledby="comps-title">
-          <h2 id="comps-title">Comparables</h2>
-          {!r.comparables.length ? (
-            <p>None.</p>
-          ) : (
-            <Table label="Comparables table" columns={["Address", "Status", "Sale date", "Price", "Sq ft", "Price per sq ft", "Adjusted", "Miles", "Used in the valuation"]}>
-              {r.comparables.map((c) => (
-                <tr key={c.id}>
-                  <td>{c.address}</td>
-                  <td>{label(COMPARABLE_STATUSES, c.status)}</td>
-                  <td>{day(c.saleDate)}</td>
-                  <td>{money(c.price)}</td>
-                  <td>{num(c.sqft)}</td>
-                  <td>{money(c.pricePerSqft)}</td>
-                  <td>{money(c.adjustedPrice)}</td>
-                  <td>{num(c.distanceMiles)}</td>
-                  <td>{used.get(c.id) ? "yes" : c.included ? "no (left out by the valuation)" : "no (excluded)"}</td>
-                </tr>
-              ))}
-            </Table>
-          )}
-        </section>
-      )}
+      <ValuationCard r={r} />
+      <ComparablesCard r={r} />
       {r.showings && (
         <section class="card" aria-labelledby="showings-title">
           <h2 id="showings-title">Showings and open houses</h2>

@@ -154,61 +154,17 @@ export function WebhooksPage(props: PageProps) {
                 {e.enabled ? "Enabled" : `Disabled${e.disabledReason ? ` (${e.disabledReason})` : ""}`} · events: {e.events.join(", ")}
                 {e.description && ` · ${e.description}`} · created {seconds(e.createdAt)}
               </p>
-              <div class="row">
-                <button type="button" class="secondary" aria-expanded={editing === e.id} onClick={() => setEditing(editing === e.id ? null : e.id)}>
-                  Edit<span class="sr-only"> {e.url}</span>
-                </button>
-                <button type="button" class="secondary" onClick={() => act(() => api(UPDATE, { id: e.id, enabled: !e.enabled }))}>
-                  {e.enabled ? "Disable" : "Enable"}
-                  <span class="sr-only"> {e.url}</span>
-                </button>
-                <button
-                  type="button"
-                  class="secondary"
-                  onClick={() =>
-                    ask({
-                      title: `Rotate the signing secret of ${e.url}?`,
-                      text: "A new secret signs every event from now on; the old one keeps signing beside it for 24 hours, time to give the new one to the receiver.",
-                      action: "Rotate secret",
-                      run: async () => {
-                        const { rotateWebhookSecret } = await api(ROTATE, { id: e.id });
-                        setSecret({ label: `New signing secret of ${e.url} (the old one keeps signing for 24 hours):`, value: rotateWebhookSecret.secret });
-                      },
-                    })
-                  }
-                >
-                  Rotate secret<span class="sr-only"> of {e.url}</span>
-                </button>
-                <button
-                  type="button"
-                  onClick={() =>
-                    act(async () => {
-                      await api(TEST, { id: e.id });
-                      setOpen(e.id);
-                    }, `A webhook.test event is on its way to ${e.url}.`)
-                  }
-                >
-                  Send test event<span class="sr-only"> to {e.url}</span>
-                </button>
-                <button type="button" class="secondary" aria-expanded={open === e.id} onClick={() => setOpen(open === e.id ? null : e.id)}>
-                  {open === e.id ? "Hide deliveries" : "Show deliveries"}
-                  <span class="sr-only"> of {e.url}</span>
-                </button>
-                <button
-                  type="button"
-                  class="danger"
-                  onClick={() =>
-                    ask({
-                      title: `Delete the endpoint ${e.url}?`,
-                      text: "No more events are sent to it, and its delivery log goes with it. This cannot be undone.",
-                      action: "Delete endpoint",
-                      run: () => api(DELETE, { id: e.id }),
-                    })
-                  }
-                >
-                  Delete<span class="sr-only"> {e.url}</span>
-                </button>
-              </div>
+              <EndpointActions
+                props={props}
+                e={e}
+                editing={editing === e.id}
+                onEdit={() => setEditing(editing === e.id ? null : e.id)}
+                open={open === e.id}
+                onOpen={(on) => setOpen(on ? e.id : null)}
+                act={act}
+                ask={ask}
+                onSecret={setSecret}
+              />
               {editing === e.id && (
                 <EndpointForm
                   props={props}
@@ -235,6 +191,88 @@ export function WebhooksPage(props: PageProps) {
         onConfirm={(c) => void act(c.run, c.action === "Delete endpoint" ? "The endpoint is deleted." : undefined)}
       />
     </>
+  );
+}
+
+/** An endpoint's buttons: edit, enable or disable, rotate its secret, send a test event, its deliveries, delete. */
+function EndpointActions({
+  props,
+  e,
+  editing,
+  onEdit,
+  open,
+  onOpen,
+  act,
+  ask,
+  onSecret,
+}: {
+  props: PageProps;
+  e: Endpoint;
+  editing: boolean;
+  onEdit: () => void;
+  open: boolean;
+  onOpen: (on: boolean) => void;
+  act: (fn: () => Promise<unknown>, done?: string) => Promise<void>;
+  ask: (c: Confirm) => void;
+  onSecret: (secret: { label: string; value: string }) => void;
+}) {
+  const api = client(props);
+  return (
+    <div class="row">
+      <button type="button" class="secondary" aria-expanded={editing} onClick={onEdit}>
+        Edit<span class="sr-only"> {e.url}</span>
+      </button>
+      <button type="button" class="secondary" onClick={() => act(() => api(UPDATE, { id: e.id, enabled: !e.enabled }))}>
+        {e.enabled ? "Disable" : "Enable"}
+        <span class="sr-only"> {e.url}</span>
+      </button>
+      <button
+        type="button"
+        class="secondary"
+        onClick={() =>
+          ask({
+            title: `Rotate the signing secret of ${e.url}?`,
+            text: "A new secret signs every event from now on; the old one keeps signing beside it for 24 hours, time to give the new one to the receiver.",
+            action: "Rotate secret",
+            run: async () => {
+              const { rotateWebhookSecret } = await api(ROTATE, { id: e.id });
+              onSecret({ label: `New signing secret of ${e.url} (the old one keeps signing for 24 hours):`, value: rotateWebhookSecret.secret });
+            },
+          })
+        }
+      >
+        Rotate secret<span class="sr-only"> of {e.url}</span>
+      </button>
+      <button
+        type="button"
+        onClick={() =>
+          act(async () => {
+            await api(TEST, { id: e.id });
+            onOpen(true);
+          }, `A webhook.test event is on its way to ${e.url}.`)
+        }
+      >
+        Send test event<span class="sr-only"> to {e.url}</span>
+      </button>
+      <button type="button" class="secondary" aria-expanded={open} onClick={() => onOpen(!open)}>
+        {open ? "Hide deliveries" : "Show deliveries"}
+        <span class="sr-only"> of {e.url}</span>
+      </button>
+      <button
+        type="button"
+        class="danger"
+        onClick={() =>
+          ask({
+            title: `Delete the endpoint ${e.url}?`,
+            text: "No more events are sent to it, and its delivery log goes with it. This cannot be undone.",
+            action: "Delete endpoint",
+            run: () => api(DELETE, { id: e.id }),
+          })
+        }
+      >
+        Delete<span class="sr-only"> {e.url}</span>
+      </button>
+    </div>
   );
 }
 

@@ -210,11 +210,15 @@ function served(type: GraphQLObjectType, name: string): Exclude<Served, null> {
 }
 
 /** The plan of one operation, or null when this path does not answer it. */
+type Fragments = Record<string, FragmentDefinitionNode>;
+/** The plan of an object's selection (planOperation's objectPlan). */
+type ObjectOf = (type: GraphQLObjectType, set: SelectionSetNode | undefined) => ObjectPlan;
+
 export function planOperation(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, columns: Columns): Plan | null {
   const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
   const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations.length === 1 ? operations[0] : undefined;
   if (!operation || operation.operation !== "query" || operation.directives?.length) return null;
-  const fragments: Record<string, FragmentDefinitionNode> = {};
+  const fragments: Fragments = {};
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
   const argued: Args[] = [];
   const argsOf = (field: GraphQLField<unknown, unknown>, node: FieldNode): Args => {
@@ -264,83 +268,90 @@ export function planOperation(schema: GraphQLSchema, document: DocumentNode, ope
         continue;
       }
       if (spec.kind === "connection") {
-        const connection = connectionPlan(named, node.selectionSet, spec, objectPlan);
+        const connection = connectionPlan(named, node.selectionSet, spec, fragments, objectPlan);
         if (!connection) return null;
         roots.push({ key, nullable: !isNonNullType(field.type), args, permission, spec, model: spec.where.model, connection });
         continue;
       }
       if (!spec.orderBy || !node.selectionSet) return null;
-      const page: PageMember[] = [];
-      let model: string | undefined;
-      for (const [pageKey, pageNode] of collect(node.selectionSet, named, fragments)) {
-        const name = pageNode.name.value;
-        if (name === "__typename") page.push({ kind: "typename", key: pageKey, name: named.name });
-        else if (name === "total" || name === "limit" || name === "offset") page.push({ kind: name, key: pageKey } as PageMember);
-        else if (name === "items") {
-          const item = getNamedType(named.getFields().items.type);
-          if (!isObjectType(item)) return null;
-          const object = objectPlan(item, pageNode.selectionSet);
-          model = object.model;
-          page.push({ kind: "items", key: pageKey, object });
-        } else return null;
-      }
-      model ??= (getNamedType(named.getFields().items?.type ?? unsupported()) as GraphQLObjectType).extensions?.pothosPrismaModel as string | undefined;
-      if (!model || model !== spec.where.model) return null;
-      roots.push({ key, nullable: !isNonNullType(field.type), args, permission, spec, model, page });
+      const planned = pagePlan(named, node.selectionSet, fragments, objectPlan);
+      if (!planned || planned.model !== spec.where.model) return null;
+      roots.push({ key, nullable: !isNonNullType(field.type), args, permission, spec, ...planned });
     }
   } catch (err) {
     if (err instanceof Unsupported) return null;
     throw err;
   }
   return roots.length ? { schema, operation, roots, argued } : null;
+}
 
-  /** A connection's members (edges { cursor node }, pageInfo { … }, totalCount, __typename), or null. */
-  function connectionPlan(
-    type: GraphQLObjectType,
-    set: SelectionSetNode | undefined,
-    spec: SqlJsonRoot,
-    objectOf: (type: GraphQLObjectType, set: SelectionSetNode | undefined) => ObjectPlan,
-  ): ConnectionMember[] | null {
-    if (!spec.list || !set) return null;
-    const child = (name: string) => {
-      const named = getNamedType(type.getFields()[name]?.type);
-      return isObjectType(named) ? named : unsupported();
-    };
-    const members: ConnectionMember[] = [];
-    for (const [key, node] of collect(set, type, fragments)) {
-      const name = node.name.value;
-      if (name === "__typename") members.push({ kind: "typename", key, name: type.name });
-      else if (name === "totalCount") members.push({ kind: "totalCount", key });
-      else if (name === "edges") {
-        const edge = child("edges");
-        const edgeMembers: EdgeMember[] = [];
-        for (const [edgeKey, edgeNode] of collect(node.selectionSet ?? unsupported(), edge, fragments)) {
-          const edgeName = edgeNode.name.value;
-          if (edgeName === "__typename") edgeMembers.push({ kind: "typename", key: edgeKey, name: edge.name });
-          else if (edgeName === "cursor") edgeMembers.push({ kind: "cursor", key: edgeKey });
-          else if (edgeName === "node") {
-            const nodeType = getNamedType(edge.getFields().node?.type);
-            if (!isObjectType(nodeType)) return null;
-            const object = objectOf(nodeType, edgeNode.selectionSet);
-            if (object.model !== spec.where.model) return null;
-            edgeMembers.push({ kind: "node", key: edgeKey, object });
-          } else return null;
-        }
-        members.push({ kind: "edges", key, members: edgeMembers });
-      } else if (name === "pageInfo") {
-        const info = child("pageInfo");
-        const infoMembers: PageInfoMember[] = [];
-        for (const [infoKey, infoNode] of collect(node.selectionSet ?? unsupported(), info, fragments)) {
-          const infoName = infoNode.name.value;
-          if (infoName === "__typename") infoMembers.push({ kind: "typename", key: infoKey, name: info.name });
-          else if (infoName === "hasNextPage" || infoName === "hasPreviousPage" || infoName === "startCursor" || infoName === "endCursor") infoMembers.push({ kind: infoName, key: infoKey });
-          else return null;
-        }
-        members.push({ kind: "pageInfo", key, members: infoMembers });
-      } else return null;
-    }
-    return members;
+/** A connection's members (edges { cursor node }, pageInfo { … }, totalCount, __typename), or null. */
+function connectionPlan(
+  type: GraphQLObjectType,
+  set: SelectionSetNode | undefined,
+  spec: SqlJsonRoot,
+  fragments: Fragments,
+  objectOf: ObjectOf,
+): ConnectionMember[] | null {
+  if (!spec.list || !set) return null;
+  const child = (name: string) => {
+    const named = getNamedType(type.getFields()[name]?.type);
+    return isObjectType(named) ? named : unsupported();
+  };
+  const members: ConnectionMember[] = [];
+  for (const [key, node] of collect(set, type, fragments)) {
+    const name = node.name.value;
+    if (name === "__typename") members.push({ kind: "typename", key, name: type.name });
+    else if (name === "totalCount") members.push({ kind: "totalCount", key });
+    else if (name === "edges") {
+      const edge = child("edges");
+      const edgeMembers: EdgeMember[] = [];
+      for (const [edgeKey, edgeNode] of collect(node.selectionSet ?? unsupported(), edge, fragments)) {
+        const edgeName = edgeNode.name.value;
+        if (edgeName === "__typename") edgeMembers.push({ kind: "typename", key: edgeKey, name: edge.name });
+        else if (edgeName === "cursor") edgeMembers.push({ kind: "cursor", key: edgeKey });
+        else if (edgeName === "node") {
+          const nodeType = getNamedType(edge.getFields().node?.type);
+          if (!isObjectType(nodeType)) return null;
+          const object = objectOf(nodeType, edgeNode.selectionSet);
+          if (object.model !== spec.where.model) return null;
+          edgeMembers.push({ kind: "node", key: edgeKey, object });
+        } else return null;
+      }
+      members.push({ kind: "edges", key, members: edgeMembers });
+    } else if (name === "pageInfo") {
+      const info = child("pageInfo");
+      const infoMembers: PageInfoMember[] = [];
+      for (const [infoKey, infoNode] of collect(node.selectionSet ?? unsupported(), info, fragments)) {
+        const infoName = infoNode.name.value;
+        if (infoName === "__typename") infoMembers.push({ kind: "typename", key: infoKey, name: info.name });
+        else if (infoName === "hasNextPage" || infoName === "hasPreviousPage" || infoName === "startCursor" || infoName === "endCursor") infoMembers.push({ kind: infoName, key: infoKey });
+        else return null;
+      }
+      members.push({ kind: "pageInfo", key, members: infoMembers });
+    } else return null;
   }
+  return members;
+}
+
+/** A page's members (total, limit, offset, items { … }, __typename) and the model of its items, or null. */
+function pagePlan(type: GraphQLObjectType, set: SelectionSetNode, fragments: Fragments, objectOf: ObjectOf): { page: PageMember[]; model: string } | null {
+  const page: PageMember[] = [];
+  let model: string | undefined;
+  for (const [key, node] of collect(set, type, fragments)) {
+    const name = node.name.value;
+    if (name === "__typename") page.push({ kind: "typename", key, name: type.name });
+    else if (name === "total" || name === "limit" || name === "offset") page.push({ kind: name, key } as PageMember);
+    else if (name === "items") {
+      const item = getNamedType(type.getFields().items.type);
+      if (!isObjectType(item)) return null;
+      const object = objectOf(item, node.selectionSet);
+      model = object.model;
+      page.push({ kind: "items", key, object });
+    } else return null;
+  }
+  model ??= (getNamedType(type.getFields().items?.type ?? unsupported()) as GraphQLObjectType).extensions?.pothosPrismaModel as string | undefined;
+  return model ? { page, model } : null;
 }
 
 /**
