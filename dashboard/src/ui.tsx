@@ -29,6 +29,17 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   return { data: current ? state.data : null, error: current ? state.error : null, reload: useCallback(() => setTick((n) => n + 1), []) };
 }
 
+/**
+ * A dialog's close handler that runs only while the dialog stays closed. The close event is queued, not sent at once:
+ * a dialog closed and opened again at once (Cancel, then the next row's Revoke) gets the first close after it opened
+ * again, and clearing what it asks about then would empty the open dialog.
+ */
+export const whenClosed =
+  (onClose: () => void) =>
+  (e: Event): void => {
+    if (!(e.currentTarget as HTMLDialogElement).open) onClose();
+  };
+
 export const messageOf = (err: unknown): string => (err instanceof ApiError || err instanceof Error ? err.message : String(err));
 
 /** An error as a person reads it; with `onRetry`, a "Try again" button beside it (a failed load, a lost network). */

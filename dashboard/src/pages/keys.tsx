@@ -8,7 +8,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { client, graphql, type ResultOf } from "../graphql";
 import type { PageProps } from "../page";
 import { type Catalog, Permissions, realGroups, resourceName } from "../permissions";
-import { date, ErrorMessage, Loading, messageOf, ShownOnce, Table, useLoad, When } from "../ui";
+import { date, ErrorMessage, Loading, messageOf, ShownOnce, Table, useLoad, When, whenClosed } from "../ui";
 
 const KEYS = graphql(`
   query Keys {
@@ -267,7 +267,7 @@ type Overlap = (typeof OVERLAPS)[number]["value"];
 /** Asks before revoking a key; starts on Cancel. */
 function RevokeDialog({ dialog, cancel, revoking, onClose, onRevoke }: { dialog: Ref<HTMLDialogElement>; cancel: Ref<HTMLButtonElement>; revoking: Key | null; onClose: () => void; onRevoke: () => void }) {
   return (
-  <dialog ref={dialog} aria-labelledby="revoke-title" onClose={onClose}>
+  <dialog ref={dialog} aria-labelledby="revoke-title" onClose={whenClosed(onClose)}>
     <h2 id="revoke-title">Revoke “{revoking?.name}”?</h2>
     <p>
       Every request with <code>{revoking?.prefix}…</code> is refused at once, on every server. This cannot be undone.
@@ -287,7 +287,7 @@ function RevokeDialog({ dialog, cancel, revoking, onClose, onRevoke }: { dialog:
 /** Asks how long the old key keeps working, then rolls it. */
 function RollDialog({ dialog, rolling, onClose, onRoll }: { dialog: RefObject<HTMLDialogElement>; rolling: Key | null; onClose: () => void; onRoll: (overlap: Overlap) => void }) {
   return (
-  <dialog ref={dialog} aria-labelledby="roll-title" onClose={onClose}>
+  <dialog ref={dialog} aria-labelledby="roll-title" onClose={whenClosed(onClose)}>
     <h2 id="roll-title">Roll “{rolling?.name}”?</h2>
     <p>
       A new key with the same name, permissions, tier and expiry replaces <code>{rolling?.prefix}…</code>; it is shown once. Both keys share one hourly budget

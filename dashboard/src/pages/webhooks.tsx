@@ -7,7 +7,7 @@ import { client, graphql, type ResultOf } from "../graphql";
 import { useTeamEvents } from "../live";
 import type { PageProps } from "../page";
 import { href } from "../router";
-import { ErrorMessage, Loading, messageOf, Pager, seconds, ShownOnce, Table, useLoad, When } from "../ui";
+import { ErrorMessage, Loading, messageOf, Pager, seconds, ShownOnce, Table, useLoad, When, whenClosed } from "../ui";
 
 const ENDPOINTS = graphql(`
   query Endpoints {
@@ -291,7 +291,7 @@ function ConfirmDialog({
   onConfirm: (c: Confirm) => void;
 }) {
   return (
-    <dialog ref={dialog} aria-labelledby="confirm-title" onClose={onClose}>
+    <dialog ref={dialog} aria-labelledby="confirm-title" onClose={whenClosed(onClose)}>
       <h2 id="confirm-title">{confirm?.title}</h2>
       <p>{confirm?.text}</p>
       <form method="dialog" class="row">
@@ -740,7 +740,7 @@ function useRedelivery(props: PageProps, reload: () => void) {
 /** Asks before sending an event again to an endpoint that already received it; it opens on Cancel. */
 function RedeliverDialog({ id, redelivery }: { id: string; redelivery: ReturnType<typeof useRedelivery> }) {
   return (
-    <dialog ref={redelivery.dialog} aria-labelledby={id} onClose={redelivery.cancel}>
+    <dialog ref={redelivery.dialog} aria-labelledby={id} onClose={whenClosed(redelivery.cancel)}>
       <h2 id={id}>{redelivery.asking?.question}</h2>
       <p>The endpoint already received this event: the receiver gets it a second time, with the same webhook-id.</p>
       <form method="dialog" class="row">
