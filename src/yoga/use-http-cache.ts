@@ -69,40 +69,54 @@ interface ServerContext {
 /** The ETag and cache key of a GET Yoga answers itself, from its request to its response. */
 const labelled = new WeakMap<ExpressRequest, { etag: string; key: string }>();
 
+/** Answers a cacheable GET from the cache (a 304, a kept answer) or labels it for onResponse; else leaves it to Yoga. */
+async function answerFromCache(
+  serverContext: ServerContext,
+  endResponse: (response: Response) => void,
+  fetchAPI: { Response: typeof Response },
+): Promise<void> {
+  const { req, res } = serverContext;
+  const context = res?.locals.context as Context | undefined;
+  // (A key admitted without being read — REST's report reads only — never reaches /graphql.)
+  if (req?.method !== "GET" || !context?.viewer || context.keyCheck) return;
+  // A key limited to registered documents sending text is refused by Yoga: nothing to label or keep.
+  if (context.viewer.trustedDocumentsOnly && req.query.query !== undefined) return;
+  const text = await documentText(req, context.viewer);
+  const operationName = typeof req.query.operationName === "string" ? req.query.operationName : undefined;
+  if (text === undefined || !cacheableDocument(text, operationName)) return;
+  const etag = await etagOf(req, context);
+  const validators = { ETag: etag, "Cache-Control": CACHE_CONTROL };
+  const notModified = () => {
+    chargeNotModified(context); // a 304 costs its floor point (src/schema/read-cost.ts)
+    endResponse(new fetchAPI.Response(null, { status: 304, headers: validators }));
+  };
+  if (matches(req.headers["if-none-match"], etag)) return notModified();
+  // v2: the value format of the Redis cache (a process of an older build, which read JSON, never reads these keys).
+  const key = `prs:response:v2:${context.viewer.teamId}:${etag}`;
+  const hit = await responseCache().get(key);
+  // If-None-Match: * is answered 304 only from a kept answer (a 200 without errors: the data exists for the key);
+  // otherwise the query runs as if unconditional, and an answer naming an error (an unknown report) is sent.
+  if (hit && anyTag(req.headers["if-none-match"])) return notModified();
+  if (hit) {
+    // A kept answer costs what it cost when built.
+    const body = await chargeCachedAnswer(context, hit.body);
+    if (Buffer.isBuffer(body)) return endResponse(new fetchAPI.Response(body as Uint8Array<ArrayBuffer>, { status: 200, headers: { "Content-Type": hit.type, ...validators } }));
+    const headers = (body.extensions.http as { headers: Record<string, string> }).headers;
+    return endResponse(fetchAPI.Response.json({ errors: [body.toJSON()] }, { status: 429, headers }));
+  }
+  labelled.set(req, { etag, key });
+}
+
 /** Yoga plugin: the GraphQL GET's 304, its kept answer, or its answer labelled and kept (above). */
 export function useHttpCache(): Plugin<object, ServerContext> {
   return {
     async onRequest({ serverContext, endResponse, fetchAPI }) {
-      const { req, res } = serverContext;
-      const context = res?.locals.context as Context | undefined;
-      // (A key admitted without being read — REST's report reads only — never reaches /graphql.)
-      if (req?.method !== "GET" || !context?.viewer || context.keyCheck) return;
-      // A key limited to registered documents sending text is refused by Yoga: nothing to label or keep.
-      if (context.viewer.trustedDocumentsOnly && req.query.query !== undefined) return;
-      const text = await documentText(req, context.viewer);
-      const operationName = typeof req.query.operationName === "string" ? req.query.operationName : undefined;
-      if (text === undefined || !cacheableDocument(text, operationName)) return;
-      const etag = await etagOf(req, context);
-      const validators = { ETag: etag, "Cache-Control": CACHE_CONTROL };
-      const notModified = () => {
-        chargeNotModified(context); // a 304 costs its floor point (src/schema/read-cost.ts)
-        endResponse(new fetchAPI.Response(null, { status: 304, headers: validators }));
-      };
-      if (matches(req.headers["if-none-match"], etag)) return notModified();
-      // v2: the value format of the Redis cache (a process of an older build, which read JSON, never reads these keys).
-      const key = `prs:response:v2:${context.viewer.teamId}:${etag}`;
-      const hit = await responseCache().get(key);
-      // If-None-Match: * is answered 304 only from a kept answer (a 200 without errors: the data exists for the key);
-      // otherwise the query runs as if unconditional, and an answer naming an error (an unknown report) is sent.
-      if (hit && anyTag(req.headers["if-none-match"])) return notModified();
-      if (hit) {
-        // A kept answer costs what it cost when built.
-        const body = await chargeCachedAnswer(context, hit.body);
-        if (Buffer.isBuffer(body)) return endResponse(new fetchAPI.Response(body as Uint8Array<ArrayBuffer>, { status: 200, headers: { "Content-Type": hit.type, ...validators } }));
-        const headers = (body.extensions.http as { headers: Record<string, string> }).headers;
-        return endResponse(fetchAPI.Response.json({ errors: [body.toJSON()] }, { status: 429, headers }));
+      try {
+        await answerFromCache(serverContext, endResponse, fetchAPI);
+      } catch {
+        // The database or Redis failed while looking: the query runs as if uncached, and fails or answers on its own
+        // (a database failure as 503 or 504: app.ts maskDatabaseFailures), never as an error of this plugin.
       }
-      labelled.set(req, { etag, key });
     },
     async onResponse({ serverContext, response }) {
       const label = serverContext.req && labelled.get(serverContext.req);
@@ -111,8 +125,12 @@ export function useHttpCache(): Plugin<object, ServerContext> {
       response.headers.set("Cache-Control", CACHE_CONTROL);
       const type = response.headers.get("content-type") ?? "";
       if (!type.includes("json") || Number(response.headers.get("content-length") ?? 0) > MAX_CACHED_BYTES) return;
-      const body = Buffer.from(await response.clone().arrayBuffer());
-      if (body.length <= MAX_CACHED_BYTES && !body.includes('"errors"')) void responseCache().set(label.key, { type, body });
+      const body = await response
+        .clone()
+        .arrayBuffer()
+        .then((bytes) => Buffer.from(bytes))
+        .catch(() => undefined); // a body that cannot be read again is not kept
+      if (body && body.length <= MAX_CACHED_BYTES && !body.includes('"errors"')) void responseCache().set(label.key, { type, body });
     },
   };
 }
