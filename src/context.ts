@@ -1,5 +1,4 @@
 // The per-request context shared by REST and GraphQL. The auth middleware fills `viewer` and `rateLimit`.
-import type { KeyRow } from "./auth/key-lookup";
 import type { ReadTarget } from "./db/replicas";
 import type { Permissions } from "./auth/permissions";
 import type { RateLimiter } from "./auth/rate-limit";
@@ -35,12 +34,10 @@ export interface Context {
   /** The rate limiter's name for the key's hourly budget: a request costing more than one point takes the rest there. */
   rateKey?: string;
   /**
-   * Asked for by HTTP caching on a REST read the one-statement path answers: that statement also reads the team's data
-   * version, in the snapshot of its data, and leaves it here (src/rest/http-cache.ts).
+   * Columns other layers add to the statement that answers the request, each read in the snapshot of its data: the
+   * key check (src/auth/key-check.ts) and the team's data version for an ETag (src/rest/http-cache.ts). See Rider.
    */
-  dataVersion?: { value?: string };
-  /** Present when the key was admitted without being read for this request (see KeyCheck). */
-  keyCheck?: KeyCheck;
+  riders?: Rider[];
   /**
    * Where the reads of the query being executed go (src/db/replicas.ts): chosen once per request by the executor when
    * read replicas are configured; absent otherwise (the primary).
@@ -55,15 +52,37 @@ export interface Refusal {
 }
 
 /**
- * What the executor is told to confirm for a request the auth step admitted with the key row this process read last,
- * without reading it again (ARCHITECTURE.md "The key check"): that the stored row is still that version and valid.
- * The executor answers in `held` before anything touches data (in the statement that answers the request, or by
- * reading the key); counting the call, and deciding what a changed key means for the request, are the auth step's.
+ * A question another layer asks of the statement that answers a request (ARCHITECTURE.md "Riders of the statement"):
+ * one more column of that statement, so it is answered in the same round trip and snapshot as the data. The read
+ * engine knows only this shape; what a column means is its owner's. A request the statement does not answer (the
+ * resolvers do, or a rider refused the statement's answer) settles its riders instead, before anything reads data.
  */
-export interface KeyCheck {
-  readonly keyHash: string;
-  /** The row the request's viewer and limit were made of: its `version` is the one to find. */
-  readonly row: KeyRow;
-  /** The executor's answer: true, the row held; false, it changed (nothing was answered); undefined, not asked yet. */
-  held?: boolean;
+export interface Rider {
+  /** Names the rider in the engine's cache of statements (a statement's text differs by its riders). */
+  readonly name: string;
+  /** Its column: an SQL expression whose parameters are numbered from `$first`, always as many as `params` holds. */
+  column(first: number): string;
+  readonly params: readonly unknown[];
+  /** Whether the statement's answer may be used, given the column's value (default: yes). */
+  holds?(value: unknown): boolean;
+  /** Takes the column's value once the statement's answer is used: the rider is then settled. */
+  read(value: unknown): void;
+  /** Settles the rider without the statement (idempotent): a refusal is the request's answer instead of any data. */
+  settle(): Promise<Refusal | undefined>;
+  /** Settled: by `read` or `settle`; its column is no longer asked for. */
+  readonly settled: boolean;
+  /** Its answer is the primary's only (a key changes without moving the team's version): settled there before a read goes to a replica. */
+  readonly primaryOnly?: boolean;
+}
+
+/** The riders the statement answering the request is to carry: those not settled yet. */
+export const pendingRiders = (context: Context | undefined): Rider[] => context?.riders?.filter((rider) => !rider.settled) ?? [];
+
+/** Settles the request's riders (`which` of them) that the statement did not answer; the first refusal, if one refuses. */
+export async function settleRiders(context: Context | undefined, which: (rider: Rider) => boolean = () => true): Promise<Refusal | undefined> {
+  for (const rider of context?.riders?.filter(which) ?? []) {
+    const refusal = await rider.settle();
+    if (refusal) return refusal;
+  }
+  return undefined;
 }

@@ -2,18 +2,17 @@
 // request context to REST or GraphQL. Runs once per HTTP request, so one request costs one point on either; a
 // GraphQL request with several root mutation fields pays the rest before it runs (request-cost.ts).
 // A request the statement answering it can check the key for (REST's report reads) is not held up by a lookup of
-// its own when this process has seen the key: it runs with the row read last, the statement compares that row with
-// the stored one, and a request whose key changed is answered again for the key as it is (context.ts, KeyCheck).
+// its own when this process has seen the key: it runs with the row read last, and the statement compares that row
+// with the stored one (./key-check.ts, a rider of the statement).
 // A round trip costs more than the lookup itself (BENCHMARKS.md, scenario 4).
 import type { NextFunction, Request, Response } from "express";
 import { LRUCache } from "lru-cache";
 import { config } from "../config";
-import type { Context, KeyCheck, Refusal } from "../context";
-import { isDatabaseUnavailable } from "../db/errors";
+import type { Context, Refusal } from "../context";
 import { sendError } from "../http/errors";
 import { limitedByAddress } from "../observability/series";
 import { hashApiKey, isWellFormedKey, keyDisplayPrefix, rateKey } from "./keys";
-import { isValidKey as isValid } from "./key-check";
+import { isValidKey as isValid, KeyRider } from "./key-check";
 import { findKey, keyReadsCostAStatement, touchKey, type KeyRow, type KeyUse } from "./key-lookup";
 import { applyLimit, type RateLimiter, type RateLimitResult, type WindowCount } from "./rate-limit";
 import { tierLimit } from "./tiers";
@@ -82,54 +81,6 @@ const RATE_LIMITED = "Rate limit exceeded. Please try again later.";
 function counted(keyHash: string, key: KeyRow, now: number, use: () => KeyUse): Promise<void> | undefined {
   countCall(key.team_id, key.id);
   return touchLastUsed(keyHash, key.id, now, use);
-}
-
-/**
- * A request admitted with the key row this process read last (context.ts, KeyCheck), and what this layer needs once
- * it was answered: the key read again as the auth step reads it, and the request as a key's last use.
- */
-class KnownRowCheck implements KeyCheck {
-  held?: boolean;
-  constructor(
-    readonly keyHash: string,
-    readonly row: KeyRow,
-    readonly recheck: () => Promise<Context | Refusal>,
-    readonly use: () => KeyUse,
-  ) {}
-
-  count(): void {
-    void counted(this.keyHash, this.row, Date.now(), this.use);
-  }
-}
-
-/** A request admitted with the row seen last was answered: its call is counted (ARCHITECTURE.md "The key check"). */
-export function keyCheckAnswered(check: KeyCheck): void {
-  if (check instanceof KnownRowCheck && check.held !== false) check.count();
-}
-
-/**
- * What becomes of a request admitted with the row seen last whose handler failed, decided here only (ARCHITECTURE.md
- * "The key check"): the row held, so the error is the answer (the call counted); or the key is read again as the
- * auth step reads it, and the request is refused for the key as it is now (answered here: "refused"), run once more
- * with the fresh context when the executor found the row changed ("again"), or the error stands. A database that
- * cannot be reached answers 503 either way: not asked again.
- */
-export async function keyCheckFailed(req: Request, res: Response, err: unknown): Promise<"stands" | "again" | "refused"> {
-  const check = res.locals.context?.keyCheck;
-  if (!(check instanceof KnownRowCheck)) return "stands";
-  if (check.held) {
-    check.count();
-    return "stands";
-  }
-  if (isDatabaseUnavailable(err)) return "stands";
-  const now = await check.recheck();
-  if ("status" in now) {
-    delete (res.locals as { context?: unknown }).context; // the access log names no key for a refused one
-    refuse(req, res, now.status, now.message);
-    return "refused";
-  }
-  if (check.held === false) res.locals.context = now;
-  return check.held === false ? "again" : "stands";
 }
 
 export interface AuthOptions {
@@ -214,13 +165,20 @@ export function authenticate(limiter: RateLimiter, options: AuthOptions = {}) {
 
   /**
    * A key this process found valid, on a request whose statement checks it: answered with the row seen last, which
-   * the statement compares with the stored one (and else the request is answered again, see KeyCheck).
+   * the statement compares with the stored one (./key-check.ts).
    */
   function deferred(req: Request, res: Response, token: string, keyHash: string, known: KeyRow, count: WindowCount): Context | Promise<Context | Refusal> {
     const context = admit(limiter, req, res, token, known, count);
     // Past its budget by the row seen last: read the key, so a key revoked meanwhile still gets its 401.
     if ("status" in context) return checked(req, res, token, keyHash, count);
-    context.keyCheck = new KnownRowCheck(keyHash, known, () => checked(req, res, token, keyHash, count), useOf(req));
+    const use = useOf(req);
+    context.riders = [
+      new KeyRider(keyHash, known, context, {
+        recheck: () => checked(req, res, token, keyHash, count),
+        count: () => void counted(keyHash, known, Date.now(), use),
+        forget: () => delete (res.locals as { context?: unknown }).context,
+      }),
+    ];
     return context;
   }
 

@@ -309,8 +309,8 @@ function target(): ReadTarget {
 
 /**
  * The read target of a request of `teamId`: a replica that is ok and has replayed the team's last write, else the
- * primary. `confirm` (a key admitted without being read, context.ts KeyCheck) is checked on the primary meanwhile:
- * a key that did not hold reads nothing from a replica.
+ * primary. `confirm` (the request's riders whose answer is the primary's, context.ts: a key admitted unread) is
+ * asked on the primary meanwhile: a request it refuses reads nothing from a replica.
  */
 export async function chooseRead(teamId: string, confirm?: () => Promise<boolean>): Promise<ReadTarget> {
   const read = target();

@@ -10,3 +10,6 @@ export async function teamVersion(teamId: string): Promise<string> {
   const rows = await database.query<{ version: string }>(VERSION, [teamId]);
   return rows[0]?.version ?? "0";
 }
+
+/** The team's data version as a column of another statement (read in its snapshot); `$first` is the team's id. */
+export const teamVersionColumn = (first: number): string => `(SELECT version::text FROM team_versions WHERE team_id = $${first}::uuid)`;

@@ -2,71 +2,77 @@
 // `cacheable` carries an ETag and `Cache-Control: private, no-cache`, and is answered 304 when If-None-Match holds
 // it; called by the route wrapper (./route.ts) before the handler.
 import type { Request, Response } from "express";
-import { confirmKeyRow } from "../auth/key-check";
-import type { Context } from "../context";
-import { anyTag, CACHE_CONTROL, etagAt, etagOf, matches, utcDay } from "../http/http-cache";
+import { settleRiders, type Context, type Rider } from "../context";
+import { teamVersion, teamVersionColumn } from "../db/team-version";
+import { anyTag, CACHE_CONTROL, etagAt, matches, utcDay } from "../http/http-cache";
+
+/** Calls `edit(status)` just before the response's head is written; `edit` may change the status it returns. */
+function beforeHead(res: Response, edit: (status: number) => number): void {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: Response, status: number, ...rest: unknown[]) {
+    const sent = edit(status);
+    if (sent !== status) this.statusCode = sent;
+    return (writeHead as (...args: unknown[]) => Response).call(this, sent, ...rest);
+  } as Response["writeHead"];
+}
 
 /**
  * `If-None-Match: *` on a REST read: the handler answers as it would unconditionally, and a 200 (the resource exists
  * for this key) is sent as a 304 without its body; a 404, 403 or 401 stays what it is.
  */
 function notModifiedIfFound(res: Response): void {
-  const writeHead = res.writeHead;
-  res.writeHead = function (this: Response, status: number, ...rest: unknown[]) {
-    if (status === 200) {
-      status = this.statusCode = 304;
-      for (const name of ["Content-Type", "Content-Length", "Content-Encoding"]) this.removeHeader(name);
-    }
-    return (writeHead as (...args: unknown[]) => Response).call(this, status, ...rest);
-  } as Response["writeHead"];
-}
-
-/** Sets the ETag and Cache-Control, taken back if the answer turns out not to be a 200 (an error carries neither). */
-function setValidators(res: Response, etag: string): void {
-  res.setHeader("ETag", etag);
-  res.setHeader("Cache-Control", CACHE_CONTROL);
-  const writeHead = res.writeHead;
-  res.writeHead = function (this: Response, status: number, ...rest: unknown[]) {
-    if (status !== 200 && status !== 304) {
-      this.removeHeader("ETag");
-      this.removeHeader("Cache-Control");
-    }
-    return (writeHead as (...args: unknown[]) => Response).call(this, status, ...rest);
-  } as Response["writeHead"];
+  beforeHead(res, (status) => {
+    if (status !== 200) return status;
+    for (const name of ["Content-Type", "Content-Length", "Content-Encoding"]) res.removeHeader(name);
+    return 304;
+  });
 }
 
 /**
- * The ETag of this GET for its key, after the key is confirmed when the auth step admitted it without reading it
- * (ARCHITECTURE.md "The key check": a row that did not hold gets no 304; the handler runs, its executor answers
- * nothing, and the auth layer answers for the key as it is now). Answers 304 when If-None-Match holds it (true:
- * answered), else sets the validators and returns false.
+ * Labels a 200 (or the 304 it became) with the ETag of `version` (undefined: not known, no label), made as the answer
+ * is sent: for the key as it is then (a key that changed since this process read it was brought up to date by its
+ * check, src/auth/key-check.ts). An error carries neither the ETag nor Cache-Control.
  */
-async function notModified(req: Request, res: Response, context: Context, etag: string): Promise<boolean> {
-  if (!matches(req.headers["if-none-match"], etag)) {
-    setValidators(res, etag);
-    return false;
-  }
-  if (context.keyCheck && !(context.keyCheck.held ?? (await confirmKeyRow(context.keyCheck)))) return false;
-  setValidators(res, etag);
-  res.status(304).end();
-  return true;
-}
-
-/**
- * Labels a 200 with the ETag of the version its own statement read (context.dataVersion), when it read one: an answer
- * the resolvers gave instead carries no ETag (its version was not read in its data's snapshot).
- */
-function labelWhenSent(req: Request, res: Response, context: Context): void {
+function labelWhenSent(req: Request, res: Response, context: Context, version: () => string | undefined): void {
   const day = utcDay(); // before the handler reads the data
-  const writeHead = res.writeHead;
-  res.writeHead = function (this: Response, status: number, ...rest: unknown[]) {
-    const version = context.dataVersion?.value;
-    if (status === 200 && version !== undefined) {
-      this.setHeader("ETag", etagAt(req, context, version, day));
-      this.setHeader("Cache-Control", CACHE_CONTROL);
+  beforeHead(res, (status) => {
+    const value = version();
+    if (status !== 200 && status !== 304) {
+      res.removeHeader("ETag");
+      res.removeHeader("Cache-Control");
+    } else if (value !== undefined) {
+      res.setHeader("ETag", etagAt(req, context, value, day));
+      res.setHeader("Cache-Control", CACHE_CONTROL);
     }
-    return (writeHead as (...args: unknown[]) => Response).call(this, status, ...rest);
-  } as Response["writeHead"];
+    return status;
+  });
+}
+
+/** The team's data version, asked of the statement that answers the read (context.ts, Rider). */
+class VersionRider implements Rider {
+  readonly name = "version";
+  readonly params: readonly unknown[];
+  value?: string;
+  settled = false;
+
+  constructor(teamId: string) {
+    this.params = [teamId];
+  }
+
+  column(first: number): string {
+    return teamVersionColumn(first);
+  }
+
+  read(value: unknown): void {
+    this.value = typeof value === "string" ? value : "0";
+    this.settled = true;
+  }
+
+  /** Answered otherwise (the resolvers): no version read in the data's snapshot, so no ETag. */
+  settle(): Promise<undefined> {
+    this.settled = true;
+    return Promise.resolve(undefined);
+  }
 }
 
 /**
@@ -75,17 +81,29 @@ function labelWhenSent(req: Request, res: Response, context: Context): void {
  * each route declared `cacheable`.
  * A conditional request reads the version first, so a match builds nothing; so does any read the resolvers answer.
  * An unconditional read the one-statement path answers (`oneStatement`) costs no statement more: that statement
- * reads the version with its data (src/schema/sql-json/run.ts), and the answer is labelled as it is sent.
+ * reads the version with its data (a rider), and the answer is labelled as it is sent.
  */
 export async function restNotModified(req: Request, res: Response, oneStatement = false): Promise<boolean> {
   const context = res.locals.context as Context | undefined;
   if ((req.method !== "GET" && req.method !== "HEAD") || !context?.viewer) return false; // HEAD: the GET's validators
-  if (oneStatement && req.headers["if-none-match"] === undefined) {
-    context.dataVersion = {};
-    labelWhenSent(req, res, context);
+  const condition = req.headers["if-none-match"];
+  if (oneStatement && condition === undefined) {
+    const rider = new VersionRider(context.viewer.teamId);
+    (context.riders ??= []).push(rider);
+    labelWhenSent(req, res, context, () => rider.value);
     return false;
   }
-  if (await notModified(req, res, context, await etagOf(req, context))) return true;
-  if (anyTag(req.headers["if-none-match"])) notModifiedIfFound(res);
+  const day = utcDay();
+  const version = await teamVersion(context.viewer.teamId);
+  // A match is answered only for the key as it is: the request's riders (a key admitted unread) are settled first. A
+  // refused key gets no 304: the handler runs, and its executor answers the refusal.
+  if (matches(condition, etagAt(req, context, version, day)) && !(await settleRiders(context)) && matches(condition, etagAt(req, context, version, day))) {
+    res.setHeader("ETag", etagAt(req, context, version, day));
+    res.setHeader("Cache-Control", CACHE_CONTROL);
+    res.status(304).end();
+    return true;
+  }
+  labelWhenSent(req, res, context, () => version);
+  if (anyTag(condition)) notModifiedIfFound(res);
   return false;
 }

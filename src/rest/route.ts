@@ -2,7 +2,7 @@
 // context, error envelope and method-not-allowed answers.
 import { Router, type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import type { z } from "zod";
-import { keyCheckAnswered, keyCheckFailed } from "../auth/middleware";
+import { settleRiders, type Context } from "../context";
 import { sendError } from "../http/errors";
 import { restNotModified } from "./http-cache";
 import { schema } from "../schema";
@@ -19,20 +19,20 @@ interface Caching {
 }
 
 async function answer(fn: Handler, req: Request, res: Response, caching: Caching): Promise<void> {
+  const context = res.locals.context as Context | undefined;
   try {
     // A read the client holds the current answer of: 304, nothing built (./http-cache.ts).
     if (!(caching.cacheable && (await restNotModified(req, res, caching.oneStatement)))) await fn(req, res);
   } catch (err) {
-    // A key admitted without being read for this request: the auth layer says whether the error stands, the request
-    // was refused, or it runs once more for the key as it is now (ARCHITECTURE.md "The key check").
-    const verdict = res.locals.context?.keyCheck ? await keyCheckFailed(req, res, err) : "stands";
-    if (verdict === "again") return answer(fn, req, res, caching);
-    if (verdict === "refused") return;
+    // The request's riders (context.ts) that its statement did not settle, settled now (a handler that failed before
+    // it read): a refusal is the answer instead of the error (a key revoked since this process read it gets its 401,
+    // not a 400). A database that cannot be reached keeps the error it caused.
+    const refusal = await settleRiders(context).catch(() => undefined);
+    if (refusal) return sendError(res, refusal.status, refusal.message);
     if (err instanceof RestError) return sendError(res, err.status, err.message);
     throw err;
   }
-  const keyCheck = res.locals.context?.keyCheck;
-  if (keyCheck) keyCheckAnswered(keyCheck);
+  await settleRiders(context);
 }
 
 /** Wraps a route handler: RestErrors become the error envelope; anything else goes to the error handler. */

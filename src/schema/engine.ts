@@ -14,12 +14,11 @@ import {
 } from "graphql";
 import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
 import { LRUCache } from "lru-cache";
-import { confirmKeyRow } from "../auth/key-check";
-import type { Context } from "../context";
+import { pendingRiders, settleRiders, type Context, type Refusal, type Rider } from "../context";
 import { chooseRead, hasReplicas, readingFrom } from "../db/replicas";
 import { logger } from "../logger";
 import { cacheableOperation } from "./cacheable";
-import { unauthenticated } from "./errors";
+import { refusedBy } from "./errors";
 import { schema } from "./index";
 import { variableError } from "./input-errors";
 import { answerTooLarge, builtPastLimit, countAnswer, textPastLimit } from "./limits";
@@ -101,8 +100,13 @@ export async function execute(args: ExecutionArgs, options?: SqlJsonOptions): Pr
   // here for both engines (src/db/replicas.ts); everything else reads from, and writes to, the primary.
   const context = args.contextValue as Context | undefined;
   if (entry.replicaSafe && context?.viewer && !context.read && hasReplicas()) {
-    const check = context.keyCheck;
-    const read = await chooseRead(context.viewer.teamId, check && check.held === undefined ? () => confirmKeyRow(check) : undefined);
+    // The request's riders whose answer is the primary's (context.ts: the key check) are settled there meanwhile: a
+    // request they refuse reads nothing.
+    let refusal: Refusal | undefined;
+    const primaryOnly = (rider: Rider) => rider.primaryOnly === true;
+    const settle = pendingRiders(context).some(primaryOnly) ? async () => !(refusal = await settleRiders(context, primaryOnly)) : undefined;
+    const read = await chooseRead(context.viewer.teamId, settle);
+    if (refusal) return { errors: [refusedBy(refusal)] };
     context.read = read;
     return readingFrom(read, () => executeCompiled(entry, args, variables, options)).finally(() => (context.read = undefined));
   }
@@ -111,18 +115,19 @@ export async function execute(args: ExecutionArgs, options?: SqlJsonOptions): Pr
 
 async function executeCompiled(entry: Compiled, args: ExecutionArgs, variables: Record<string, unknown>, options?: SqlJsonOptions): Promise<ExecutionResult> {
   if (!("query" in entry.query)) return { errors: entry.query.errors };
-  // A request admitted with the key row its process read last (context.ts, KeyCheck): the row is confirmed before
-  // anything touches data, by the one statement or else by reading the key; one that did not hold answers nothing
-  // (ARCHITECTURE.md "The key check": the auth layer then decides).
-  const keyCheck = (args.contextValue as Context | undefined)?.keyCheck;
-  if (entry.sql && keyCheck?.held !== false) {
-    const answer = await runSqlJson(entry.sql, variables === args.variableValues ? args : { ...args, variableValues: variables }, options);
-    // PostgreSQL's text is measured before it is sent (the estimate kept it from being much larger: limits.ts).
-    const raw = answer && rawDataOf(answer);
-    if (raw && textPastLimit(raw.fields.map(([, text]) => text))) return { errors: [answerTooLarge(args.contextValue)] };
-    if (answer) return answer;
-  }
-  if (keyCheck && !(keyCheck.held ?? (await confirmKeyRow(keyCheck)))) return { errors: [unauthenticated()] };
+  // The one statement carries the request's riders (context.ts, Rider: the key check, the data version).
+  const context = args.contextValue as Context | undefined;
+  const statementArgs = variables === args.variableValues ? args : { ...args, variableValues: variables };
+  const answer = entry.sql && (await statementAnswer(entry.sql, statementArgs, options));
+  if (answer) return answer;
+  // Riders the statement did not settle are settled before anything else reads, and one that refuses (a key revoked
+  // since this process read it) is the answer. One that kept the statement's answer from being used (the key's row
+  // changed, still valid) leaves the request to be asked once more, for the key as it is now.
+  const unsettled = pendingRiders(context).length > 0;
+  const refusal = await settleRiders(context);
+  if (refusal) return { errors: [refusedBy(refusal)] };
+  const again = entry.sql && unsettled && (await statementAnswer(entry.sql, statementArgs, options));
+  if (again) return again;
   // The text the resolvers return is counted against MAX_RESPONSE_BYTES as they return it (limits.ts).
   countAnswer(args.contextValue);
   const result = await entry.query.query(args.rootValue, args.contextValue, variables);
@@ -135,6 +140,15 @@ async function executeCompiled(entry: Compiled, args: ExecutionArgs, variables: 
     if (refused) return { errors: [refused] };
   }
   return result;
+}
+
+/** The one statement's answer (null: not answered by it), or the error of an answer past MAX_RESPONSE_BYTES. */
+async function statementAnswer(sql: SqlJsonEntry, args: ExecutionArgs, options?: SqlJsonOptions): Promise<ExecutionResult | null> {
+  const answer = await runSqlJson(sql, args, options);
+  // PostgreSQL's text is measured before it is sent (the estimate kept it from being much larger: limits.ts).
+  const raw = answer && rawDataOf(answer);
+  if (raw && textPastLimit(raw.fields.map(([, text]) => text))) return { errors: [answerTooLarge(args.contextValue)] };
+  return answer;
 }
 
 /** Whether the one-statement read path answers the document (./sql-json), rather than the resolvers. */

@@ -44,6 +44,9 @@ export const badField = (path: InputPath, reason: string) =>
 /** A message that names several fields: `message(nameOf)` spells them. */
 export const badFields = (message: (nameOf: NameOf) => string, path?: InputPath) => new ApiError(message, 400, "BAD_USER_INPUT", path);
 export const unauthenticated = () => new ApiError(fixed("Invalid API key"), 401, "UNAUTHENTICATED");
+/** The auth step's refusal of a request, found after it was admitted (a key changed since: src/auth/key-check.ts). */
+export const refusedBy = (refusal: { status: 401 | 429; message: string }) =>
+  new ApiError(fixed(refusal.message), refusal.status, refusal.status === 401 ? "UNAUTHENTICATED" : "RATE_LIMITED");
 export const permissionDenied = (permission: string) => new ApiError(fixed(`Permission denied: ${permission}`), 403, "FORBIDDEN");
 export const notFound = (message: string) => new ApiError(fixed(message), 404, "NOT_FOUND");
 export const conflict = (message: string) => new ApiError(fixed(message), 409, "CONFLICT");

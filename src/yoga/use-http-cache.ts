@@ -77,8 +77,8 @@ async function answerFromCache(
 ): Promise<void> {
   const { req, res } = serverContext;
   const context = res?.locals.context as Context | undefined;
-  // (A key admitted without being read — REST's report reads only — never reaches /graphql.)
-  if (req?.method !== "GET" || !context?.viewer || context.keyCheck) return;
+  // (A key admitted without being read — REST's report reads only, src/auth/key-check.ts — never reaches /graphql.)
+  if (req?.method !== "GET" || !context?.viewer || context.riders?.length) return;
   // A key limited to registered documents sending text is refused by Yoga: nothing to label or keep.
   if (context.viewer.trustedDocumentsOnly && req.query.query !== undefined) return;
   const text = await documentText(req, context.viewer);

@@ -7,8 +7,7 @@
 import { createHash } from "node:crypto";
 import { GraphQLError, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from "graphql";
 import { can, type Permission } from "../../auth/permissions";
-import { KEY_ROW_PARAMS, keyRowHolds, keyRowParams } from "../../auth/key-lookup";
-import type { Context } from "../../context";
+import { pendingRiders, type Context } from "../../context";
 import { database } from "../../db";
 import { databaseFailure } from "../../db/errors";
 import { logger } from "../../logger";
@@ -86,10 +85,8 @@ export async function runSqlJson(entry: SqlJsonEntry, args: ExecutionArgs, optio
   }
 }
 
-/** The column in which a statement answering with an unconfirmed key row says whether the row still holds. */
-const KEY_HOLDS = "k$";
-/** The column in which a statement asked for it answers the team's data version (src/http/http-cache.ts). */
-const VERSION = "v$";
+/** The column of the request's rider n (context.ts, Rider). */
+const riderColumn = (n: number) => `x$${n}`;
 
 async function answer(entry: SqlJsonEntry, args: ExecutionArgs, options: SqlJsonOptions): Promise<ExecutionResult | null> {
   const context = args.contextValue as Context | undefined;
@@ -107,21 +104,19 @@ async function answer(entry: SqlJsonEntry, args: ExecutionArgs, options: SqlJson
   // A connection's cursors and counts: one the resolver refuses (a foreign cursor, first with last) is its error.
   if (!plan.roots.every((r) => !r.connection || connectionWindow(r, request) !== null)) return null;
 
-  // A key row to confirm (context.ts, KeyCheck) is compared by the statement itself: one more column, its answer
-  // recorded in the check (a row that did not hold: no answer here, and the engine answers nothing).
-  const keyCheck = context.keyCheck?.held === undefined ? context.keyCheck : undefined;
-  // The team's data version for an ETag, read in the snapshot of the data it labels: one more column.
-  const version = context.dataVersion?.value === undefined ? context.dataVersion : undefined;
-  const key = `${forbidden.join(",")}${keyCheck ? "|key" : ""}${version ? "|version" : ""}`;
+  // The request's riders (context.ts, Rider: the key check, the team's data version): one more column each, read in
+  // the snapshot of the data.
+  const riders = pendingRiders(context);
+  const key = `${forbidden.join(",")}|${riders.map((rider) => rider.name).join(",")}`;
   let statement = entry.statements.get(key);
   if (statement === undefined) {
     const made = statementOf(plan, columns, (p) => !forbidden.includes(p as Permission));
-    const extra: string[] = [];
-    if (made && keyCheck) extra.push(`${keyRowHolds(made.params.length + 1)} AS "${KEY_HOLDS}"`);
-    if (made && version) {
-      const teamParam = made.params.length + (keyCheck ? KEY_ROW_PARAMS : 0) + 1;
-      extra.push(`(SELECT version::text FROM team_versions WHERE team_id = $${teamParam}::uuid) AS "${VERSION}"`);
-    }
+    let next = (made?.params.length ?? 0) + 1;
+    const extra = riders.map((rider, n) => {
+      const column = `${rider.column(next)} AS "${riderColumn(n)}"`;
+      next += rider.params.length;
+      return column;
+    });
     const text = made && statementText(made, extra);
     statement = made && text ? { ...made, text, name: nameOf(text), keepPlan: true } : null;
     entry.statements.set(key, statement);
@@ -132,8 +127,7 @@ async function answer(entry: SqlJsonEntry, args: ExecutionArgs, options: SqlJson
   let rows: Row[];
   try {
     const values = statement.params.map((value) => value(request));
-    if (keyCheck) values.push(...keyRowParams(keyCheck.keyHash, keyCheck.row));
-    if (version) values.push(viewer.teamId);
+    for (const rider of riders) values.push(...rider.params);
     // On the replica the executor chose for the request, if any (src/db/replicas.ts).
     rows = await (context.read?.database ?? database).query<Row>(statement, values);
   } catch (err) {
@@ -153,11 +147,9 @@ async function answer(entry: SqlJsonEntry, args: ExecutionArgs, options: SqlJson
   const row = statement.lists.length ? rows.find((r) => r[list] === -1) : rows[0];
   const items = statement.lists.map(() => [] as Array<[number, string]>);
   if (statement.lists.length) for (const r of rows) if (r[list] !== -1) items[r[list] as number].push([r[place] as number, r[item] as string]);
-  if (keyCheck) {
-    keyCheck.held = row?.[KEY_HOLDS] === true;
-    if (!keyCheck.held) return null;
-  }
-  if (version) version.value = (row?.[VERSION] as string | null | undefined) ?? "0";
+  // A rider that does not hold (a key row changed since this process read it) keeps the answer from being used.
+  if (!riders.every((rider, n) => rider.holds?.(row?.[riderColumn(n)]) ?? true)) return null;
+  riders.forEach((rider, n) => rider.read(row?.[riderColumn(n)]));
   const values = plan.roots.map((_, i) => (row?.[`r${i}`] as string | null | undefined) ?? null);
   // A root without its row (an unknown id): the resolvers give the error.
   if (values.some((v) => v === null)) return null;
