@@ -62,3 +62,7 @@ export function parsePermissions(list: string[] | string): Permissions {
 export function firstMissing(requested: Permissions, held: Permissions): Permission | null {
   return listPermissions(requested).find((p) => !can(held, p)) ?? null;
 }
+
+/** A list in words: "a", "a and b", "a, b and c" (the permissions a field or route needs). */
+export const listInWords = (items: readonly string[]): string =>
+  items.length > 1 ? `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}` : (items[0] ?? "");

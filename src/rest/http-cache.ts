@@ -2,18 +2,14 @@
 // `cacheable` carries an ETag and `Cache-Control: private, no-cache`, and is answered 304 when If-None-Match holds
 // it; called by the route wrapper (./route.ts) before the handler.
 import type { Request, Response } from "express";
+import onHeaders from "on-headers";
 import { settleRiders, type Context, type Rider } from "../context";
 import { teamVersion, teamVersionColumn } from "../db/team-version";
 import { anyTag, CACHE_CONTROL, etagAt, matches, utcDay } from "../http/http-cache";
 
-/** Calls `edit(status)` just before the response's head is written; `edit` may change the status it returns. */
+/** Calls `edit(status)` just before the response's head is written; the status it returns is the one sent. */
 function beforeHead(res: Response, edit: (status: number) => number): void {
-  const writeHead = res.writeHead;
-  res.writeHead = function (this: Response, status: number, ...rest: unknown[]) {
-    const sent = edit(status);
-    if (sent !== status) this.statusCode = sent;
-    return (writeHead as (...args: unknown[]) => Response).call(this, sent, ...rest);
-  } as Response["writeHead"];
+  onHeaders(res, () => void (res.statusCode = edit(res.statusCode)));
 }
 
 /**

@@ -2,6 +2,7 @@
 // context, error envelope and method-not-allowed answers.
 import { Router, type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import type { z } from "zod";
+import { listInWords } from "../auth/permissions";
 import { settleRiders, type Context } from "../context";
 import { sendError } from "../http/errors";
 import { restNotModified } from "./http-cache";
@@ -204,7 +205,7 @@ export function routeNeeds(route: Pick<RestRoute, "operations">): string[] {
 export function needsInWords(permissions: string[]): string {
   const resources = new Set(permissions.map((p) => p.split(":")[0]));
   const words = resources.size === 1 ? [permissions[0], ...permissions.slice(1).map((p) => p.split(":")[1])] : permissions;
-  return words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}` : (words[0] ?? "");
+  return listInWords(words);
 }
 
 /** The route's summary with the permissions it needs where it names them. */

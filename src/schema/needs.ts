@@ -2,11 +2,7 @@
 // `...needs("reports:read", "One report of the team.")` gives the field `authScopes: { permission: "reports:read" }`
 // and a description ending "Needs reports:read.". The REST routes' summaries and docs/api.md read the permission back
 // from the built schema (./auth-scopes.ts), so the three cannot disagree.
-import type { Permission } from "../auth/permissions";
-
-/** A list of permissions in words: "a", "a and b", "a, b and c". */
-const listed = (permissions: readonly string[]) =>
-  permissions.length === 1 ? permissions[0] : `${permissions.slice(0, -1).join(", ")} and ${permissions[permissions.length - 1]}`;
+import { listInWords, type Permission } from "../auth/permissions";
 
 /**
  * The description and authScopes of a field that needs one permission (or every one of a list); `aside` follows the
@@ -15,7 +11,7 @@ const listed = (permissions: readonly string[]) =>
 export function needs(permission: Permission | readonly Permission[], description: string, aside?: string) {
   const permissions: readonly Permission[] = typeof permission === "string" ? [permission] : permission;
   return {
-    description: `${description} Needs ${listed(permissions)}${aside ? ` ${aside}` : ""}.`,
+    description: `${description} Needs ${listInWords(permissions)}${aside ? ` ${aside}` : ""}.`,
     authScopes: typeof permission === "string" ? { permission } : { permissions },
   };
 }

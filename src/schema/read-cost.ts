@@ -10,6 +10,7 @@
 import type { NextFunction, Request, Response } from "express";
 import { GraphQLError, type DocumentNode, type GraphQLSchema } from "graphql";
 import { LRUCache } from "lru-cache";
+import onHeaders from "on-headers";
 import { z } from "zod";
 import { config } from "../config";
 import type { Context } from "../context";
@@ -182,14 +183,12 @@ export const restCosts =
 
 function costHeader(res: Response, context: Context | undefined): void {
   if (!context?.viewer) return;
-  const writeHead = res.writeHead;
-  res.writeHead = function (this: Response, ...args: unknown[]) {
+  onHeaders(res, () => {
     if (!states.has(context)) chargeFloor(context);
     const state = states.get(context)!;
-    this.setHeader("X-Cost", String(state.actual));
-    if (state.refused) this.setHeader("Retry-After", String(Math.max(1, state.resetsAt - Math.floor(Date.now() / 1000))));
-    return (writeHead as (...a: unknown[]) => Response).apply(this, args);
-  } as Response["writeHead"];
+    res.setHeader("X-Cost", String(state.actual));
+    if (state.refused) res.setHeader("Retry-After", String(Math.max(1, state.resetsAt - Math.floor(Date.now() / 1000))));
+  });
 }
 
 // ---- GraphQL GET answers from the HTTP cache (src/yoga/use-http-cache.ts) ----
