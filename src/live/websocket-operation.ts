@@ -1,5 +1,5 @@
 // What marks a GraphQL operation's context as one sent over WebSocket (src/yoga/websocket.ts), read by the subscriptions
-// (src/schema/types/liveEvents.ts): no Accept header to check there, and a stream resumes after the event named by
+// (src/schema/types/live-events.ts): no Accept header to check there, and a stream resumes after the event named by
 // the subscribe message's `extensions.lastEventId` instead of a Last-Event-ID header. No imports: the schema reads it.
 export interface WebSocketOperation {
   lastEventId: string | null;

@@ -2,7 +2,7 @@
 // limit/offset mapped to first/after (a cursor is a position in the list). There is no other route: the log is
 // read-only over every interface.
 import type { Request } from "express";
-import { auditCursor } from "../schema/types/auditLog";
+import { auditCursor } from "../schema/types/audit-log";
 import { pathNaming } from "../schema/errors";
 import { operation, runRoot, RestError } from "./graphql";
 import { queryInt, queryText } from "./input";

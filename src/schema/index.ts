@@ -25,13 +25,13 @@ import "./resources/sign-in/links";
 import "./resources/sign-in/consents";
 import "./resources/attendee-rights";
 import "./resources/connections";
-import "./types/apiKey";
-import "./types/auditLog";
-import "./types/graphqlDocuments";
-import "./types/usageExport";
+import "./types/api-key";
+import "./types/audit-log";
+import "./types/graphql-documents";
+import "./types/usage-export";
 import "./types/viewer";
-import "./types/liveEvents";
-import "./types/permissionCatalog";
+import "./types/live-events";
+import "./types/permission-catalog";
 
 // Every list of objects counts what it builds against the limit of one request (limits.ts, the second line of defence).
 // @defer and @stream are declared here (src/yoga/use-incremental-delivery.ts executes them): Yoga's defer-stream plugin would otherwise

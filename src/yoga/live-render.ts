@@ -92,7 +92,7 @@ async function answer(args: ExecutionArgs, item: unknown): Promise<LiveResult> {
 
 /**
  * graphql-yoga's subscribe, answering each event once per selection: the subscription's source stream (its
- * `subscribe` resolver: src/schema/types/liveEvents.ts) mapped to shared answers.
+ * `subscribe` resolver: src/schema/types/live-events.ts) mapped to shared answers.
  */
 export const liveSubscribe: SubscribeFunction = async (args) => {
   const source = await createSourceEventStream(args as ExecutionArgs);

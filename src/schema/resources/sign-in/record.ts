@@ -150,7 +150,7 @@ async function signIn(link: ActiveSignInLink, form: SignInForm, from: { ip: stri
       select: { id: true, createdAt: true },
     });
     // No contact data in the event: webhook endpoints hold no key that could read attendees; live streams read the
-    // attendee when they send the event, for keys with attendees:read (src/schema/types/liveEvents.ts).
+    // attendee when they send the event, for keys with attendees:read (src/schema/types/live-events.ts).
     await recordEvent(tx, link.teamId, "visitor.signed_in", {
       id: attendee.id,
       showing_id: link.showingId,
