@@ -18,6 +18,8 @@ import "./resources/showing/queries";
 import "./resources/showing/mutations";
 import "./resources/summary/object";
 import "./resources/webhook/object";
+import "./resources/webhook/queries";
+import "./resources/webhook/mutations";
 import "./resources/crm/destination";
 import "./resources/share-link/object";
 import "./resources/photo/object";

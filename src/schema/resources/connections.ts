@@ -11,7 +11,8 @@ import { checked, text, uuid } from "../rules";
 import { teamIdOf } from "../scope";
 import type { SqlJsonRoot } from "../sql-json/plan";
 import { reportsOfTeam, ReportStatusFilter } from "./report/queries";
-import { DELIVERY_STATUSES, endpointOfTeam } from "./webhook/object";
+import { endpointOfTeam } from "./webhook/endpoints";
+import { DELIVERY_STATUSES } from "./webhook/object";
 import { needs } from "../needs";
 
 const ReportConnection = connectionType<Prisma.ReportWhereInput>("Report", "A page of the team's reports, newest first (Relay).");

@@ -20,14 +20,13 @@ import {
   checkedEndpointUrl,
   deleteAudited,
   deliveryFilterArgs,
-  DeliveryPage,
   deliveryPage,
-  newSecret,
   redeliver,
   updateAudited,
   type AuditedRow,
   type EndpointAudit,
-} from "../webhook/object";
+} from "../webhook/endpoints";
+import { DeliveryPage, newSecret } from "../webhook/object";
 import { needs } from "../../needs";
 
 export const CRM_DESTINATION_NOT_FOUND = "CRM destination not found";
