@@ -153,7 +153,7 @@ describe("GraphQL limits", () => {
 
   it("refuses a read that could build more than MAX_READ_ROWS rows, run without the limits: one QUERY_TOO_COMPLEX error", async () => {
     // Executed directly (no estimate before it), as a bug in the limits would let it run: one read nesting
-    // 100 × 100 × 12 showings is refused before it runs. (test/graphql-memory.test.ts: the count of items built by
+    // 100 × 100 × 12 showings is refused before it runs. (test/system/graphql-memory.test.ts: the count of items built by
     // many smaller reads, and the heap at the largest size the limits allow.)
     const contextValue = { viewer: { keyId: "k", keyPrefix: "prs_sk_live_k", teamId: team.teamId, permissions: TEAM_FULL_ACCESS, tier: "standard" }, rateLimit: null };
     const document = parse(`{ report(id: "${reportId}") { showings(limit: 100) { report { showings(limit: 100) { report { showings(limit: 12) { id } } } } } } }`);

@@ -120,7 +120,7 @@ it("compresses answers for clients that accept it, and lets browsers revalidate 
   expect(json.body.openapi).toBe("3.1.0");
 });
 
-describe("/dashboard (the team dashboard's static files; test/dashboard.test.ts drives the real build in Chromium)", () => {
+describe("/dashboard (the team dashboard's static files; test/system/dashboard.test.ts drives the real build in Chromium)", () => {
   let dir: string;
   beforeAll(() => void (dir = mkdtempSync(path.join(os.tmpdir(), "prs-dashboard-"))));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

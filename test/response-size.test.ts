@@ -1,7 +1,7 @@
 // Bounds on size (docs/api.md "GraphQL limits", README "Limits"): every answer, GraphQL or REST, is at most
 // MAX_RESPONSE_BYTES. A request whose estimate (long text priced by its field's bound) passes it is refused before it
 // runs; an answer that grows past it while built (multi-byte text the estimate priced at a byte a character) is
-// stopped, on both read engines; REST answers 413. (test/response-size-load.test.ts: three at once, /health
+// stopped, on both read engines; REST answers 413. (test/system/response-size-load.test.ts: three at once, /health
 // answering.)
 import request from "supertest";
 import { restRouter } from "../src/rest";

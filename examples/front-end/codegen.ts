@@ -5,7 +5,7 @@
 // `prs documents register`). Run from this folder (its own package.json: `npm ci` once): npm run codegen.
 // The documents live in .graphql files, not in graphql(`…`) calls in the components: the client preset's graphql()
 // looks documents up by their text, which would put every query's text into the bundle.
-// test/example-front-end.test.ts fails when the committed src/gql/ is not what this writes.
+// test/system/example-front-end.test.ts fails when the committed src/gql/ is not what this writes.
 import path from "node:path";
 import type { CodegenConfig } from "@graphql-codegen/cli";
 

@@ -10,7 +10,7 @@ import { buildProcessJs } from "./process-js";
 
 /**
  * A dump of an empty PGlite database (initdb only, no migration), for the tests of the migrations themselves
- * (test/migrations.test.ts): initdb takes seconds, and its result depends on the PGlite release alone.
+ * (test/system/migrations.test.ts): initdb takes seconds, and its result depends on the PGlite release alone.
  */
 async function emptyPgliteTemplate(): Promise<string> {
   const release = createHash("sha256").update(readFileSync(path.join(__dirname, "../../node_modules/@electric-sql/pglite/package.json"))).digest("hex").slice(0, 16);

@@ -1,6 +1,6 @@
 // The service's public pages (a share link's report, an open-house sign-in form) in headless Chromium: the test's app
 // on a loopback port with a team and its REST client, one browser, pages opened with a record of what must not happen
-// on them, and axe. Used by test/share-page.test.ts and test/sign-in-page.test.ts (which check chromiumFor first).
+// on them, and axe. Used by test/system/share-page.test.ts and test/system/sign-in-page.test.ts (which check chromiumFor first).
 import { mkdirSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";

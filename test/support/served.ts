@@ -1,6 +1,6 @@
 // What the one-statement read path serves, read from the schema and the planner (servedAs): every root query field
 // it answers, and below it every field of every object type it can reach (leaves, collections). The differential
-// test (test/sql-json-differential.test.ts) and test/sql-json.test.ts generate their documents from it, so a field
+// test (test/system/sql-json-differential.test.ts) and test/sql-json.test.ts generate their documents from it, so a field
 // added to a field table or a collection added to a type is covered without editing a test.
 import {
   getNamedType,

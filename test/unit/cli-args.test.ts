@@ -1,5 +1,5 @@
 // The `prs` argument parser (src/cli/args.ts) as a pure function: which help it prints and what it refuses, with
-// the message the user sees. test/cli.test.ts checks the process around it (exit codes, stderr, no database).
+// the message the user sees. test/system/cli.test.ts checks the process around it (exit codes, stderr, no database).
 import { parseInvocation } from "../../src/cli/args";
 import { HELP, UsageError } from "../../src/cli/usage";
 import { version } from "../../package.json";
