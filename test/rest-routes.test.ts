@@ -4,6 +4,7 @@ import request from "supertest";
 import { restRouter } from "../src/rest";
 import { openApiDocument } from "../src/rest/openapi";
 import { ROUTES, readsReports } from "../src/rest/table";
+import { committedRouteTable, routeTable } from "../scripts/docs-tables";
 import { createTeam, startTestApp, type TestApp } from "./support/app";
 
 let t: TestApp;
@@ -25,6 +26,10 @@ it("declares each method and path once, and documents exactly the table's routes
   const documented = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`));
   expect(documented.sort()).toEqual([...keys].sort());
   for (const route of ROUTES) expect(doc.paths[route.path][route.method].responses[String(route.status ?? 200)]).toBeDefined();
+});
+
+it("lists every route in docs/api.md as the table declares it (npm run docs:tables writes it)", () => {
+  expect(committedRouteTable()).toBe(routeTable());
 });
 
 it("serves only the table's paths (a router outside the table would show here)", () => {

@@ -47,6 +47,8 @@ export const reportIdParam = z.object({ reportId: z.string().meta({ description:
 /** The routes of the kind: a report's list (and create), then get (update) and delete of one item. */
 export function reportItemRoutes(spec: ReportItemsRoutes): RestRoute[] {
   const { type, one, many, label, filter, tag, noun, nouns, op } = spec;
+  /** "a comparable", "an insight": the noun with its article, for summaries. */
+  const aNoun = `${/^[aeiou]/.test(noun) ? "an" : "a"} ${noun}`;
   const writable = spec.writable !== false;
   const fragment = itemFragment(spec);
   const filterVariable = filter ? `, $${filter}: String` : "";
@@ -93,7 +95,7 @@ export function reportItemRoutes(spec: ReportItemsRoutes): RestRoute[] {
       path: list,
       operationId: `create${op}`,
       tag,
-      summary: (needs) => `Add a ${noun} to a report (needs ${needs})`,
+      summary: (needs) => `Add ${aNoun} to a report (needs ${needs})`,
       operations: [CREATE],
       params: reportIdParam,
       body: spec.create,
@@ -109,7 +111,7 @@ export function reportItemRoutes(spec: ReportItemsRoutes): RestRoute[] {
       path: item,
       operationId: `get${op}`,
       tag,
-      summary: (needs) => `Get a ${noun} (needs ${needs})`,
+      summary: (needs) => `Get ${aNoun} (needs ${needs})`,
       operations: [GET],
       params: idParams,
       answer: { data: spec.response },
@@ -121,7 +123,7 @@ export function reportItemRoutes(spec: ReportItemsRoutes): RestRoute[] {
       path: item,
       operationId: `update${op}`,
       tag,
-      summary: (needs) => `Change the given fields of a ${noun} (needs ${needs})`,
+      summary: (needs) => `Change the given fields of ${aNoun} (needs ${needs})`,
       operations: [UPDATE],
       params: idParams,
       body: spec.update,
@@ -135,7 +137,7 @@ export function reportItemRoutes(spec: ReportItemsRoutes): RestRoute[] {
       path: item,
       operationId: `delete${op}`,
       tag,
-      summary: (needs) => `Delete a ${noun} (needs ${needs})`,
+      summary: (needs) => `Delete ${aNoun} (needs ${needs})`,
       operations: [DELETE],
       params: idParams,
       answer: "message",
