@@ -16,6 +16,8 @@ import { DEFAULT_PAGE, encodeCursor, type ConnectionArgs, type Position, type Wi
 import { intBetween } from "./rules";
 
 export { cursorPrefix, windowOf } from "./cursor";
+import { cursorPrefix, windowOf, type IdKind } from "./cursor";
+import { teamIdOf } from "./scope";
 
 /** A page count, 1 to 100, or none (the same rule for both engines: the one-statement path checks every argument's rule). */
 const COUNT = (() => {
@@ -64,6 +66,25 @@ export interface Slice<Where> {
   rows: Position[];
   more: boolean;
   delegate: Delegate;
+}
+
+/**
+ * A page of one of the team's lists as a connection field's resolver reads it: the cursors of `list` (and of `scope`,
+ * when a cursor belongs to one parent: an endpoint's delivery log), the window the arguments ask for (a cursor of
+ * another list or team refused first), then the rows `where` selects for the team.
+ */
+export async function teamSlice<Where>(
+  delegate: Delegate,
+  list: string,
+  ids: IdKind,
+  call: { args: ConnectionArgs; context: Context; info: GraphQLResolveInfo },
+  where: (teamId: string) => Where | Promise<Where>,
+  scope?: string,
+): Promise<Slice<Where>> {
+  const teamId = teamIdOf(call.context);
+  const prefix = cursorPrefix(list, teamId, scope);
+  const window = windowOf(call.args, prefix, ids);
+  return readSlice(delegate, await where(teamId), prefix, window, nodeQuery(call.context, call.info));
 }
 
 /**

@@ -6,9 +6,8 @@ import { z } from "zod";
 import { prisma } from "../../db";
 import type { Prisma } from "../../generated/prisma/client";
 import { builder } from "../builder";
-import { connectionArgs, connectionComplexity, connectionType, cursorPrefix, nodeQuery, readSlice, windowOf } from "../connection";
+import { connectionArgs, connectionComplexity, connectionType, teamSlice } from "../connection";
 import { checked, text, uuid } from "../rules";
-import { teamIdOf } from "../scope";
 import type { SqlJsonRoot } from "../sql-json/plan";
 import { reportsOfTeam, ReportStatusFilter } from "./report/queries";
 import { endpointOfTeam } from "./webhook/endpoints";
@@ -33,13 +32,8 @@ builder.queryFields((t) => ({
       ...connectionArgs(t, "reports"),
     },
     extensions: { sqlJson: { kind: "connection", where: reportsOfTeam, list: CONNECTION_LISTS.reports } satisfies SqlJsonRoot },
-    resolve: (_root, args, ctx, info) => {
-      const teamId = teamIdOf(ctx);
-      const prefix = cursorPrefix(CONNECTION_LISTS.reports, teamId);
-      const window = windowOf(args, prefix, "uuid");
-      const where = reportsOfTeam.prisma(args, teamId) ?? { id: { in: [] } };
-      return readSlice(prisma.report, where, prefix, window, nodeQuery(ctx, info));
-    },
+    resolve: (_root, args, context, info) =>
+      teamSlice(prisma.report, CONNECTION_LISTS.reports, "uuid", { args, context, info }, (teamId) => reportsOfTeam.prisma(args, teamId) ?? { id: { in: [] } }),
   }),
   showingsConnection: t.field({
     type: ShowingConnection,
@@ -49,13 +43,11 @@ builder.queryFields((t) => ({
       reportId: t.arg.id({ description: "Only the showings of this report", validate: checked(uuid().nullish()) }),
       ...connectionArgs(t, "showings"),
     },
-    resolve: (_root, args, ctx, info) => {
-      const teamId = teamIdOf(ctx);
-      const prefix = cursorPrefix(CONNECTION_LISTS.showings, teamId);
-      const window = windowOf(args, prefix, "uuid");
-      const where: Prisma.ShowingWhereInput = { teamId, ...(args.reportId ? { reportId: String(args.reportId) } : {}) };
-      return readSlice(prisma.showing, where, prefix, window, nodeQuery(ctx, info));
-    },
+    resolve: (_root, args, context, info) =>
+      teamSlice(prisma.showing, CONNECTION_LISTS.showings, "uuid", { args, context, info }, (teamId): Prisma.ShowingWhereInput => ({
+        teamId,
+        ...(args.reportId ? { reportId: String(args.reportId) } : {}),
+      })),
   }),
   eventsConnection: t.field({
     type: EventConnection,
@@ -65,13 +57,11 @@ builder.queryFields((t) => ({
       type: t.arg.string({ description: "Only events of this type", validate: checked(text(100).nullish()) }),
       ...connectionArgs(t, "events"),
     },
-    resolve: (_root, args, ctx, info) => {
-      const teamId = teamIdOf(ctx);
-      const prefix = cursorPrefix(CONNECTION_LISTS.events, teamId);
-      const window = windowOf(args, prefix, "text");
-      const where: Prisma.WebhookEventWhereInput = { teamId, ...(args.type ? { type: args.type } : {}) };
-      return readSlice(prisma.webhookEvent, where, prefix, window, nodeQuery(ctx, info));
-    },
+    resolve: (_root, args, context, info) =>
+      teamSlice(prisma.webhookEvent, CONNECTION_LISTS.events, "text", { args, context, info }, (teamId): Prisma.WebhookEventWhereInput => ({
+        teamId,
+        ...(args.type ? { type: args.type } : {}),
+      })),
   }),
   webhookDeliveriesConnection: t.field({
     type: DeliveryConnection,
@@ -83,19 +73,20 @@ builder.queryFields((t) => ({
       eventType: t.arg.string({ description: "Only attempts sending events of this type", validate: checked(text(100).nullish()) }),
       ...connectionArgs(t, "attempts"),
     },
-    resolve: async (_root, args, ctx, info) => {
-      const teamId = teamIdOf(ctx);
-      // The cursors are the endpoint's: one endpoint's cursor positions nothing in another's log.
-      const prefix = cursorPrefix(CONNECTION_LISTS.deliveries, teamId, String(args.endpointId));
-      const window = windowOf(args, prefix, "uuid");
-      const endpoint = await endpointOfTeam(teamId, String(args.endpointId));
-      const where: Prisma.WebhookDeliveryWhereInput = {
-        endpointId: endpoint.id,
-        teamId,
-        ...(args.status ? { status: args.status } : {}),
-        ...(args.eventType ? { event: { type: args.eventType } } : {}),
-      };
-      return readSlice(prisma.webhookDelivery, where, prefix, window, nodeQuery(ctx, info));
-    },
+    // The cursors are the endpoint's: one endpoint's cursor positions nothing in another's log.
+    resolve: (_root, args, context, info) =>
+      teamSlice(
+        prisma.webhookDelivery,
+        CONNECTION_LISTS.deliveries,
+        "uuid",
+        { args, context, info },
+        async (teamId): Promise<Prisma.WebhookDeliveryWhereInput> => ({
+          endpointId: (await endpointOfTeam(teamId, String(args.endpointId))).id,
+          teamId,
+          ...(args.status ? { status: args.status } : {}),
+          ...(args.eventType ? { event: { type: args.eventType } } : {}),
+        }),
+        String(args.endpointId),
+      ),
   }),
 }));

@@ -21,6 +21,7 @@ import {
   deleteAudited,
   deliveryFilterArgs,
   deliveryPage,
+  describedAndEnabled,
   redeliver,
   updateAudited,
   type AuditedRow,
@@ -130,14 +131,7 @@ async function checkedFields(kind: CrmKind, input: Input): Promise<Prisma.Webhoo
     if (other !== undefined) throw badField(["input", "events"], `has '${other.slice(0, 100)}': a CRM destination takes ${CRM_EVENT_TYPES.join(", ")} only`);
     data.events = events;
   } else if (input.events === null) throw badField(["input", "events"], "must not be null");
-  if (input.description !== undefined) {
-    if (input.description !== null && input.description.length > 1000) throw badField(["input", "description"], "must be at most 1000 characters");
-    data.description = input.description;
-  }
-  if (input.enabled === null) throw badField(["input", "enabled"], "must not be null");
-  if (input.enabled !== undefined) data.enabled = input.enabled;
-  if (input.enabled === true) data.disabledReason = null;
-  return data;
+  return describedAndEnabled(input, data);
 }
 
 /** The destination's fields the audit log shows (never its key or secret), under their REST names. */

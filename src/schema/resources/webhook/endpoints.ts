@@ -61,6 +61,14 @@ export async function checkedFields(input: { url?: string | null; events?: strin
     if (unknown !== undefined) throw badField(["input", "events"], `has an unknown event type '${unknown.slice(0, 100)}' (see GET /v1/webhooks/event-types)`);
     data.events = events.includes("*") ? ["*"] : events;
   } else if (input.events === null) throw badField(["input", "events"], "must not be null");
+  return describedAndEnabled(input, data);
+}
+
+/**
+ * The fields every kind of endpoint takes alike (webhooks, CRM destinations), added to `data`: its description (at
+ * most 1,000 characters; null clears it) and whether it is enabled (enabling clears disabledReason).
+ */
+export function describedAndEnabled<Data extends Prisma.WebhookEndpointUpdateManyMutationInput>(input: { description?: string | null; enabled?: boolean | null }, data: Data): Data {
   if (input.description !== undefined) {
     if (input.description !== null && input.description.length > 1000) throw badField(["input", "description"], "must be at most 1000 characters");
     data.description = input.description;
