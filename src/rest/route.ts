@@ -33,7 +33,9 @@ async function answer(fn: Handler, req: Request, res: Response, caching: Caching
     if (err instanceof RestError) return sendError(res, err.status, err.message);
     throw err;
   }
-  await settleRiders(context);
+  // Answered without its statement settling them (nothing else to read): settled now, so the call is counted. The
+  // answer is sent, so a failure here changes nothing the client sees.
+  await settleRiders(context).catch(() => undefined);
 }
 
 /** Wraps a route handler: RestErrors become the error envelope; anything else goes to the error handler. */

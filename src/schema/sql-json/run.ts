@@ -69,6 +69,15 @@ export function sqlJsonEntry(schema: GraphQLSchema, document: DocumentNode, oper
   return { plan, optional: [...optional], statements: new Map() };
 }
 
+/**
+ * The text of the statement that answers the entry's document for a key holding every permission, without riders
+ * (null: no statement answers it): what test/snapshots/sql-json-statements.sql shows a reviewer.
+ */
+export function statementTextOf(entry: SqlJsonEntry): string | null {
+  const made = statementOf(entry.plan, columns, () => true);
+  return made && statementText(made);
+}
+
 export interface SqlJsonOptions {
   /** Collections the key may not read are left out of the answer (REST's detail) instead of failing it. */
   omitForbidden?: boolean;
