@@ -348,14 +348,14 @@ describe("REST", () => {
     }
   });
 
-  it("counts every report read of a key this process knows once: answered, refused by the route, or answered again after its key changed", async () => {
+  it("counts every report read of a key this process knows once: answered, refused by the route, or answered after its key changed", async () => {
     const own = await createTeam({ permissions: "reports:read" });
     const calls = async () => (await request(t.app).get("/v1/users/me").set(own.auth)).body.data.subscription.api_usage.calls_this_month;
     expect((await request(t.app).get("/v1/reports").set(own.auth)).status).toBe(200);
     expect((await request(t.app).get("/v1/reports").set(own.auth)).status).toBe(200);
     expect(errorOf(await request(t.app).get(`/v1/reports/${randomUUID()}`).set(own.auth)).status).toBe(404);
     expect(errorOf(await request(t.app).get("/v1/reports?limit=nope").set(own.auth)).status).toBe(400);
-    // A new version of the key's row, still valid: the read is answered again for it, and counted once.
+    // A new version of the key's row, still valid: the read is answered for the key as it is now, and counted once.
     const hash = createHash("sha256").update(own.key).digest("hex");
     await prisma.$executeRaw`UPDATE api_keys SET description = 'changed' WHERE key_hash = ${hash}`;
     expect((await request(t.app).get("/v1/reports").set(own.auth)).status).toBe(200);
