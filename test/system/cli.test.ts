@@ -10,14 +10,20 @@ import { childEnv, cli, runCli, sharedDatabase, startServer, tempDir, type Serve
 const KEY = /^prs_sk_live_[A-Za-z0-9]{32}$/;
 
 /**
- * Standard error without the one warning a PostgreSQL database without DATA_ENCRYPTION_KEY gives (its development
- * key: .ci/run's PostgreSQL pass sets none); the embedded database keeps its own key and warns of nothing.
+ * Standard error without what opening the suite's shared PostgreSQL database may say before the command runs: the
+ * warning of a database without DATA_ENCRYPTION_KEY (its development key: .ci/run's PostgreSQL pass sets none), and
+ * the note that attendee contact data still in plain text was encrypted (other test files write showings straight to
+ * the database, as an older release would have left them; the first process to open it after them seals them). The
+ * embedded database of this file is its own, keeps its own key, and says neither.
  */
-const withoutDevelopmentKeyWarning = (stderr: string) =>
+const withoutStartNotes = (stderr: string) =>
   stderr
     .split("\n")
-    .filter((line) => line && !(sharedDatabase && line.includes('"level":"warn"') && line.includes("DATA_ENCRYPTION_KEY is not set")))
+    .filter((line) => line && !(sharedDatabase && isStartNote(line)))
     .join("\n");
+const isStartNote = (line: string) =>
+  (line.includes('"level":"warn"') && line.includes("DATA_ENCRYPTION_KEY is not set")) ||
+  (line.includes('"level":"info"') && line.includes('"msg":"attendee contact data encrypted"'));
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe("prs arguments", () => {
@@ -67,7 +73,7 @@ describe("prs on the database", () => {
 
   it("creates a team and prints only its id", async () => {
     const result = await runCli(["team", "create", "--name", "Harbor Homes", "--admin", "Dana Admin", "--plan", "pro"], env);
-    expect(withoutDevelopmentKeyWarning(result.stderr)).toBe("");
+    expect(withoutStartNotes(result.stderr)).toBe("");
     expect(result.code).toBe(0);
     expect(result.lines).toHaveLength(1);
     teamId = result.lines[0];
