@@ -3,13 +3,13 @@
 import { database } from "./index";
 import type { Statement } from "./open";
 
-const VERSION: Statement = { name: "prs_team_version", text: "SELECT version::text AS version FROM team_versions WHERE team_id = $1::uuid" };
-
-/** The team's data version (0 before its first tracked change). */
-export async function teamVersion(teamId: string): Promise<string> {
-  const rows = await database.query<{ version: string }>(VERSION, [teamId]);
-  return rows[0]?.version ?? "0";
-}
-
 /** The team's data version as a column of another statement (read in its snapshot); `$first` is the team's id. */
 export const teamVersionColumn = (first: number): string => `(SELECT version::text FROM team_versions WHERE team_id = $${first}::uuid)`;
+
+const VERSION: Statement = { name: "prs_team_version", text: `SELECT ${teamVersionColumn(1)} AS version` };
+
+/** The team's data version (0 before its first tracked change: the column is then null). */
+export async function teamVersion(teamId: string): Promise<string> {
+  const rows = await database.query<{ version: string | null }>(VERSION, [teamId]);
+  return rows[0]?.version ?? "0";
+}

@@ -91,13 +91,17 @@ export async function restNotModified(req: Request, res: Response, oneStatement 
   }
   const day = utcDay();
   const version = await teamVersion(context.viewer.teamId);
-  // A match is answered only for the key as it is: the request's riders (a key admitted unread) are settled first. A
-  // refused key gets no 304: the handler runs, and its executor answers the refusal.
-  if (matches(condition, etagAt(req, context, version, day)) && !(await settleRiders(context)) && matches(condition, etagAt(req, context, version, day))) {
-    res.setHeader("ETag", etagAt(req, context, version, day));
-    res.setHeader("Cache-Control", CACHE_CONTROL);
-    res.status(304).end();
-    return true;
+  // A match is answered only for the key as it is: the request's riders (a key admitted unread) are settled first, and
+  // the ETag made again for the key they leave (its permissions may have changed). A refused key gets no 304: the
+  // handler runs, and its executor answers the refusal.
+  if (matches(condition, etagAt(req, context, version, day)) && !(await settleRiders(context))) {
+    const etag = etagAt(req, context, version, day);
+    if (matches(condition, etag)) {
+      res.setHeader("ETag", etag);
+      res.setHeader("Cache-Control", CACHE_CONTROL);
+      res.status(304).end();
+      return true;
+    }
   }
   labelWhenSent(req, res, context, () => version);
   if (anyTag(condition)) notModifiedIfFound(res);
