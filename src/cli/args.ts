@@ -9,56 +9,119 @@ import { HELP, UsageError } from "./usage";
 
 type Values = Record<string, string | boolean | undefined>;
 type Commands = typeof import("./commands");
+type Work = (commands: Commands) => Promise<string[]>;
 
 interface CommandSpec {
   help: string;
   options: Record<string, { type: "string" | "boolean" }>;
   positionals?: [name: string];
   /** Checks the arguments (throwing UsageError) and returns the work to do on the database. */
-  prepare(values: Values, positionals: string[]): (commands: Commands) => Promise<string[]>;
+  prepare(args: Arguments, positionals: string[]): Work;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 const TIER_NAMES = Object.keys(TIERS);
 
-function text(values: Values, name: string, help: string, required: true): string;
-function text(values: Values, name: string, help: string, required?: false): string | undefined;
-function text(values: Values, name: string, help: string, required = false): string | undefined {
-  const value = values[name];
-  if (value === undefined) {
-    if (required) throw new UsageError(`Missing required option --${name}`, help);
-    return undefined;
+/** --overlap of `key roll`: the GraphQL overlaps (docs/api.md "Key roll") in hours or days. */
+const OVERLAPS: Record<string, RollOverlap> = { "0": "NONE", "0h": "NONE", none: "NONE", "1h": "HOUR", "24h": "DAY", "1d": "DAY", "7d": "WEEK", "168h": "WEEK" };
+
+/** One invocation's options, each read and checked by name; a refusal prints the command's own help. */
+class Arguments {
+  constructor(
+    private readonly values: Values,
+    private readonly help: string,
+  ) {}
+
+  refuse(message: string): never {
+    throw new UsageError(message, this.help);
   }
-  const trimmed = String(value).trim();
-  if (!trimmed) throw new UsageError(`--${name} must not be empty`, help);
-  if (trimmed.length > 1000) throw new UsageError(`--${name} must be at most 1000 characters`, help);
-  return trimmed;
-}
 
-function teamId(values: Values, help: string): string {
-  const id = text(values, "team", help, true);
-  if (!UUID.test(id)) throw new UsageError(`--team must be a team id (a uuid), got '${id}'`, help);
-  return id;
-}
-
-function expiry(values: Values, help: string): Date | undefined {
-  const value = text(values, "expires", help);
-  if (value === undefined) return undefined;
-  const date = new Date(value);
-  if (!ISO_DATE.test(value) || Number.isNaN(date.getTime())) {
-    throw new UsageError(`--expires must be an ISO 8601 date or date-time (e.g. 2027-01-01), got '${value}'`, help);
+  flag(name: string): boolean {
+    return this.values[name] === true;
   }
-  if (date.getTime() <= Date.now()) throw new UsageError(`--expires must be in the future, got '${value}'`, help);
-  return date;
-}
 
-/** --email or --phone of the attendee commands: exactly one. */
-function person(values: Values, help: string): { email?: string; phone?: string } {
-  const email = text(values, "email", help);
-  const phone = text(values, "phone", help);
-  if ((email === undefined) === (phone === undefined)) throw new UsageError("Give exactly one of --email or --phone", help);
-  return email !== undefined ? { email } : { phone };
+  text(name: string, required: true): string;
+  text(name: string, required?: false): string | undefined;
+  text(name: string, required = false): string | undefined {
+    const value = this.values[name];
+    if (value === undefined) return required ? this.refuse(`Missing required option --${name}`) : undefined;
+    const trimmed = String(value).trim();
+    if (!trimmed) this.refuse(`--${name} must not be empty`);
+    if (trimmed.length > 1000) this.refuse(`--${name} must be at most 1000 characters`);
+    return trimmed;
+  }
+
+  teamId(): string {
+    const id = this.text("team", true);
+    return UUID.test(id) ? id : this.refuse(`--team must be a team id (a uuid), got '${id}'`);
+  }
+
+  /** --showing: a showing's id or its unique_showing_key. */
+  showing(): string {
+    return this.text("showing", true);
+  }
+
+  expiry(): Date | undefined {
+    const value = this.text("expires");
+    if (value === undefined) return undefined;
+    const date = new Date(value);
+    if (!ISO_DATE.test(value) || Number.isNaN(date.getTime())) {
+      this.refuse(`--expires must be an ISO 8601 date or date-time (e.g. 2027-01-01), got '${value}'`);
+    }
+    if (date.getTime() <= Date.now()) this.refuse(`--expires must be in the future, got '${value}'`);
+    return date;
+  }
+
+  /** --email or --phone of the attendee commands: exactly one. */
+  person(): { email?: string; phone?: string } {
+    const email = this.text("email");
+    const phone = this.text("phone");
+    if ((email === undefined) === (phone === undefined)) this.refuse("Give exactly one of --email or --phone");
+    return email !== undefined ? { email } : { phone };
+  }
+
+  /** --base-url and --qr of `sign-in-links create`. */
+  formAddress(): { baseUrl?: string; qr?: string } {
+    const baseUrl = this.text("base-url");
+    const qr = this.text("qr");
+    if (baseUrl !== undefined && !/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(baseUrl)) this.refuse(`--base-url must be an http(s) address, got '${baseUrl}'`);
+    if (qr !== undefined && !/\.(svg|png)$/i.test(qr)) this.refuse(`--qr must name a .svg or .png file, got '${qr}'`);
+    if (qr !== undefined && baseUrl === undefined) this.refuse("--qr needs --base-url (the QR code holds the form's full URL)");
+    return { baseUrl, qr };
+  }
+
+  permissions(): Permissions | undefined {
+    const value = this.text("permissions");
+    if (value === undefined) return undefined;
+    try {
+      return parsePermissions(value);
+    } catch (err) {
+      return this.refuse(`--permissions: ${(err as Error).message}`);
+    }
+  }
+
+  tier(): string | undefined {
+    const value = this.text("tier");
+    if (value !== undefined && !TIER_NAMES.includes(value)) this.refuse(`Unknown tier '${value}': tiers are ${TIER_NAMES.join(", ")}`);
+    return value;
+  }
+
+  overlap(): RollOverlap {
+    const value = this.text("overlap");
+    if (value === undefined) return "NONE";
+    return OVERLAPS[value.toLowerCase()] ?? this.refuse(`--overlap must be 0, 1h, 24h or 7d, got '${value}'`);
+  }
+
+  /** A whole number of at most `digits` digits from 1, or `fallback` when the option is not given. */
+  count(name: string, digits: number, fallback: number): number {
+    const value = this.text(name);
+    if (value === undefined) return fallback;
+    if (!new RegExp(`^\\d{1,${digits}}$`).test(value) || Number(value) < 1) {
+      this.refuse(`--${name} must be a whole number of rows from 1 to ${"9".repeat(digits)}, got '${value}'`);
+    }
+    return Number(value);
+  }
 }
 
 /** The attendee commands' module, loaded with the database (as ./commands is). */
@@ -68,55 +131,36 @@ const attendeeCommands = () => require("./attendee-commands") as typeof import("
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily, as prs.ts loads ./commands
 const signInCommands = () => require("./sign-in-commands") as typeof import("./sign-in-commands");
 
-/** --showing: a showing's id or its unique_showing_key. */
-const showing = (values: Values, help: string): string => text(values, "showing", help, true);
+const TEAM = { team: { type: "string" } } as const;
+const PERSON = { ...TEAM, email: { type: "string" }, phone: { type: "string" } } as const;
+const SHOWING = { ...TEAM, showing: { type: "string" } } as const;
 
-/** --base-url and --qr of `sign-in-links create`. */
-function formAddress(values: Values, help: string): { baseUrl?: string; qr?: string } {
-  const baseUrl = text(values, "base-url", help);
-  const qr = text(values, "qr", help);
-  if (baseUrl !== undefined && !/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) address, got '${baseUrl}'`, help);
-  if (qr !== undefined && !/\.(svg|png)$/i.test(qr)) throw new UsageError(`--qr must name a .svg or .png file, got '${qr}'`, help);
-  if (qr !== undefined && baseUrl === undefined) throw new UsageError("--qr needs --base-url (the QR code holds the form's full URL)", help);
-  return { baseUrl, qr };
-}
+/** A command that lists what one team (--team) has. */
+const listOfTeam = (help: string, list: (commands: Commands, teamId: string) => Promise<string[]>): CommandSpec => ({
+  help,
+  options: TEAM,
+  prepare: (a) => {
+    const id = a.teamId();
+    return (c) => list(c, id);
+  },
+});
 
-function permissions(values: Values, help: string): Permissions | undefined {
-  const value = text(values, "permissions", help);
-  if (value === undefined) return undefined;
-  try {
-    return parsePermissions(value);
-  } catch (err) {
-    throw new UsageError(`--permissions: ${(err as Error).message}`, help);
-  }
-}
-
-function tier(values: Values, help: string): string | undefined {
-  const value = text(values, "tier", help);
-  if (value !== undefined && !TIER_NAMES.includes(value)) {
-    throw new UsageError(`Unknown tier '${value}': tiers are ${TIER_NAMES.join(", ")}`, help);
-  }
-  return value;
-}
-
-/** --overlap of `key roll`: the GraphQL overlaps (docs/api.md "Key roll") in hours or days. */
-const OVERLAPS: Record<string, RollOverlap> = { "0": "NONE", "0h": "NONE", none: "NONE", "1h": "HOUR", "24h": "DAY", "1d": "DAY", "7d": "WEEK", "168h": "WEEK" };
-
-function overlap(values: Values, help: string): RollOverlap {
-  const value = text(values, "overlap", help);
-  if (value === undefined) return "NONE";
-  const known = OVERLAPS[value.toLowerCase()];
-  if (!known) throw new UsageError(`--overlap must be 0, 1h, 24h or 7d, got '${value}'`, help);
-  return known;
-}
+/** An attendee command about one person of a team, named by --email or --phone. */
+const aboutPerson = (help: string, command: "showAttendee" | "eraseAttendee"): CommandSpec => ({
+  help,
+  options: PERSON,
+  prepare: (a) => {
+    const [id, who] = [a.teamId(), a.person()];
+    return () => attendeeCommands()[command](id, who);
+  },
+});
 
 const COMMANDS: Record<string, CommandSpec> = {
   "team create": {
     help: HELP.teamCreate,
     options: { name: { type: "string" }, admin: { type: "string" }, plan: { type: "string" } },
-    prepare: (v) => {
-      const h = HELP.teamCreate;
-      const options = { name: text(v, "name", h, true), admin: text(v, "admin", h, true), plan: text(v, "plan", h) };
+    prepare: (a) => {
+      const options = { name: a.text("name", true), admin: a.text("admin", true), plan: a.text("plan") };
       return (c) => c.createTeam(options);
     },
   },
@@ -124,7 +168,7 @@ const COMMANDS: Record<string, CommandSpec> = {
   "key create": {
     help: HELP.keyCreate,
     options: {
-      team: { type: "string" },
+      ...TEAM,
       name: { type: "string" },
       description: { type: "string" },
       expires: { type: "string" },
@@ -132,108 +176,77 @@ const COMMANDS: Record<string, CommandSpec> = {
       tier: { type: "string" },
       "trusted-documents-only": { type: "boolean" },
     },
-    prepare: (v) => {
-      const h = HELP.keyCreate;
+    prepare: (a) => {
       const options = {
-        teamId: teamId(v, h),
-        name: text(v, "name", h, true),
-        description: text(v, "description", h),
-        expiresAt: expiry(v, h),
-        permissions: permissions(v, h),
-        tier: tier(v, h),
-        trustedDocumentsOnly: v["trusted-documents-only"] === true,
+        teamId: a.teamId(),
+        name: a.text("name", true),
+        description: a.text("description"),
+        expiresAt: a.expiry(),
+        permissions: a.permissions(),
+        tier: a.tier(),
+        trustedDocumentsOnly: a.flag("trusted-documents-only"),
       };
       return (c) => c.createKey(options);
     },
   },
-  "key list": {
-    help: HELP.keyList,
-    options: { team: { type: "string" } },
-    prepare: (v) => {
-      const id = teamId(v, HELP.keyList);
-      return (c) => c.listKeys(id);
-    },
-  },
-  "key revoke": { help: HELP.keyRevoke, options: {}, positionals: ["key"], prepare: (_v, [ref]) => (c) => c.revokeKey(ref) },
+  "key list": listOfTeam(HELP.keyList, (c, id) => c.listKeys(id)),
+  "key revoke": { help: HELP.keyRevoke, options: {}, positionals: ["key"], prepare: (_a, [ref]) => (c) => c.revokeKey(ref) },
   "key roll": {
     help: HELP.keyRoll,
     options: { overlap: { type: "string" } },
     positionals: ["key"],
-    prepare: (v, [ref]) => {
-      const value = overlap(v, HELP.keyRoll);
-      return (c) => c.rollKey(ref, value);
+    prepare: (a, [ref]) => {
+      const overlap = a.overlap();
+      return (c) => c.rollKey(ref, overlap);
     },
   },
-  "attendees show": {
-    help: HELP.attendeesShow,
-    options: { team: { type: "string" }, email: { type: "string" }, phone: { type: "string" } },
-    prepare: (v) => {
-      const [id, who] = [teamId(v, HELP.attendeesShow), person(v, HELP.attendeesShow)];
-      return () => attendeeCommands().showAttendee(id, who);
-    },
-  },
-  "attendees erase": {
-    help: HELP.attendeesErase,
-    options: { team: { type: "string" }, email: { type: "string" }, phone: { type: "string" } },
-    prepare: (v) => {
-      const [id, who] = [teamId(v, HELP.attendeesErase), person(v, HELP.attendeesErase)];
-      return () => attendeeCommands().eraseAttendee(id, who);
-    },
-  },
+  "attendees show": aboutPerson(HELP.attendeesShow, "showAttendee"),
+  "attendees erase": aboutPerson(HELP.attendeesErase, "eraseAttendee"),
   "keys rotate-data-key": {
     help: HELP.keysRotateDataKey,
     options: { batch: { type: "string" } },
-    prepare: (v) => {
-      const value = text(v, "batch", HELP.keysRotateDataKey) ?? "500";
-      if (!/^\d{1,5}$/.test(value) || Number(value) < 1) throw new UsageError(`--batch must be a whole number of rows from 1 to 99999, got '${value}'`, HELP.keysRotateDataKey);
-      return () => attendeeCommands().rotateDataKey(Number(value));
+    prepare: (a) => {
+      const batch = a.count("batch", 5, 500);
+      return () => attendeeCommands().rotateDataKey(batch);
     },
   },
   "sign-in-links create": {
     help: HELP.signInLinksCreate,
-    options: { team: { type: "string" }, showing: { type: "string" }, label: { type: "string" }, expires: { type: "string" }, "base-url": { type: "string" }, qr: { type: "string" } },
-    prepare: (v) => {
-      const help = HELP.signInLinksCreate;
-      const options = { teamId: teamId(v, help), showing: showing(v, help), label: text(v, "label", help), expiresAt: expiry(v, help), ...formAddress(v, help) };
-      if (options.label !== undefined && options.label.length > 200) throw new UsageError("--label must be at most 200 characters", help);
+    options: { ...SHOWING, label: { type: "string" }, expires: { type: "string" }, "base-url": { type: "string" }, qr: { type: "string" } },
+    prepare: (a) => {
+      const options = { teamId: a.teamId(), showing: a.showing(), label: a.text("label"), expiresAt: a.expiry(), ...a.formAddress() };
+      if (options.label !== undefined && options.label.length > 200) a.refuse("--label must be at most 200 characters");
       return () => signInCommands().createLink(options);
     },
   },
   "sign-in-links list": {
     help: HELP.signInLinksList,
-    options: { team: { type: "string" }, showing: { type: "string" } },
-    prepare: (v) => {
-      const [id, ref] = [teamId(v, HELP.signInLinksList), showing(v, HELP.signInLinksList)];
+    options: SHOWING,
+    prepare: (a) => {
+      const [id, ref] = [a.teamId(), a.showing()];
       return () => signInCommands().listLinks(id, ref);
     },
   },
   "sign-in-links revoke": {
     help: HELP.signInLinksRevoke,
-    options: { team: { type: "string" }, showing: { type: "string" } },
+    options: SHOWING,
     positionals: ["link id"],
-    prepare: (v, [link]) => {
-      const [id, ref] = [teamId(v, HELP.signInLinksRevoke), showing(v, HELP.signInLinksRevoke)];
-      if (!UUID.test(link)) throw new UsageError(`<link id> must be a sign-in link's id (a uuid), got '${link}'`, HELP.signInLinksRevoke);
+    prepare: (a, [link]) => {
+      const [id, ref] = [a.teamId(), a.showing()];
+      if (!UUID.test(link)) a.refuse(`<link id> must be a sign-in link's id (a uuid), got '${link}'`);
       return () => signInCommands().revokeLink(id, ref, link);
     },
   },
   "documents register": {
     help: HELP.documentsRegister,
-    options: { team: { type: "string" } },
+    options: TEAM,
     positionals: ["manifest.json"],
-    prepare: (v, [file]) => {
-      const id = teamId(v, HELP.documentsRegister);
+    prepare: (a, [file]) => {
+      const id = a.teamId();
       return (c) => c.registerDocuments(id, file);
     },
   },
-  "documents list": {
-    help: HELP.documentsList,
-    options: { team: { type: "string" } },
-    prepare: (v) => {
-      const id = teamId(v, HELP.documentsList);
-      return (c) => c.listDocuments(id);
-    },
-  },
+  "documents list": listOfTeam(HELP.documentsList, (c, id) => c.listDocuments(id)),
 };
 
 const GROUP_HELP: Record<string, string> = { team: HELP.team, key: HELP.key, documents: HELP.documents, attendees: HELP.attendees, keys: HELP.keys, "sign-in-links": HELP.signInLinks };
@@ -270,5 +283,5 @@ export function parseInvocation(argv: string[]): Invocation {
     throw new UsageError(`Unexpected argument '${parsed.positionals[expected.length]}'`, spec.help);
   }
   if (parsed.positionals.length < expected.length) throw new UsageError(`Missing argument <${expected[parsed.positionals.length]}>`, spec.help);
-  return { run: spec.prepare(parsed.values, parsed.positionals) };
+  return { run: spec.prepare(new Arguments(parsed.values, spec.help), parsed.positionals) };
 }
