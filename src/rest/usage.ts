@@ -1,6 +1,6 @@
 // GET /v1/usage and GET /v1/usage/routes (docs/api.md "Usage export"): the GraphQL usageExport and usageByRoute under
 // REST names, as JSON or as CSV with a header row of the same names.
-import type { Request } from "express";
+import type { Request, Response } from "express";
 import { z } from "zod";
 import { queryInstant } from "./audit-log";
 import { operation, runRoot, RestError } from "./graphql";
@@ -42,6 +42,15 @@ const csvOf = (names: ReadonlyArray<readonly [string, ...unknown[]]>, rows: Row[
   return [columns.join(","), ...rows.map((row) => columns.map((c) => csvField(row[c])).join(","))].join("\r\n") + "\r\n";
 };
 
+/** The rows as JSON (answered by the route table) or, with format=csv, sent as a CSV file of that name; `format` checked first. */
+async function jsonOrCsv(req: Request, res: Response, file: string, names: Parameters<typeof csvOf>[0], rows: () => Promise<Row[]>) {
+  const format = oneOf(req, "format", ["json", "csv"] as const);
+  const answer = await rows();
+  if (format === "json") return answer;
+  res.setHeader("Content-Disposition", `attachment; filename="${file}"`);
+  res.type("text/csv; charset=utf-8").send(csvOf(names, answer));
+}
+
 export const usageRoutes: RestRoute[] = [
   {
     method: "get",
@@ -55,14 +64,10 @@ export const usageRoutes: RestRoute[] = [
     csvResponse: s.usageCsv,
     responseDescription: "The periods with requests",
     errors: [400],
-    run: async (req, res) => {
+    run: (req, res) => {
       const granularity = oneOf(req, "granularity", ["hour", "day"] as const);
-      const format = oneOf(req, "format", ["json", "csv"] as const);
       const variables = { from: queryInstant(req, "from"), to: queryInstant(req, "to"), granularity: granularity.toUpperCase() };
-      const usageExport = await runRoot<Row[]>(EXPORT, variables, res.locals.context);
-      if (format === "json") return usageExport;
-      res.setHeader("Content-Disposition", `attachment; filename="usage-${granularity}.csv"`);
-      res.type("text/csv; charset=utf-8").send(csvOf(USAGE_PERIOD.names, usageExport));
+      return jsonOrCsv(req, res, `usage-${granularity}.csv`, USAGE_PERIOD.names, () => runRoot<Row[]>(EXPORT, variables, res.locals.context));
     },
   },
   {
@@ -78,12 +83,9 @@ export const usageRoutes: RestRoute[] = [
     csvResponse: s.usageRoutesCsv,
     responseDescription: "One row per key and route called in the range",
     errors: [400],
-    run: async (req, res) => {
-      const format = oneOf(req, "format", ["json", "csv"] as const);
-      const usageByRoute = await runRoot<Row[]>(BY_ROUTE, { from: queryInstant(req, "from"), to: queryInstant(req, "to") }, res.locals.context);
-      if (format === "json") return usageByRoute;
-      res.setHeader("Content-Disposition", 'attachment; filename="usage-routes.csv"');
-      res.type("text/csv; charset=utf-8").send(csvOf(USAGE_BY_ROUTE.names, usageByRoute));
+    run: (req, res) => {
+      const variables = { from: queryInstant(req, "from"), to: queryInstant(req, "to") };
+      return jsonOrCsv(req, res, "usage-routes.csv", USAGE_BY_ROUTE.names, () => runRoot<Row[]>(BY_ROUTE, variables, res.locals.context));
     },
   },
 ];
