@@ -1,11 +1,13 @@
 // Once per test run: a migrated PGlite dump that each test file's database starts from (skips initdb), or, with
 // DATABASE_URL, the migrations applied to that PostgreSQL database; and the service compiled to JavaScript for the
-// server and CLI processes the tests start (test/support/process-js.ts).
+// server and CLI processes the tests start (test/support/process-js.ts); the OpenAPI document's validators of every
+// documented answer (test/support/openapi-checks.ts).
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { cachedPgliteDump, pgliteTemplateFile, withPgConnection } from "../../src/db/connections";
 import { migrate } from "../../src/db/migrate";
+import { prepareOpenApiChecks } from "./openapi-checks";
 import { buildProcessJs } from "./process-js";
 
 /**
@@ -19,6 +21,7 @@ async function emptyPgliteTemplate(): Promise<string> {
 
 export default async function globalSetup(): Promise<void> {
   process.env.PRS_PROCESS_JS = await buildProcessJs();
+  process.env.PRS_OPENAPI_CHECKS = prepareOpenApiChecks(process.env.PRS_PROCESS_JS);
   process.env.PGLITE_EMPTY_TEMPLATE = await emptyPgliteTemplate();
   if (process.env.DATABASE_URL) {
     await withPgConnection(process.env.DATABASE_DIRECT_URL ?? process.env.DATABASE_URL, migrate);
