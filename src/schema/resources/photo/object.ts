@@ -4,6 +4,7 @@
 // by position 0, 1, … without gaps; the first is its cover. The encoded renditions go to the photo store
 // (src/db/photo-store.ts); the public share page serves them (src/share/photos.ts).
 import { GraphQLError } from "graphql";
+import type { Context } from "../../../context";
 import { prisma } from "../../../db";
 import { photoStore } from "../../../db/photo-store";
 import type { Prisma } from "../../../generated/prisma/client";
@@ -89,16 +90,37 @@ const UpdatePhotoInput = builder.inputType("UpdatePhotoInput", {
   }),
 });
 
-/** The report of the key's team (404 otherwise) and, when given, its comparable (404 `Comparable not found`). */
-async function gallery(teamId: string, reportId: string, comparableId: string | null | undefined) {
-  const report = await reportIdOfTeam(teamId, reportId);
-  if (comparableId === null || comparableId === undefined) return { reportId: report, comparableId: null };
-  const comparable = isUuid(comparableId) ? await prisma.comparable.findFirst({ where: { id: comparableId, reportId: report, teamId }, select: { id: true } }) : null;
+type Gallery = { teamId: string; reportId: string; comparableId: string | null };
+
+/**
+ * The gallery the arguments name: the report of the key's team (404 otherwise) and, when given, its comparable (404
+ * `Comparable not found`).
+ */
+async function gallery(ctx: Context, args: { reportId: unknown; comparableId?: unknown }): Promise<Gallery> {
+  const teamId = teamIdOf(ctx);
+  const reportId = await reportIdOfTeam(teamId, String(args.reportId));
+  if (args.comparableId === null || args.comparableId === undefined) return { teamId, reportId, comparableId: null };
+  const id = String(args.comparableId);
+  const comparable = isUuid(id) ? await prisma.comparable.findFirst({ where: { id, reportId, teamId }, select: { id: true } }) : null;
   if (!comparable) throw notFound(COMPARABLE_NOT_FOUND);
-  return { reportId: report, comparableId: comparable.id };
+  return { teamId, reportId, comparableId: comparable.id };
 }
 
-type Gallery = { teamId: string; reportId: string; comparableId: string | null };
+/** The photo's id when it is one (404 `Photo not found` otherwise). */
+function photoId(args: { id: unknown }): string {
+  const id = String(args.id);
+  if (!isUuid(id)) throw notFound(PHOTO_NOT_FOUND);
+  return id;
+}
+
+/** The gallery's photos in their order, and the place of photo `id` among them (404 `Photo not found` when not there). */
+async function placeIn(tx: Tx, g: Gallery, id: string): Promise<{ order: Array<{ id: string; position: number }>; at: number }> {
+  const order = await tx.photo.findMany({ where: inGallery(g), orderBy: [{ position: "asc" }, { createdAt: "asc" }], select: { id: true, position: true } });
+  const at = order.findIndex((row) => row.id === id);
+  if (at < 0) throw notFound(PHOTO_NOT_FOUND);
+  return { order, at };
+}
+
 const inGallery = (g: Gallery): Prisma.PhotoWhereInput => ({ teamId: g.teamId, reportId: g.reportId, comparableId: g.comparableId });
 
 /** Writes positions 0, 1, … in `order` (ids) for the rows whose position differs. */
@@ -130,9 +152,8 @@ builder.queryFields((t) => ({
       comparableId: t.arg.id({ description: "A comparable of the report: its photos instead of the report's own" }),
     },
     resolve: async (query, _root, args, ctx) => {
-      const teamId = teamIdOf(ctx);
-      const g = await gallery(teamId, String(args.reportId), args.comparableId === null || args.comparableId === undefined ? null : String(args.comparableId));
-      return prisma.photo.findMany({ ...query, where: inGallery({ teamId, ...g }), orderBy: [{ position: "asc" }, { createdAt: "asc" }] });
+      const g = await gallery(ctx, args);
+      return prisma.photo.findMany({ ...query, where: inGallery(g), orderBy: [{ position: "asc" }, { createdAt: "asc" }] });
     },
   }),
 }));
@@ -155,10 +176,9 @@ builder.mutationFields((t) => ({
       position: t.arg.int({ description: `Its place in its gallery, ${POSITION_RULE} (0: the cover; default and past the last: the last)` }),
     },
     resolve: async (query, _root, args, ctx) => {
-      const teamId = teamIdOf(ctx);
       const at = position(args.position, ["position"]);
-      const comparableId = args.comparableId === null || args.comparableId === undefined ? null : String(args.comparableId);
-      const g = { teamId, ...(await gallery(teamId, String(args.reportId), comparableId)) };
+      const g = await gallery(ctx, args);
+      const { teamId } = g;
       const file = args.file as UploadedFile;
       if (file.size > MAX_PHOTO_BYTES) throw badField(["file"], "must be at most 25 MB (26,214,400 bytes)");
       // Decoded and encoded before the transaction: no row is held while the CPU works.
@@ -199,18 +219,13 @@ builder.mutationFields((t) => ({
       input: t.arg({ type: UpdatePhotoInput, required: true, description: "The fields to change" }),
     },
     resolve: async (query, _root, args, ctx) => {
-      const teamId = teamIdOf(ctx);
       const { alt, position: wanted } = args.input;
       if (alt === null) throw badField(["input", "alt"], "must not be null");
       const at = position(wanted, ["input", "position"]);
-      const comparableId = args.comparableId === null || args.comparableId === undefined ? null : String(args.comparableId);
-      const g = { teamId, ...(await gallery(teamId, String(args.reportId), comparableId)) };
-      const id = String(args.id);
-      if (!isUuid(id)) throw notFound(PHOTO_NOT_FOUND);
+      const g = await gallery(ctx, args);
+      const id = photoId(args);
       return inTransaction(g, async (tx) => {
-        const order = await tx.photo.findMany({ where: inGallery(g), orderBy: [{ position: "asc" }, { createdAt: "asc" }], select: { id: true, position: true } });
-        const from = order.findIndex((row) => row.id === id);
-        if (from < 0) throw notFound(PHOTO_NOT_FOUND);
+        const { order, at: from } = await placeIn(tx, g, id);
         if (at !== undefined) {
           const [moved] = order.splice(from, 1);
           order.splice(Math.min(at, order.length), 0, moved);
@@ -228,16 +243,11 @@ builder.mutationFields((t) => ({
       id: t.arg.id({ required: true, description: "The photo's id" }),
     },
     resolve: async (_root, args, ctx) => {
-      const teamId = teamIdOf(ctx);
-      const comparableId = args.comparableId === null || args.comparableId === undefined ? null : String(args.comparableId);
-      const g = { teamId, ...(await gallery(teamId, String(args.reportId), comparableId)) };
-      const id = String(args.id);
-      if (!isUuid(id)) throw notFound(PHOTO_NOT_FOUND);
+      const g = await gallery(ctx, args);
+      const id = photoId(args);
       await inTransaction(g, async (tx) => {
-        const order = await tx.photo.findMany({ where: inGallery(g), orderBy: [{ position: "asc" }, { createdAt: "asc" }], select: { id: true, position: true } });
-        const at = order.findIndex((row) => row.id === id);
-        if (at < 0) throw notFound(PHOTO_NOT_FOUND);
-        await photoStore.remove(tx, { id, teamId });
+        const { order, at } = await placeIn(tx, g, id);
+        await photoStore.remove(tx, { id, teamId: g.teamId });
         await tx.photo.delete({ where: { id }, select: { id: true } });
         order.splice(at, 1);
         await renumber(tx, order);
