@@ -3,6 +3,7 @@
 // counter take), summed per UTC hour or day; and each key's answers per route template and outcome over a range
 // (usageByRoute). REST's GET /v1/usage and GET /v1/usage/routes answer them as JSON or CSV.
 import { hourlyCounts, routeCounts, type Outcome } from "../../auth/usage";
+import type { Context } from "../../context";
 import { prisma } from "../../db";
 import { builder } from "../builder";
 import { badInput } from "../errors";
@@ -48,6 +49,21 @@ function rangeOf(from: Date | null | undefined, to: Date | null | undefined): { 
   return { from: start, to: end };
 }
 
+/** The range's arguments of both usage queries. */
+const rangeArgs = builder.args((t) => ({
+  from: t.field({ type: "DateTime", description: "Start of the range (default: 7 days before to)" }),
+  to: t.field({ type: "DateTime", description: "End of the range, excluded (default: now)" }),
+}));
+
+/** The team's counts (`read`) in the hours that overlap the range the arguments name, and the team's keys by id. */
+async function countsInRange<T>(ctx: Context, args: { from?: Date | null; to?: Date | null }, read: (teamId: string, firstHour: Date, to: Date) => Promise<T[]>) {
+  const teamId = teamIdOf(ctx);
+  const { from, to } = rangeOf(args.from, args.to);
+  const firstHour = new Date(Math.floor(from.getTime() / 3_600_000) * 3_600_000); // the hour holding `from`
+  const [counts, keys] = await Promise.all([read(teamId, firstHour, to), prisma.apiKey.findMany({ where: { teamId }, select: { id: true, name: true, prefix: true } })]);
+  return { counts, keyById: new Map(keys.map((k) => [k.id, k])) };
+}
+
 const periodOf = (hour: Date, granularity: Granularity): Date => (granularity === "HOUR" ? hour : new Date(Math.floor(hour.getTime() / DAY_MS) * DAY_MS));
 
 builder.queryField("usageExport", (t) =>
@@ -55,19 +71,11 @@ builder.queryField("usageExport", (t) =>
     type: [UsageRowRef],
     ...needs("api_keys:read", "Requests per key and UTC hour or day of the team's keys, oldest period first, periods without requests left out: the hours that overlap from..to (at most 90 days apart; default the last 7 days)."),
     args: {
-      from: t.arg({ type: "DateTime", description: "Start of the range (default: 7 days before to)" }),
-      to: t.arg({ type: "DateTime", description: "End of the range, excluded (default: now)" }),
+      ...rangeArgs,
       granularity: t.arg({ type: GranularityRef, required: true, defaultValue: "HOUR", description: "HOUR (default) or DAY" }),
     },
     resolve: async (_root, args, ctx) => {
-      const teamId = teamIdOf(ctx);
-      const { from, to } = rangeOf(args.from, args.to);
-      const firstHour = new Date(Math.floor(from.getTime() / 3_600_000) * 3_600_000); // the hour holding `from`
-      const [counts, keys] = await Promise.all([
-        hourlyCounts(teamId, firstHour, to),
-        prisma.apiKey.findMany({ where: { teamId }, select: { id: true, name: true, prefix: true } }),
-      ]);
-      const keyById = new Map(keys.map((k) => [k.id, k]));
+      const { counts, keyById } = await countsInRange(ctx, args, hourlyCounts);
       const rows = new Map<string, UsageRow>();
       for (const { keyId, hour, count } of counts) {
         const key = keyById.get(keyId);
@@ -110,19 +118,9 @@ builder.queryField("usageByRoute", (t) =>
   t.field({
     type: [UsageByRouteRef],
     ...needs("api_keys:read", "Answers per key and route template of the team's keys, by outcome, in the hours that overlap from..to (at most 90 days apart; default the last 7 days): one row per key and route that was called, by key then route."),
-    args: {
-      from: t.arg({ type: "DateTime", description: "Start of the range (default: 7 days before to)" }),
-      to: t.arg({ type: "DateTime", description: "End of the range, excluded (default: now)" }),
-    },
+    args: rangeArgs,
     resolve: async (_root, args, ctx) => {
-      const teamId = teamIdOf(ctx);
-      const { from, to } = rangeOf(args.from, args.to);
-      const firstHour = new Date(Math.floor(from.getTime() / 3_600_000) * 3_600_000);
-      const [counts, keys] = await Promise.all([
-        routeCounts(teamId, firstHour, to),
-        prisma.apiKey.findMany({ where: { teamId }, select: { id: true, name: true, prefix: true } }),
-      ]);
-      const keyById = new Map(keys.map((k) => [k.id, k]));
+      const { counts, keyById } = await countsInRange(ctx, args, routeCounts);
       const rows = new Map<string, RouteRow>();
       for (const { keyId, route, outcome, count } of counts) {
         const key = keyById.get(keyId);
