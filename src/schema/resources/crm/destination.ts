@@ -14,7 +14,7 @@ import { builder } from "../../builder";
 import { badField, badInput, notFound } from "../../errors";
 import { pageArgs, pageType } from "../../page";
 import { checked, hasInvalidCharacters } from "../../rules";
-import { isUuid, teamIdOf } from "../../scope";
+import { teamIdOf } from "../../scope";
 import {
   AUDITED,
   checkedEndpointUrl,
@@ -22,10 +22,12 @@ import {
   deliveryFilterArgs,
   deliveryPage,
   describedAndEnabled,
+  ofTeam,
   redeliver,
   updateAudited,
   type AuditedRow,
   type EndpointAudit,
+  type EndpointsOfKind,
 } from "../webhook/endpoints";
 import { DeliveryPage, newSecret } from "../webhook/object";
 import { needs } from "../../needs";
@@ -147,9 +149,10 @@ const auditFields = (e: AuditedRow) => ({
 const CRM_AUDIT: EndpointAudit = { kind: NOT_WEBHOOK, target: "crm_destination", fields: auditFields };
 
 /** The team's destination `id`, or a 404. */
+const DESTINATIONS: EndpointsOfKind = { where: NOT_WEBHOOK, notFound: CRM_DESTINATION_NOT_FOUND };
+
 async function destinationOfTeam(teamId: string, id: string): Promise<{ id: string; kind: CrmKind; enabled: boolean }> {
-  const found = isUuid(id) ? await prisma.webhookEndpoint.findFirst({ where: { id, teamId, ...NOT_WEBHOOK }, select: { id: true, kind: true, enabled: true } }) : null;
-  if (!found) throw notFound(CRM_DESTINATION_NOT_FOUND);
+  const found = await ofTeam(DESTINATIONS, teamId, id, (where) => prisma.webhookEndpoint.findFirst({ where, select: { id: true, kind: true, enabled: true } }));
   return found as { id: string; kind: CrmKind; enabled: boolean };
 }
 
@@ -164,11 +167,7 @@ builder.queryFields((t) => ({
     type: CrmDestination,
     ...needs("webhooks:read", "One CRM destination of the team."),
     args: { id: t.arg.id({ required: true, description: "The destination's id" }) },
-    resolve: async (query, _root, { id }, ctx) => {
-      const found = isUuid(String(id)) ? await prisma.webhookEndpoint.findFirst({ ...query, where: { id: String(id), teamId: teamIdOf(ctx), ...NOT_WEBHOOK } }) : null;
-      if (!found) throw notFound(CRM_DESTINATION_NOT_FOUND);
-      return found;
-    },
+    resolve: (query, _root, { id }, ctx) => ofTeam(DESTINATIONS, teamIdOf(ctx), String(id), (where) => prisma.webhookEndpoint.findFirst({ ...query, where })),
   }),
   crmDeliveries: t.field({
     type: DeliveryPage,

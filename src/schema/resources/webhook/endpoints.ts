@@ -18,12 +18,24 @@ import { DELIVERY_NOT_FOUND, DELIVERY_STATUSES, WEBHOOK_NOT_FOUND } from "./obje
 /** Only webhooks: CRM destinations (../crm) are rows of the same table with another kind. */
 export const WEBHOOK_KIND = { kind: "webhook" } as const;
 
-/** The team's webhook `id`, or a 404 (CRM destinations, rows of the same table, are not webhooks: ../crm). */
-export async function endpointOfTeam(teamId: string, id: string) {
-  const endpoint = isUuid(id) ? await prisma.webhookEndpoint.findFirst({ where: { id, teamId, ...WEBHOOK_KIND }, select: { id: true, enabled: true } }) : null;
-  if (!endpoint) throw notFound(WEBHOOK_NOT_FOUND);
-  return endpoint;
+/** The rows of the endpoints table a lookup sees (webhooks, or CRM destinations: ../crm), and its 404's message. */
+export interface EndpointsOfKind {
+  where: Prisma.WebhookEndpointWhereInput;
+  notFound: string;
 }
+
+export const WEBHOOKS: EndpointsOfKind = { where: WEBHOOK_KIND, notFound: WEBHOOK_NOT_FOUND };
+
+/** The team's row `id` among `rows`, as `read` reads it with the `where` it is given, or the kind's 404. */
+export async function ofTeam<T>(rows: EndpointsOfKind, teamId: string, id: string, read: (where: Prisma.WebhookEndpointWhereInput) => Promise<T | null>): Promise<T> {
+  const found = isUuid(id) ? await read({ id, teamId, ...rows.where }) : null;
+  if (!found) throw notFound(rows.notFound);
+  return found;
+}
+
+/** The team's webhook `id`, or a 404 (CRM destinations, rows of the same table, are not webhooks: ../crm). */
+export const endpointOfTeam = (teamId: string, id: string) =>
+  ofTeam(WEBHOOKS, teamId, id, (where) => prisma.webhookEndpoint.findFirst({ where, select: { id: true, enabled: true } }));
 
 /** An endpoint's URL, trimmed: http(s), at most 2,000 characters, its host resolving to public addresses (or a 400 naming `input.url`). */
 export async function checkedEndpointUrl(value: string): Promise<string> {

@@ -8,9 +8,9 @@ import { needs } from "../../needs";
 import { notFound } from "../../errors";
 import { pageArgs } from "../../page";
 import { checked, hasInvalidCharacters, text } from "../../rules";
-import { isUuid, teamIdOf } from "../../scope";
-import { DeliveryPage, EVENT_DELIVERY_STATES, EVENT_NOT_FOUND, EndpointPage, EventDeliveryPage, EventDeliveryState, EventPage, EventTypeRef, WEBHOOK_NOT_FOUND, stateWhere } from "./object";
-import { deliveryFilterArgs, deliveryPage, endpointOfTeam, WEBHOOK_KIND } from "./endpoints";
+import { teamIdOf } from "../../scope";
+import { DeliveryPage, EVENT_DELIVERY_STATES, EVENT_NOT_FOUND, EndpointPage, EventDeliveryPage, EventDeliveryState, EventPage, EventTypeRef, stateWhere } from "./object";
+import { deliveryFilterArgs, deliveryPage, endpointOfTeam, ofTeam, WEBHOOK_KIND, WEBHOOKS } from "./endpoints";
 
 builder.queryFields((t) => ({
   webhookEndpoints: t.field({
@@ -23,11 +23,7 @@ builder.queryFields((t) => ({
     type: "WebhookEndpoint",
     ...needs("webhooks:read", "One endpoint of the team."),
     args: { id: t.arg.id({ required: true, description: "The endpoint's id" }) },
-    resolve: async (query, _root, { id }, ctx) => {
-      const found = isUuid(String(id)) ? await prisma.webhookEndpoint.findFirst({ ...query, where: { id: String(id), teamId: teamIdOf(ctx), ...WEBHOOK_KIND } }) : null;
-      if (!found) throw notFound(WEBHOOK_NOT_FOUND);
-      return found;
-    },
+    resolve: (query, _root, { id }, ctx) => ofTeam(WEBHOOKS, teamIdOf(ctx), String(id), (where) => prisma.webhookEndpoint.findFirst({ ...query, where })),
   }),
   webhookDeliveries: t.field({
     type: DeliveryPage,
