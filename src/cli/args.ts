@@ -110,11 +110,13 @@ class Arguments {
   overlap(): RollOverlap {
     const value = this.text("overlap");
     if (value === undefined) return "NONE";
-    return OVERLAPS[value.toLowerCase()] ?? this.refuse(`--overlap must be 0, 1h, 24h or 7d, got '${value}'`);
+    const key = value.toLowerCase();
+    // Own keys only: "constructor" or "toString" is no overlap.
+    return Object.hasOwn(OVERLAPS, key) ? OVERLAPS[key] : this.refuse(`--overlap must be 0, 1h, 24h or 7d, got '${value}'`);
   }
 
-  /** A whole number of at most `digits` digits from 1, or `fallback` when the option is not given. */
-  count(name: string, digits: number, fallback: number): number {
+  /** A number of rows: a whole number of at most `digits` digits from 1, or `fallback` when the option is not given. */
+  rowCount(name: string, digits: number, fallback: number): number {
     const value = this.text(name);
     if (value === undefined) return fallback;
     if (!new RegExp(`^\\d{1,${digits}}$`).test(value) || Number(value) < 1) {
@@ -206,7 +208,7 @@ const COMMANDS: Record<string, CommandSpec> = {
     help: HELP.keysRotateDataKey,
     options: { batch: { type: "string" } },
     prepare: (a) => {
-      const batch = a.count("batch", 5, 500);
+      const batch = a.rowCount("batch", 5, 500);
       return () => attendeeCommands().rotateDataKey(batch);
     },
   },

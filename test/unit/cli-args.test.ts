@@ -70,6 +70,11 @@ describe("mistakes", () => {
     [["key", "list"], "Missing required option --team", HELP.keyList],
     [["key", "revoke"], "Missing argument <key>", HELP.keyRevoke],
     [["key", "revoke", "a", "b"], "Unexpected argument 'b'", HELP.keyRevoke],
+    [["key", "roll", "prs_sk_live_abcd", "--overlap", "constructor"], "--overlap must be 0, 1h, 24h or 7d, got 'constructor'", HELP.keyRoll],
+    [["attendees", "show", "--team", TEAM], "Give exactly one of --email or --phone", HELP.attendeesShow],
+    [["attendees", "erase", "--team", TEAM, "--email", "a@example.com", "--phone", "555"], "Give exactly one of --email or --phone", HELP.attendeesErase],
+    [["keys", "rotate-data-key", "--batch", "0"], "--batch must be a whole number of rows from 1 to 99999, got '0'", HELP.keysRotateDataKey],
+    [["documents", "list"], "Missing required option --team", HELP.documentsList],
   ])("prs %j is refused: %s", (argv, message, help) => {
     const err = usageError(argv);
     expect(err.message).toContain(message);
