@@ -42,7 +42,10 @@ const csvOf = (names: ReadonlyArray<readonly [string, ...unknown[]]>, rows: Row[
   return [columns.join(","), ...rows.map((row) => columns.map((c) => csvField(row[c])).join(","))].join("\r\n") + "\r\n";
 };
 
-/** The rows as JSON (answered by the route table) or, with format=csv, sent as a CSV file of that name; `format` checked first. */
+/**
+ * The rows `rows` answers, as JSON (answered by the route table) or, with format=csv, sent as a CSV file of that name;
+ * `format` is checked before `rows` reads its own query parameters (as the routes checked them before).
+ */
 async function jsonOrCsv(req: Request, res: Response, file: string, names: Parameters<typeof csvOf>[0], rows: () => Promise<Row[]>) {
   const format = oneOf(req, "format", ["json", "csv"] as const);
   const answer = await rows();
@@ -66,8 +69,10 @@ export const usageRoutes: RestRoute[] = [
     errors: [400],
     run: (req, res) => {
       const granularity = oneOf(req, "granularity", ["hour", "day"] as const);
-      const variables = { from: queryInstant(req, "from"), to: queryInstant(req, "to"), granularity: granularity.toUpperCase() };
-      return jsonOrCsv(req, res, `usage-${granularity}.csv`, USAGE_PERIOD.names, () => runRoot<Row[]>(EXPORT, variables, res.locals.context));
+      return jsonOrCsv(req, res, `usage-${granularity}.csv`, USAGE_PERIOD.names, () => {
+        const variables = { from: queryInstant(req, "from"), to: queryInstant(req, "to"), granularity: granularity.toUpperCase() };
+        return runRoot<Row[]>(EXPORT, variables, res.locals.context);
+      });
     },
   },
   {
@@ -84,8 +89,9 @@ export const usageRoutes: RestRoute[] = [
     responseDescription: "One row per key and route called in the range",
     errors: [400],
     run: (req, res) => {
-      const variables = { from: queryInstant(req, "from"), to: queryInstant(req, "to") };
-      return jsonOrCsv(req, res, "usage-routes.csv", USAGE_BY_ROUTE.names, () => runRoot<Row[]>(BY_ROUTE, variables, res.locals.context));
+      return jsonOrCsv(req, res, "usage-routes.csv", USAGE_BY_ROUTE.names, () =>
+        runRoot<Row[]>(BY_ROUTE, { from: queryInstant(req, "from"), to: queryInstant(req, "to") }, res.locals.context),
+      );
     },
   },
 ];

@@ -56,11 +56,18 @@ const rangeArgs = builder.args((t) => ({
 }));
 
 /** The team's counts (`read`) in the hours that overlap the range the arguments name, and the team's keys by id. */
-async function countsInRange<T>(ctx: Context, args: { from?: Date | null; to?: Date | null }, read: (teamId: string, firstHour: Date, to: Date) => Promise<T[]>) {
+async function countsInRange<T>(
+  ctx: Context,
+  args: { from?: Date | null; to?: Date | null },
+  read: (teamId: string, firstHour: Date, to: Date) => Promise<T[]>,
+) {
   const teamId = teamIdOf(ctx);
   const { from, to } = rangeOf(args.from, args.to);
   const firstHour = new Date(Math.floor(from.getTime() / 3_600_000) * 3_600_000); // the hour holding `from`
-  const [counts, keys] = await Promise.all([read(teamId, firstHour, to), prisma.apiKey.findMany({ where: { teamId }, select: { id: true, name: true, prefix: true } })]);
+  const [counts, keys] = await Promise.all([
+    read(teamId, firstHour, to),
+    prisma.apiKey.findMany({ where: { teamId }, select: { id: true, name: true, prefix: true } }),
+  ]);
   return { counts, keyById: new Map(keys.map((k) => [k.id, k])) };
 }
 
