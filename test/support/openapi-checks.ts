@@ -3,11 +3,11 @@
 // test file instead, the document (zod-to-openapi) and the ajv validators a file used cost it ~0.5 s of CPU before
 // its first check: each test file has its own module registry, so nothing compiled in one file serves the next.
 //
-// node_modules/.cache/prs/openapi-<hash of the document>/ holds document.json, one standalone ajv module per answer
+// node_modules/.cache/prs/openapi-<hash of the document and ajv's release>/ holds document.json, one standalone ajv module per answer
 // (ajv's standaloneCode: plain JavaScript, loaded on the first answer of its kind a file checks) and index.json, which
 // names the module of each "<path template> <method> <status> <content type>".
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const CACHE = path.resolve(__dirname, "../../node_modules/.cache/prs");
@@ -19,6 +19,8 @@ interface Document {
   paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>;
 }
 
+const ajvVersion = (name: string) => (JSON.parse(readFileSync(require.resolve(`${name}/package.json`), "utf8")) as { version: string }).version;
+
 /**
  * Writes the directory for the service's current document when it is not there yet, and returns its path. The document
  * is the compiled service's (`processJs`: test/support/process-js.ts), as the global setup loads no TypeScript of the
@@ -29,7 +31,9 @@ export function prepareOpenApiChecks(processJs: string): string {
   /* eslint-disable @typescript-eslint/no-require-imports -- loaded only by the global setup (see above) */
   const { openApiDocument } = require(path.join(processJs, "src/rest/openapi.js")) as typeof import("../../src/rest/openapi");
   const json = JSON.stringify(openApiDocument());
-  const dir = path.join(CACHE, `openapi-${createHash("sha256").update(json).digest("hex").slice(0, 16)}`);
+  // The modules are ajv's code for its own release (they require its runtime helpers): a new ajv makes them again.
+  const release = `${ajvVersion("ajv")} ${ajvVersion("ajv-formats")}`;
+  const dir = path.join(CACHE, `openapi-${createHash("sha256").update(release).update("\0").update(json).digest("hex").slice(0, 16)}`);
   if (existsSync(path.join(dir, "index.json"))) return dir;
   const { default: Ajv2020, _ } = require("ajv/dist/2020") as typeof import("ajv/dist/2020");
   const { default: addFormats } = require("ajv-formats") as typeof import("ajv-formats");
