@@ -1,7 +1,8 @@
 // Computed fields, each declared once: a form below gives the field's value from a row (webhook payloads, and the
-// resolver), its GraphQL field (`build`) and its SQL for the one-statement read path (`sql`), all from the same
-// declaration, so the two read engines cannot disagree (ARCHITECTURE.md "The two read engines"). A field table entry
-// spreads one form (`...equals("status", "draft")`); an entry with a `build` but no `sql` is answered by the
+// resolver), its GraphQL field (`build`) and how the one-statement read path answers it — as SQL (`sql`), or, for a
+// formula, by the same JavaScript after the statement from the columns it `reads` — all from the same declaration,
+// so the two read engines cannot disagree (ARCHITECTURE.md "The two read engines"). A field table entry spreads one
+// form (`...equals("status", "draft")`); an entry with a `build` but neither `sql` nor `reads` is answered by the
 // resolvers whenever a query selects it.
 /* eslint-disable @typescript-eslint/no-explicit-any -- rows and Pothos' field builder are untyped here */
 
@@ -13,11 +14,10 @@ export interface RowSql {
   count(relation: string): string;
 }
 
-export interface Computed {
+export type Computed = {
   value: (row: any) => unknown;
   build: (t: any, description: string) => unknown;
-  sql: (row: RowSql) => string;
-}
+} & ({ sql: (row: RowSql) => string } | { reads: readonly string[] });
 
 /** A SQL string literal. */
 const literal = (value: string) => `'${value.replace(/'/g, "''")}'`;
@@ -51,29 +51,36 @@ export function bigintNumber(field: string, nullable: boolean): Computed {
   };
 }
 
-// ---- formulas: arithmetic over a row, one expression compiled to JavaScript and to SQL ----
+// ---- formulas: arithmetic over a row, computed by the service in both engines ----
+// The one-statement path reads the columns a formula `reads` and the service applies the same `js` after the
+// statement (sql-json/write.ts): arithmetic over a JSON column cost the REST detail's statement an eighth of its
+// database CPU in SQL (two jsonb_each sub-plans per comparable; BENCHMARKS.md "Database CPU per request"), and the
+// service is the part that scales out. Formulas read numeric and JSON columns only: those come out of the
+// statement's JSON as the resolvers' rows hold them (a date would come as text).
 
-/** An expression over a row: its value in JavaScript and in SQL (null in, null out, as in SQL). */
+/** An expression over a row: its value (null in, null out, as in SQL) and the fields it reads. */
 export interface Expr {
   js: (row: any) => number | null;
-  sql: (row: RowSql) => string;
+  reads: readonly string[];
 }
 
-const binary = (a: Expr, b: Expr, op: "+" | "*", apply: (x: number, y: number) => number): Expr => ({
+const union = (a: Expr, b: Expr) => [...new Set([...a.reads, ...b.reads])];
+
+const binary = (a: Expr, b: Expr, apply: (x: number, y: number) => number): Expr => ({
   js: (row) => {
     const x = a.js(row);
     const y = b.js(row);
     return x === null || y === null ? null : apply(x, y);
   },
-  sql: (row) => `(${a.sql(row)} ${op} ${b.sql(row)})`,
+  reads: union(a, b),
 });
 
 /** A numeric column (null stays null). */
-export const column = (field: string): Expr => ({ js: (row) => (row[field] as number | null) ?? null, sql: (row) => row.column(field) });
-/** A constant; SQL computes it in double precision with the column it meets, as JavaScript does. */
-export const constant = (value: number): Expr => ({ js: () => value, sql: () => String(value) });
-export const plus = (a: Expr, b: Expr) => binary(a, b, "+", (x, y) => x + y);
-export const times = (a: Expr, b: Expr) => binary(a, b, "*", (x, y) => x * y);
+export const column = (field: string): Expr => ({ js: (row) => (row[field] as number | null) ?? null, reads: [field] });
+/** A constant. */
+export const constant = (value: number): Expr => ({ js: () => value, reads: [] });
+export const plus = (a: Expr, b: Expr) => binary(a, b, (x, y) => x + y);
+export const times = (a: Expr, b: Expr) => binary(a, b, (x, y) => x * y);
 /** a / b; null when b is 0 (or null). */
 export const over = (a: Expr, b: Expr): Expr => ({
   js: (row) => {
@@ -81,7 +88,7 @@ export const over = (a: Expr, b: Expr): Expr => ({
     const y = b.js(row);
     return x === null || !y ? null : x / y;
   },
-  sql: (row) => `(${a.sql(row)} / nullif(${b.sql(row)}, 0))`,
+  reads: union(a, b),
 });
 /** The largest integer not above a. */
 export const floor = (a: Expr): Expr => ({
@@ -89,12 +96,9 @@ export const floor = (a: Expr): Expr => ({
     const x = a.js(row);
     return x === null ? null : Math.floor(x);
   },
-  sql: (row) => `floor(${a.sql(row)})`,
+  reads: a.reads,
 });
-/**
- * The sum of the numbers among the values of a JSON object column (anything but an object sums to 0). Whole numbers
- * sum exactly in any order (jsonb keeps its own key order, JavaScript the object's).
- */
+/** The sum of the numbers among the values of a JSON object column (anything but an object sums to 0). */
 export const sumOfNumbers = (field: string): Expr => ({
   js: (row) => {
     const value = row[field];
@@ -103,10 +107,7 @@ export const sumOfNumbers = (field: string): Expr => ({
     for (const item of Object.values(value)) if (typeof item === "number") total += item;
     return total;
   },
-  sql: (row) => {
-    const c = row.column(field);
-    return `coalesce((SELECT sum(v.value::text::float8) FROM jsonb_each(CASE WHEN jsonb_typeof(${c}) = 'object' THEN ${c} ELSE '{}'::jsonb END) v WHERE jsonb_typeof(v.value) = 'number'), 0)`;
-  },
+  reads: [field],
 });
 
 /** A Float field computed by a formula. */
@@ -114,6 +115,6 @@ export function formula(expr: Expr): Computed {
   return {
     value: expr.js,
     build: (t, description) => t.float({ nullable: true, description, resolve: expr.js }),
-    sql: expr.sql,
+    reads: expr.reads,
   };
 }

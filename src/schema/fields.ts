@@ -57,10 +57,12 @@ export interface FieldSpec {
   build?: (t: any, description: string) => unknown;
   /**
    * A computed field's value as SQL over the row, giving what `value` gives as JSON (the one-statement read path,
-   * ./sql-json). `value`, `build` and `sql` come together from one form of ./computed.ts; without `sql` a query
-   * selecting the field runs on the resolvers.
+   * ./sql-json). `value`, `build` and `sql` (or `reads`) come together from one form of ./computed.ts; without
+   * either a query selecting the field runs on the resolvers.
    */
   sql?: (row: RowSql) => string;
+  /** A formula's fields: the one-statement path reads their columns and the service applies `value` to them. */
+  reads?: readonly string[];
 }
 
 export type FieldTable = Record<string, FieldSpec>;

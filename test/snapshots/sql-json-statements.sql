@@ -58,12 +58,9 @@ WHERE t0$c."report_id" = t0."id"), floor(extract(epoch FROM t0."created_at") * 1
 (SELECT coalesce(json_agg(json_build_array(t1."id", t1."report_id", t1."address", t1."city", t1."state",
     t1."zip", t1."price", t1."beds", t1."baths", t1."sqft", t1."lot_size", t1."year_built", t1."distance_miles",
     floor(extract(epoch FROM t1."sale_date") * 1000)::int8, t1."days_on_market", t1."status", t1."source",
-    t1."mls_id", t1."latitude", t1."longitude", t1."adjustments", t1."included", (t1."price" + coalesce((SELECT sum(v.value::text::float8)
-FROM jsonb_each(CASE WHEN jsonb_typeof(t1."adjustments") = 'object' THEN t1."adjustments" ELSE '{}'::jsonb END) v
-WHERE jsonb_typeof(v.value) = 'number'), 0)), (floor(((((t1."price" + coalesce((SELECT sum(v.value::text::float8)
-FROM jsonb_each(CASE WHEN jsonb_typeof(t1."adjustments") = 'object' THEN t1."adjustments" ELSE '{}'::jsonb END) v
-WHERE jsonb_typeof(v.value) = 'number'), 0)) * 100) / nullif(t1."sqft", 0)) + 0.5)) / nullif(100, 0)),
-    floor(extract(epoch FROM t1."created_at") * 1000)::int8, floor(extract(epoch FROM t1."updated_at") * 1000)::int8)
+    t1."mls_id", t1."latitude", t1."longitude", t1."adjustments", t1."included", json_build_array(t1."price",
+    t1."adjustments"), json_build_array(t1."price", t1."adjustments", t1."sqft"), floor(extract(epoch FROM t1."created_at") * 1000)::int8,
+    floor(extract(epoch FROM t1."updated_at") * 1000)::int8)
 ORDER BY t1."created_at" ASC, t1."id" ASC), '[]'::json)
 FROM
 (SELECT t1."id", t1."report_id", t1."address", t1."city", t1."state", t1."zip", t1."price", t1."beds",
@@ -137,11 +134,7 @@ WHERE t0$c."report_id" = t0."id"), floor(extract(epoch FROM t0."created_at") * 1
     t1."city", t1."state", t1."zip", t1."price", t1."beds", t1."baths", t1."sqft", t1."lot_size", t1."year_built",
     t1."distance_miles", floor(extract(epoch FROM t1."sale_date") * 1000)::int8, t1."days_on_market",
     t1."status", t1."source", t1."mls_id", t1."latitude", t1."longitude", t1."adjustments", t1."included",
-    (t1."price" + coalesce((SELECT sum(v.value::text::float8)
-FROM jsonb_each(CASE WHEN jsonb_typeof(t1."adjustments") = 'object' THEN t1."adjustments" ELSE '{}'::jsonb END) v
-WHERE jsonb_typeof(v.value) = 'number'), 0)), (floor(((((t1."price" + coalesce((SELECT sum(v.value::text::float8)
-FROM jsonb_each(CASE WHEN jsonb_typeof(t1."adjustments") = 'object' THEN t1."adjustments" ELSE '{}'::jsonb END) v
-WHERE jsonb_typeof(v.value) = 'number'), 0)) * 100) / nullif(t1."sqft", 0)) + 0.5)) / nullif(100, 0)),
+    json_build_array(t1."price", t1."adjustments"), json_build_array(t1."price", t1."adjustments", t1."sqft"),
     floor(extract(epoch FROM t1."created_at") * 1000)::int8, floor(extract(epoch FROM t1."updated_at") * 1000)::int8)
 ORDER BY t1."created_at" ASC, t1."id" ASC), '[]'::json)
 FROM
@@ -222,11 +215,7 @@ WHERE t0$c."report_id" = t0."id"), floor(extract(epoch FROM t0."created_at") * 1
     t1."city", t1."state", t1."zip", t1."price", t1."beds", t1."baths", t1."sqft", t1."lot_size", t1."year_built",
     t1."distance_miles", floor(extract(epoch FROM t1."sale_date") * 1000)::int8, t1."days_on_market",
     t1."status", t1."source", t1."mls_id", t1."latitude", t1."longitude", t1."adjustments", t1."included",
-    (t1."price" + coalesce((SELECT sum(v.value::text::float8)
-FROM jsonb_each(CASE WHEN jsonb_typeof(t1."adjustments") = 'object' THEN t1."adjustments" ELSE '{}'::jsonb END) v
-WHERE jsonb_typeof(v.value) = 'number'), 0)), (floor(((((t1."price" + coalesce((SELECT sum(v.value::text::float8)
-FROM jsonb_each(CASE WHEN jsonb_typeof(t1."adjustments") = 'object' THEN t1."adjustments" ELSE '{}'::jsonb END) v
-WHERE jsonb_typeof(v.value) = 'number'), 0)) * 100) / nullif(t1."sqft", 0)) + 0.5)) / nullif(100, 0)),
+    json_build_array(t1."price", t1."adjustments"), json_build_array(t1."price", t1."adjustments", t1."sqft"),
     floor(extract(epoch FROM t1."created_at") * 1000)::int8, floor(extract(epoch FROM t1."updated_at") * 1000)::int8)
 ORDER BY t1."created_at" ASC, t1."id" ASC), '[]'::json)
 FROM
@@ -360,11 +349,7 @@ WHERE t0$c."report_id" = t0."id"), floor(extract(epoch FROM t0."created_at") * 1
     t1."city", t1."state", t1."zip", t1."price", t1."beds", t1."baths", t1."sqft", t1."lot_size", t1."year_built",
     t1."distance_miles", floor(extract(epoch FROM t1."sale_date") * 1000)::int8, t1."days_on_market",
     t1."status", t1."source", t1."mls_id", t1."latitude", t1."longitude", t1."adjustments", t1."included",
-    (t1."price" + coalesce((SELECT sum(v.value::text::float8)
-FROM jsonb_each(CASE WHEN jsonb_typeof(t1."adjustments") = 'object' THEN t1."adjustments" ELSE '{}'::jsonb END) v
-WHERE jsonb_typeof(v.value) = 'number'), 0)), (floor(((((t1."price" + coalesce((SELECT sum(v.value::text::float8)
-FROM jsonb_each(CASE WHEN jsonb_typeof(t1."adjustments") = 'object' THEN t1."adjustments" ELSE '{}'::jsonb END) v
-WHERE jsonb_typeof(v.value) = 'number'), 0)) * 100) / nullif(t1."sqft", 0)) + 0.5)) / nullif(100, 0)),
+    json_build_array(t1."price", t1."adjustments"), json_build_array(t1."price", t1."adjustments", t1."sqft"),
     floor(extract(epoch FROM t1."created_at") * 1000)::int8, floor(extract(epoch FROM t1."updated_at") * 1000)::int8)
 ORDER BY t1."created_at" ASC, t1."id" ASC), '[]'::json)
 FROM

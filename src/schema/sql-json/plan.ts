@@ -61,8 +61,14 @@ export interface Args {
   node: FieldNode;
 }
 
-/** A value as it is; `date`: the statement has it as milliseconds since 1970, the answer as ISO 8601 (run.ts). */
-export type Leaf = { kind: "leaf"; key: string; sql: (row: RowSql) => string; date?: boolean };
+/**
+ * A value as it is; `date`: the statement has it as milliseconds since 1970, the answer as ISO 8601 (run.ts);
+ * `compute`: the statement has the values of the fields a formula reads, the answer the formula's value of them.
+ */
+export type Leaf = { kind: "leaf"; key: string; sql: (row: RowSql) => string; date?: boolean; compute?: Compute };
+/** A formula the service applies (../computed.ts): `value` of a row holding `fields`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows are untyped, as in ../computed.ts
+export type Compute = { fields: readonly string[]; value: (row: any) => unknown };
 export type Collection = {
   kind: "collection";
   key: string;
@@ -172,7 +178,7 @@ function columnSql(field: string, graphqlType: string): (row: RowSql) => string 
 
 /** What this path makes of one field of an object type (the same decision for planning and for tests). */
 export type Served =
-  | { kind: "leaf"; sql: (row: RowSql) => string; date?: boolean }
+  | { kind: "leaf"; sql: (row: RowSql) => string; date?: boolean; compute?: Compute }
   | { kind: "collection"; orderBy: SqlJsonCollection["orderBy"]; relation: string; permission?: Permission }
   | null;
 
@@ -203,6 +209,10 @@ function served(type: GraphQLObjectType, name: string): Exclude<Served, null> {
   if (permission !== undefined || field.args.length) unsupported();
   const spec = fieldTableOf(type.name)?.[name];
   if (spec?.sql) return { kind: "leaf", sql: spec.sql };
+  if (spec?.reads && spec.value) {
+    const fields = spec.reads;
+    return { kind: "leaf", sql: (row) => `json_build_array(${fields.map((f) => row.column(f)).join(", ")})`, compute: { fields, value: spec.value } };
+  }
   const exposed = field.extensions?.pothosExposedField as string | undefined;
   const graphqlType = getNamedType(field.type).name;
   if (exposed && !spec?.build) return { kind: "leaf", sql: columnSql(exposed, graphqlType), ...(graphqlType === "DateTime" ? { date: true } : {}) };
@@ -237,7 +247,7 @@ export function planOperation(schema: GraphQLSchema, document: DocumentNode, ope
       const how = served(type, name);
       if (how.kind === "leaf") {
         if (node.selectionSet) unsupported();
-        members.push({ kind: "leaf", key, sql: how.sql, date: how.date });
+        members.push({ kind: "leaf", key, sql: how.sql, date: how.date, compute: how.compute });
         continue;
       }
       const field = type.getFields()[name];

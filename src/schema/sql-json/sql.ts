@@ -15,13 +15,14 @@ import type { Permission } from "../../auth/permissions";
 import { columns as defaultColumns, type Columns } from "./columns";
 import { cursorPrefix, windowOf, type Window } from "../cursor";
 import { ApiError } from "../errors";
-import type { ConnectionMember, Member, ObjectPlan, Plan, ReadRequest, Root } from "./plan";
+import type { Compute, ConnectionMember, Member, ObjectPlan, Plan, ReadRequest, Root } from "./plan";
 
 /**
  * How a root's arrays become the answer's JSON: a leaf (null) is taken as it is, a date ("date", milliseconds since
- * 1970) is written in ISO 8601, an object's values come in the order of its keys, a list holds elements of one shape.
+ * 1970) is written in ISO 8601, an object's values come in the order of its keys, a list holds elements of one shape,
+ * a formula (`compute`) is worked out from the array of the fields it reads.
  */
-export type Shape = null | "date" | { keys: string[]; values: Shape[] } | { list: Shape };
+export type Shape = null | "date" | { keys: string[]; values: Shape[] } | { list: Shape } | { compute: Compute };
 
 export interface Statement {
   /** The select list of the first row: each root's value (`r0`, `r1`, …). */
@@ -217,7 +218,7 @@ export function statementOf(plan: Plan, columns: Columns, included: (permission:
   const object = (plan: ObjectPlan, a: string): Json =>
     jsonObject(plan.members.filter((m) => m.kind === "leaf" || included(m.permission)).map((m) => [m.key, member(m, plan.model, a)]));
   const member = (m: Member, model: string, a: string): Json => {
-    if (m.kind === "leaf") return { sql: m.sql(columns.row(model, a)), shape: m.date ? "date" : null };
+    if (m.kind === "leaf") return { sql: m.sql(columns.row(model, a)), shape: m.compute ? { compute: m.compute } : m.date ? "date" : null };
     const id = `n${nodes++}`;
     const c = alias();
     const child = m.object.model;

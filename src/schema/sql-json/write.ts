@@ -69,6 +69,15 @@ const date: Write = (value) => (value === null || value === undefined ? "null" :
 function compile(shape: Shape): Write {
   if (shape === null) return leaf;
   if (shape === "date") return date;
+  if ("compute" in shape) {
+    const { fields, value: formula } = shape.compute;
+    return (value) => {
+      const values = value as unknown[];
+      const row: Record<string, unknown> = {};
+      for (let i = 0; i < fields.length; i++) row[fields[i]] = values[i];
+      return leaf(formula(row));
+    };
+  }
   if ("list" in shape) {
     const element = writer(shape.list);
     return (value) => {

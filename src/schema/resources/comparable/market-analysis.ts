@@ -60,8 +60,8 @@ export interface Valuation {
 
 const toCents = (value: number) => Math.round(value * 100) / 100;
 
-// The two figures of a comparable, each one formula (../../computed.ts) from which both its JavaScript value (the
-// resolvers, webhook payloads, the valuation) and its SQL (the one-statement read path) are derived.
+// The two figures of a comparable, each one formula (../../computed.ts): the resolvers, webhook payloads, the
+// valuation and the one-statement read path (from the columns the formula reads) all compute it with the same code.
 /** price + the sum of its adjustments (an object of name → dollars; anything else counts as none); null without a price. */
 export const ADJUSTED_PRICE = plus(column("price"), sumOfNumbers("adjustments"));
 /** adjusted price / sqft, rounded to cents (halves up: floor(x + 0.5)); null without either (0 square feet is none). */
