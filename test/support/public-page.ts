@@ -2,9 +2,9 @@
 // on a loopback port with a team and its REST client, one browser, pages opened with a record of what must not happen
 // on them, and axe. Used by test/system/share-page.test.ts and test/system/sign-in-page.test.ts (which check chromiumFor first).
 import { mkdirSync } from "node:fs";
-import AxeBuilder from "@axe-core/playwright";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { createTeam, listening, startTestApp } from "./app";
+import { axeViolations, describeViolations } from "./axe";
 import { CHROMIUM, SCREENSHOTS } from "./chromium";
 import { restClient } from "./openapi";
 
@@ -64,6 +64,5 @@ export async function publicPages(teamName: string, expectedConsole?: RegExp): P
 
 /** axe finds no violation on the page as it stands. */
 export async function expectAxeClean(page: Page): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  expect(describeViolations(await axeViolations(page))).toEqual([]);
 }

@@ -6,9 +6,9 @@ import { mkdirSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { chromium, type Browser, type Locator, type Page } from "playwright-core";
 import { createTeam, startTestApp, type TestApp, type TestTeam } from "../support/app";
+import { axeViolations, isSerious } from "../support/axe";
 import { restClient } from "../support/openapi";
 import { CHROMIUM, chromiumFor, SCREENSHOTS } from "../support/chromium";
 
@@ -68,10 +68,7 @@ async function listen(handler: http.RequestListener): Promise<{ server: http.Ser
     for (const selector of ours) if ((await page.locator(selector).count()) > 0) present.push(selector);
     for (const scheme of ["light", "dark"] as const) {
       await page.emulateMedia({ colorScheme: scheme });
-      const axe = new AxeBuilder({ page });
-      for (const selector of present) axe.include(selector);
-      const { violations } = await axe.analyze();
-      for (const v of violations.filter((v) => v.impact === "serious" || v.impact === "critical")) {
+      for (const v of (await axeViolations(page, { include: present })).filter(isSerious)) {
         for (const node of v.nodes) found.push(`${scheme} ${v.id}: ${node.target.join(" ")}`);
       }
     }

@@ -13,12 +13,12 @@ import { mkdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { createApiKey } from "../../src/auth/api-keys";
 import { parsePermissions } from "../../src/auth/permissions";
 import { startDeliveryWorker, type DeliveryWorker } from "../../src/webhooks/worker";
 import { addKey, createTeam, startTestApp, type TestApp, type TestTeam } from "../support/app";
+import { axeViolations, describeViolations, isSerious } from "../support/axe";
 import { restClient } from "../support/openapi";
 import { receiver, type Receiver } from "../support/receiver";
 import { CHROMIUM, chromiumFor, SCREENSHOTS } from "../support/chromium";
@@ -86,9 +86,7 @@ const ADMIN = "api_keys:read,api_keys:create,api_keys:delete,reports:read,compar
 
   /** No serious or critical axe violation on the page as it is now; then a screenshot of it. */
   async function checkPage(name: string) {
-    const { violations } = await new AxeBuilder({ page }).analyze();
-    const bad = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    expect(describeViolations((await axeViolations(page)).filter(isSerious))).toEqual([]);
     await page.screenshot({ path: path.join(SCREENSHOTS, `dashboard-${name}.png`), fullPage: true });
   }
 
@@ -312,8 +310,7 @@ const ADMIN = "api_keys:read,api_keys:create,api_keys:delete,reports:read,compar
       await page.getByRole("heading", { level: 1 }).first().waitFor();
       await page.waitForTimeout(300);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-      const { violations } = await new AxeBuilder({ page }).analyze();
-      expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${name}: ${v.id}`)).toEqual([]);
+      expect(describeViolations((await axeViolations(page)).filter(isSerious), `${name}: `)).toEqual([]);
     }
     await page.getByRole("link", { name: "Usage" }).click();
     await page.getByRole("heading", { name: "Requests per hour" }).waitFor();
