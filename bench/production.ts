@@ -96,6 +96,8 @@ async function startService(command: string[], env: Record<string, string | unde
       DATA_ENCRYPTION_KEY: BENCH_ENCRYPTION_KEY,
       LOG_LEVEL: process.env.SERVICE_LOG ? "info" : "warn",
       PORT: String(port),
+      // DATABASE_POOL_SIZE, when set, is the service's (its default otherwise, as `npm start` has it).
+      ...(process.env.DATABASE_POOL_SIZE ? { DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE } : {}),
       HOST: "127.0.0.1",
       ...Object.fromEntries(["FREE", "STANDARD", "PRO", "ENTERPRISE"].map((tier) => [`RATE_LIMIT_${tier}`, "1000000000"])),
       ...env,

@@ -50,7 +50,11 @@ const envSchema = z.object({
     .transform((v) => (v.trim() === "auto" ? availableParallelism() : Number(v)))
     .pipe(z.number({ error: 'must be a whole number of processes or "auto"' }).int().min(1).max(64)),
   USAGE_FLUSH_MS: z.coerce.number().int().positive().default(2000),
-  DATABASE_POOL_SIZE: z.coerce.number().int().positive().default(10),
+  // PostgreSQL connections per process. Four: one Node process keeps at most about a core busy and its reads take
+  // a fraction of a millisecond of the database each, so a few connections keep it fed; more only put more backends
+  // on the database's cores at once (10 spent 15-40 % more database CPU per REST detail than 4, BENCHMARKS.md
+  // "Database CPU per request"). Raise it for long statements (exports, imports) running beside the reads.
+  DATABASE_POOL_SIZE: z.coerce.number().int().positive().default(4),
   // Time budget of one database statement (lock waits included): past it the client cancels the statement and the
   // request answers 504. PGlite cannot cancel a running statement (see db/open.ts).
   DB_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),

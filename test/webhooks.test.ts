@@ -191,7 +191,7 @@ describe("webhooks", () => {
     const { id } = await endpoint(r.url, ["report.created"]);
     await api().post("/v1/reports", { address: "6 Redeliver Road" });
     await r.count(1); // attempt 1 failed: attempt 2 is due in a second
-    await worker.stop(1000); // …and waits while nothing sends
+    await worker.stop(); // …and waits while nothing sends (stop returns once attempt 1 is recorded)
     try {
       const [retry, failed] = (await api().get(`/v1/webhooks/${id}/deliveries`)).body.data;
       expect([retry.status, failed.status]).toEqual(["pending", "retrying"]);
