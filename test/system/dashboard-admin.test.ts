@@ -630,7 +630,8 @@ const DAY = 86_400_000;
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
     await checkPage("usage-24h");
     await page.setViewportSize({ width: 1280, height: 900 });
-    // Three pages checked by axe in two colour schemes and photographed: past Jest's default minute on a slow machine.
+    // Three pages checked by axe in two colour schemes and photographed: ~10 s alone on two quiet cores, several times
+    // that on a loaded machine (the bound leaves it room).
   }, 180_000);
 
   it("reports search lists every match, paged, and still offers the best match", async () => {
@@ -706,7 +707,7 @@ const DAY = 86_400_000;
     await checkPage("all-sign-in");
     await page.setViewportSize({ width: 1280, height: 900 });
     await checkPage("all-sign-in");
-    // Twelve pages, each checked by axe in two colour schemes and photographed: 40-80 s on two cores, past Jest's
-    // default minute when the machine is slow.
+    // Twelve pages, each checked by axe in two colour schemes and photographed: ~16 s alone on two quiet cores, several
+    // times that on a loaded machine (the bound leaves it room).
   }, 240_000);
 });
