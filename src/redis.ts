@@ -26,6 +26,22 @@ export function firstConnection(client: Redis, waitMs: number): () => Promise<vo
   return () => connecting;
 }
 
+/**
+ * A service of this process that holds connections (on Redis, or its in-memory stand-in): `get` makes it on first use;
+ * `close` closes it (at shutdown, and between test files), and a later `get` makes a new one.
+ */
+export function madeOnFirstUse<T extends { close(): Promise<void> }>(make: () => T): { get: () => T; close: () => Promise<void> } {
+  let made: T | undefined;
+  return {
+    get: () => (made ??= make()),
+    close: async () => {
+      const open = made;
+      made = undefined;
+      await open?.close();
+    },
+  };
+}
+
 /** rate-limiter-flexible (loaded on first use, see above). */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (see above)
 export const rateLimiterFlexible = (): typeof RateLimiterFlexible => require("rate-limiter-flexible") as typeof RateLimiterFlexible;

@@ -6,7 +6,7 @@
 import { LRUCache } from "lru-cache";
 import { config } from "../config";
 import { logger } from "../logger";
-import { firstConnection, redisClient } from "../redis";
+import { firstConnection, madeOnFirstUse, redisClient } from "../redis";
 
 /** Documents a team keeps (README "Limits"): the least recently used goes first. */
 export const APQ_PER_TEAM = 1_000;
@@ -95,14 +95,10 @@ function redisStore(url: string, prefix: string): ApqStore {
   };
 }
 
-let shared: ApqStore | undefined;
+const shared = madeOnFirstUse<ApqStore>(() => (config.REDIS_URL ? redisStore(config.REDIS_URL, config.REDIS_KEY_PREFIX) : memoryStore()));
 
 /** The store (made on first use). */
-export const apqStore = (): ApqStore => (shared ??= config.REDIS_URL ? redisStore(config.REDIS_URL, config.REDIS_KEY_PREFIX) : memoryStore());
+export const apqStore = shared.get;
 
 /** Closes the store's Redis connection (at shutdown, and between test files). */
-export async function closeApqStore(): Promise<void> {
-  const store = shared;
-  shared = undefined;
-  await store?.close();
-}
+export const closeApqStore = shared.close;

@@ -5,7 +5,7 @@
 import type { Redis } from "ioredis";
 import { config } from "../config";
 import { logger } from "../logger";
-import { redisClient } from "../redis";
+import { madeOnFirstUse, redisClient } from "../redis";
 
 type Listener = (id: string) => void;
 
@@ -67,14 +67,10 @@ function redisBus(url: string, prefix: string): LiveBus {
   };
 }
 
-let bus: LiveBus | undefined;
+const bus = madeOnFirstUse<LiveBus>(() => (config.REDIS_URL ? redisBus(config.REDIS_URL, config.REDIS_KEY_PREFIX) : memoryBus()));
 
 /** This process's bus (made on first use). */
-export const liveBus = (): LiveBus => (bus ??= config.REDIS_URL ? redisBus(config.REDIS_URL, config.REDIS_KEY_PREFIX) : memoryBus());
+export const liveBus = bus.get;
 
 /** Closes the bus's connections (at shutdown; a later use opens a new one). */
-export async function closeLiveBus(): Promise<void> {
-  const open = bus;
-  bus = undefined;
-  await open?.close();
-}
+export const closeLiveBus = bus.close;

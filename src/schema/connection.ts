@@ -18,6 +18,7 @@ import { intBetween } from "./rules";
 export { cursorPrefix, windowOf } from "./cursor";
 import { cursorPrefix, windowOf, type IdKind } from "./cursor";
 import { teamIdOf } from "./scope";
+import { valueObject } from "./value-object";
 
 /** A page count, 1 to 100, or none (the same rule for both engines: the one-statement path checks every argument's rule). */
 const COUNT = (() => {
@@ -137,14 +138,11 @@ export async function pageInfoOf<Where>(slice: Slice<Where>): Promise<PageInfoSh
   };
 }
 
-export const PageInfo = builder.objectRef<PageInfoShape>("PageInfo").implement({
-  description: "Where a page of a connection is in the whole list (Relay).",
-  fields: (t) => ({
-    hasNextPage: t.exposeBoolean("hasNextPage", { description: "Older rows follow this page (with last/before: rows follow `before`)" }),
-    hasPreviousPage: t.exposeBoolean("hasPreviousPage", { description: "Newer rows precede this page (with first/after: rows precede `after`)" }),
-    startCursor: t.exposeString("startCursor", { nullable: true, description: "The first edge's cursor (null on an empty page)" }),
-    endCursor: t.exposeString("endCursor", { nullable: true, description: "The last edge's cursor (null on an empty page)" }),
-  }),
+export const PageInfo = valueObject<PageInfoShape>("PageInfo", "Where a page of a connection is in the whole list (Relay).", {
+  hasNextPage: ["Boolean", "Older rows follow this page (with last/before: rows follow `before`)"],
+  hasPreviousPage: ["Boolean", "Newer rows precede this page (with first/after: rows precede `after`)"],
+  startCursor: ["String", "The first edge's cursor (null on an empty page)", "nullable"],
+  endCursor: ["String", "The last edge's cursor (null on an empty page)", "nullable"],
 });
 
 type Model = "Report" | "Showing" | "WebhookEvent" | "WebhookDelivery";

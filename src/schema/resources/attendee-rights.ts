@@ -20,6 +20,7 @@ import { badFields } from "../errors";
 import { hasInvalidCharacters } from "../rules";
 import { teamIdOf } from "../scope";
 import { needs } from "../needs";
+import { valueObject } from "../value-object";
 
 /** The person asked about: exactly one of e-mail and phone, checked; with every lookup key it may be stored under. */
 export interface Person {
@@ -40,6 +41,12 @@ export function personOf(args: { email?: string | null; phone?: string | null })
   if (!keys.length) throw badFields((name) => `${name([kind])} holds no ${kind === "email" ? "address" : "digit"} to look for`, [kind]);
   return { kind, value, keys };
 }
+
+/** The arguments of attendeeData and eraseAttendee: the person, by e-mail or phone (exactly one; personOf checks it). */
+const personArgs = builder.args((t) => ({
+  email: t.string({ description: "The person's e-mail (matched normalised: trimmed, lower case)" }),
+  phone: t.string({ description: "The person's phone (matched normalised: + and digits)" }),
+}));
 
 /** The person's rows in the team (the where clauses of each table). */
 export function rowsOf(teamId: string, person: Person) {
@@ -156,24 +163,17 @@ const AttendeeDataType = builder.objectRef<PersonData>("AttendeeData").implement
   }),
 });
 
-const ErasedType = builder.objectRef<Erased>("AttendeeErasure").implement({
-  description: "What an erasure changed.",
-  fields: (t) => ({
-    signIns: t.exposeInt("signIns", { description: "Sign-ins (attendees) whose contact fields were erased" }),
-    showings: t.exposeInt("showings", { description: "Showings whose attendee fields were erased" }),
-    consentsPseudonymised: t.exposeInt("consentsPseudonymised", { description: "Consent receipts kept with the address and browser replaced by keyed hashes" }),
-  }),
+const ErasedType = valueObject<Erased>("AttendeeErasure", "What an erasure changed.", {
+  signIns: ["Int", "Sign-ins (attendees) whose contact fields were erased"],
+  showings: ["Int", "Showings whose attendee fields were erased"],
+  consentsPseudonymised: ["Int", "Consent receipts kept with the address and browser replaced by keyed hashes"],
 });
-
 
 builder.queryFields((t) => ({
   attendeeData: t.field({
     type: AttendeeDataType,
     ...needs("attendees:read", "Everything the team holds about one person, by e-mail or phone (exactly one): sign-ins, showings naming them and consent receipts. Recorded in the audit log (attendee.exported)."),
-    args: {
-      email: t.arg.string({ description: "The person's e-mail (matched normalised: trimmed, lower case)" }),
-      phone: t.arg.string({ description: "The person's phone (matched normalised: + and digits)" }),
-    },
+    args: personArgs,
     resolve: async (_root, args, ctx) => {
       const teamId = teamIdOf(ctx);
       const person = personOf(args);
@@ -188,10 +188,7 @@ builder.mutationFields((t) => ({
   eraseAttendee: t.field({
     type: ErasedType,
     ...needs("attendees:delete", "Erases one person's contact data in the team, by e-mail or phone (exactly one): sign-ins' and showings' contact fields cleared, consent receipts kept with keyed hashes in place of address and browser, and the person never sent to a CRM again. Recorded in the audit log (attendee.erased)."),
-    args: {
-      email: t.arg.string({ description: "The person's e-mail (matched normalised: trimmed, lower case)" }),
-      phone: t.arg.string({ description: "The person's phone (matched normalised: + and digits)" }),
-    },
+    args: personArgs,
     resolve: (_root, args, ctx) => erasePerson(ctx, teamIdOf(ctx), personOf(args)),
   }),
 }));

@@ -7,6 +7,7 @@ import { applyLimit } from "../../auth/rate-limit";
 import { hourStart, hourlyCounts } from "../../auth/usage";
 import { firstMissing, parsePermissions, TEAM_FULL_ACCESS, type Permissions } from "../../auth/permissions";
 import { TIERS, tierLimit } from "../../auth/tiers";
+import type { Context } from "../../context";
 import { prisma } from "../../db";
 import { liveBus } from "../../live/bus";
 import { builder } from "../builder";
@@ -15,26 +16,37 @@ import { badInput, notFound, permissionDenied } from "../errors";
 import { intBetween } from "../rules";
 import { isUuid, teamIdOf, viewerOf } from "../scope";
 import { needs } from "../needs";
+import { valueObject } from "../value-object";
 
-const KeyQuota = builder.objectRef<{ limit: number; remaining: number; resetsAt: number }>("ApiKeyQuota").implement({
-  description: "A key's rate limit in the current clock hour (UTC).",
-  fields: (t) => ({
-    limit: t.exposeInt("limit", { description: "Requests allowed per clock hour (UTC)" }),
-    remaining: t.exposeInt("remaining", { description: "Requests left in this hour" }),
-    resetsAt: t.field({ type: "DateTime", description: "When the hour's budget starts anew", resolve: (r) => new Date(r.resetsAt * 1000) }),
-  }),
+const KeyQuota = valueObject<{ limit: number; remaining: number; resetsAt: number }>("ApiKeyQuota", "A key's rate limit in the current clock hour (UTC).", {
+  limit: ["Int", "Requests allowed per clock hour (UTC)"],
+  remaining: ["Int", "Requests left in this hour"],
+  resetsAt: (t) => t.field({ type: "DateTime", description: "When the hour's budget starts anew", resolve: (r) => new Date(r.resetsAt * 1000) }),
 });
 
-const KeyPoints = builder.objectRef<{ limit: number; used: number; resetsAt: number }>("ApiKeyPoints").implement({
-  description: "A key's read-cost points in the current clock hour (UTC): docs/api.md \"Read cost\".",
-  fields: (t) => ({
-    limit: t.exposeInt("limit", { description: "Points per clock hour (UTC) of the key's tier" }),
-    used: t.exposeInt("used", { description: "Points charged this hour (past the limit in measure mode)" }),
-    remaining: t.int({ description: "Points left this hour", resolve: (p) => Math.max(0, p.limit - p.used) }),
-    resetsAt: t.field({ type: "DateTime", description: "When the hour's points start anew", resolve: (p) => new Date(p.resetsAt * 1000) }),
-    mode: t.string({ description: "measure (shown and counted, never refused) or enforce (429 THROTTLED past the limit)", resolve: () => READ_COST_SETTINGS.READ_COST_MODE }),
-  }),
+const KeyPoints = valueObject<{ limit: number; used: number; resetsAt: number }>("ApiKeyPoints", "A key's read-cost points in the current clock hour (UTC): docs/api.md \"Read cost\".", {
+  limit: ["Int", "Points per clock hour (UTC) of the key's tier"],
+  used: ["Int", "Points charged this hour (past the limit in measure mode)"],
+  remaining: (t) => t.int({ description: "Points left this hour", resolve: (p) => Math.max(0, p.limit - p.used) }),
+  resetsAt: (t) => t.field({ type: "DateTime", description: "When the hour's points start anew", resolve: (p) => new Date(p.resetsAt * 1000) }),
+  mode: (t) => t.string({ description: "measure (shown and counted, never refused) or enforce (429 THROTTLED past the limit)", resolve: () => READ_COST_SETTINGS.READ_COST_MODE }),
 });
+
+type RateLimiter = NonNullable<Context["rateLimiter"]>;
+
+/**
+ * The options of an ApiKey field that reads the key's counters of this clock hour from the rate limiter (`read`
+ * gets the key's budget and tier): null when this server has none to read.
+ */
+function inThisHour<T>(what: string, read: (limiter: RateLimiter, budget: string, tier: string) => Promise<T>) {
+  return {
+    nullable: true as const,
+    ...needs("api_keys:read", `${what} in this clock hour (null when this server cannot tell).`),
+    select: { id: true, budgetKeyId: true, rateLimitTier: true } as const,
+    resolve: (key: { id: string; budgetKeyId: string | null; rateLimitTier: string }, _args: object, ctx: Context) =>
+      ctx.rateLimiter ? read(ctx.rateLimiter, rateKey({ id: key.id, budget_key_id: key.budgetKeyId }), key.rateLimitTier) : null,
+  };
+}
 
 builder.prismaObject("ApiKey", {
   description: "An API key of the team (never the key itself: only its prefix).",
@@ -61,36 +73,22 @@ builder.prismaObject("ApiKey", {
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When the key was created" }),
     quota: t.field({
       type: KeyQuota,
-      nullable: true,
-      ...needs("api_keys:read", "The key's rate limit in this clock hour (null when this server cannot tell)."),
-      select: { id: true, budgetKeyId: true, rateLimitTier: true },
-      resolve: async (key, _args, ctx) => {
-        if (!ctx.rateLimiter) return null;
-        const budget = rateKey({ id: key.id, budget_key_id: key.budgetKeyId });
-        return applyLimit(await ctx.rateLimiter.peek(budget), tierLimit(key.rateLimitTier));
-      },
+      ...inThisHour("The key's rate limit", async (limiter, budget, tier) => applyLimit(await limiter.peek(budget), tierLimit(tier))),
     }),
     points: t.field({
       type: KeyPoints,
-      nullable: true,
-      ...needs("api_keys:read", "The key's read-cost points in this clock hour (null when this server cannot tell)."),
-      select: { id: true, budgetKeyId: true, rateLimitTier: true },
-      resolve: async (key, _args, ctx) => {
-        if (!ctx.rateLimiter) return null;
-        const counted = await ctx.rateLimiter.peek(pointsKey(rateKey({ id: key.id, budget_key_id: key.budgetKeyId })));
-        return { limit: pointsBudget(key.rateLimitTier), used: counted.count, resetsAt: counted.resetsAt };
-      },
+      ...inThisHour("The key's read-cost points", async (limiter, budget, tier) => {
+        const counted = await limiter.peek(pointsKey(budget));
+        return { limit: pointsBudget(tier), used: counted.count, resetsAt: counted.resetsAt };
+      }),
     }),
   }),
 });
 
-const HourlyCountRef = builder.objectRef<{ keyId: string; hour: Date; count: number }>("ApiKeyHourlyCount").implement({
-  description: "Authenticated requests of one key in one UTC clock hour.",
-  fields: (t) => ({
-    keyId: t.exposeID("keyId", { description: "The key's id" }),
-    hour: t.expose("hour", { type: "DateTime", description: "The first instant of the hour (UTC)" }),
-    count: t.exposeInt("count", { description: "Requests of the key in that hour" }),
-  }),
+const HourlyCountRef = valueObject<{ keyId: string; hour: Date; count: number }>("ApiKeyHourlyCount", "Authenticated requests of one key in one UTC clock hour.", {
+  keyId: ["ID", "The key's id"],
+  hour: ["DateTime", "The first instant of the hour (UTC)"],
+  count: ["Int", "Requests of the key in that hour"],
 });
 
 builder.queryField("apiKeyUsage", (t) =>

@@ -9,6 +9,8 @@ import { badFields, badInput } from "../errors";
 import { intBetween } from "../rules";
 import { isUuid, teamIdOf } from "../scope";
 import { needs } from "../needs";
+import type { PageInfoShape } from "../connection";
+import { valueObject } from "../value-object";
 
 /** "a, b or c". */
 const inWords = (list: readonly string[]): string => `${list.slice(0, -1).join(", ")} or ${list[list.length - 1]}`;
@@ -74,14 +76,11 @@ const Edge = builder.objectRef<{ node: AuditLogEntry; cursor: string }>("AuditLo
   }),
 });
 
-const PageInfo = builder.objectRef<{ hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null }>("AuditLogPageInfo").implement({
-  description: "Where a page of the audit log is in the whole list (Relay).",
-  fields: (t) => ({
-    hasNextPage: t.exposeBoolean("hasNextPage", { description: "Older entries follow" }),
-    hasPreviousPage: t.exposeBoolean("hasPreviousPage", { description: "Newer entries precede" }),
-    startCursor: t.exposeString("startCursor", { nullable: true, description: "The first edge's cursor" }),
-    endCursor: t.exposeString("endCursor", { nullable: true, description: "The last edge's cursor" }),
-  }),
+const PageInfo = valueObject<PageInfoShape>("AuditLogPageInfo", "Where a page of the audit log is in the whole list (Relay).", {
+  hasNextPage: ["Boolean", "Older entries follow"],
+  hasPreviousPage: ["Boolean", "Newer entries precede"],
+  startCursor: ["String", "The first edge's cursor", "nullable"],
+  endCursor: ["String", "The last edge's cursor", "nullable"],
 });
 
 const ORDER: Prisma.AuditLogEntryOrderByWithRelationInput[] = [{ createdAt: "desc" }, { id: "desc" }];

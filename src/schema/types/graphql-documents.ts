@@ -10,6 +10,7 @@ import { documentRefusal } from "../limits";
 import { pageArgs } from "../page";
 import { teamIdOf } from "../scope";
 import { needs } from "../needs";
+import { valueObject } from "../value-object";
 
 interface DocumentRow {
   hash: string;
@@ -17,14 +18,11 @@ interface DocumentRow {
   createdAt: Date;
 }
 
-const GraphQLDocumentRef = builder.objectRef<DocumentRow>("GraphQLDocument").implement({
-  description: "A registered (trusted) GraphQL document: clients run it by documentId.",
-  fields: (t) => ({
-    id: t.string({ description: 'The id clients send: "sha256:<hash>"', resolve: (d) => `sha256:${d.hash}` }),
-    hash: t.exposeString("hash", { description: "The SHA-256 of the document's text, in hex" }),
-    document: t.exposeString("text", { description: "The document's text" }),
-    createdAt: t.expose("createdAt", { type: "DateTime", description: "When it was registered" }),
-  }),
+const GraphQLDocumentRef = valueObject<DocumentRow>("GraphQLDocument", "A registered (trusted) GraphQL document: clients run it by documentId.", {
+  id: (t) => t.string({ description: 'The id clients send: "sha256:<hash>"', resolve: (d) => `sha256:${d.hash}` }),
+  hash: ["String", "The SHA-256 of the document's text, in hex"],
+  document: (t) => t.exposeString("text", { description: "The document's text" }),
+  createdAt: ["DateTime", "When it was registered"],
 });
 
 interface DocumentPage {
@@ -33,28 +31,23 @@ interface DocumentPage {
   offset: number;
 }
 
-const GraphQLDocumentPageRef = builder.objectRef<DocumentPage>("GraphQLDocumentPage").implement({
-  description: "A page of the team's registered documents, oldest first.",
-  fields: (t) => ({
-    items: t.field({
+const GraphQLDocumentPageRef = valueObject<DocumentPage>("GraphQLDocumentPage", "A page of the team's registered documents, oldest first.", {
+  items: (t) =>
+    t.field({
       type: [GraphQLDocumentRef],
       description: "The documents of this page",
       complexity: { field: 0, multiplier: 1 },
       resolve: ({ teamId, limit, offset }) =>
         prisma.graphqlDocument.findMany({ where: { teamId }, orderBy: [{ createdAt: "asc" }, { hash: "asc" }], take: limit, skip: offset }),
     }),
-    total: t.int({ description: "Documents the team registered", resolve: ({ teamId }) => prisma.graphqlDocument.count({ where: { teamId } }) }),
-    limit: t.exposeInt("limit", { description: "Page size" }),
-    offset: t.exposeInt("offset", { description: "Items skipped" }),
-  }),
+  total: (t) => t.int({ description: "Documents the team registered", resolve: ({ teamId }) => prisma.graphqlDocument.count({ where: { teamId } }) }),
+  limit: ["Int", "Page size"],
+  offset: ["Int", "Items skipped"],
 });
 
-const RegistrationRef = builder.objectRef<{ registered: number; unchanged: number }>("GraphQLDocumentsRegistration").implement({
-  description: "What a registration did.",
-  fields: (t) => ({
-    registered: t.exposeInt("registered", { description: "Documents the team did not hold before" }),
-    unchanged: t.exposeInt("unchanged", { description: "Documents the team already held" }),
-  }),
+const RegistrationRef = valueObject<{ registered: number; unchanged: number }>("GraphQLDocumentsRegistration", "What a registration did.", {
+  registered: ["Int", "Documents the team did not hold before"],
+  unchanged: ["Int", "Documents the team already held"],
 });
 
 builder.queryField("graphqlDocuments", (t) =>

@@ -9,6 +9,7 @@ import { builder } from "../builder";
 import { badInput } from "../errors";
 import { teamIdOf } from "../scope";
 import { needs } from "../needs";
+import { valueObject, type ValueFields } from "../value-object";
 
 const DAY_MS = 86_400_000;
 /** The longest range one export covers, and the range when none is given (ending now). */
@@ -21,23 +22,28 @@ const GranularityRef = builder.enumType("UsageGranularity", {
   values: { HOUR: { value: "HOUR" as Granularity, description: "UTC clock hours" }, DAY: { value: "DAY" as Granularity, description: "UTC days" } },
 });
 
-interface UsageRow {
+interface KeyOfRow {
   keyId: string;
   keyName: string;
   keyPrefix: string;
+}
+
+interface UsageRow extends KeyOfRow {
   periodStart: Date;
   requests: number;
 }
 
-const UsageRowRef = builder.objectRef<UsageRow>("UsagePeriod").implement({
-  description: "Requests of one key in one period.",
-  fields: (t) => ({
-    keyId: t.exposeID("keyId", { description: "The key's id" }),
-    keyName: t.exposeString("keyName", { description: "The key's name" }),
-    keyPrefix: t.exposeString("keyPrefix", { description: "The key's display prefix" }),
-    periodStart: t.expose("periodStart", { type: "DateTime", description: "The first instant of the period (UTC)" }),
-    requests: t.exposeInt("requests", { description: "Requests of the key in the period, as the rate limiter counted them" }),
-  }),
+/** The key a row of either export counts. */
+const KEY_FIELDS = {
+  keyId: ["ID", "The key's id"],
+  keyName: ["String", "The key's name"],
+  keyPrefix: ["String", "The key's display prefix"],
+} as const satisfies ValueFields<KeyOfRow>;
+
+const UsageRowRef = valueObject<UsageRow>("UsagePeriod", "Requests of one key in one period.", {
+  ...KEY_FIELDS,
+  periodStart: ["DateTime", "The first instant of the period (UTC)"],
+  requests: ["Int", "Requests of the key in the period, as the rate limiter counted them"],
 });
 
 /** The range asked for, or the last 7 days; refused (400 naming the argument) when reversed or longer than 90 days. */
@@ -98,27 +104,19 @@ builder.queryField("usageExport", (t) =>
   }),
 );
 
-interface RouteRow {
-  keyId: string;
-  keyName: string;
-  keyPrefix: string;
+interface RouteRow extends KeyOfRow {
   route: string;
   counts: Record<Outcome, number>;
 }
 
-const UsageByRouteRef = builder.objectRef<RouteRow>("UsageByRoute").implement({
-  description: "Answers to one key on one route template over a range, by outcome.",
-  fields: (t) => ({
-    keyId: t.exposeID("keyId", { description: "The key's id" }),
-    keyName: t.exposeString("keyName", { description: "The key's name" }),
-    keyPrefix: t.exposeString("keyPrefix", { description: "The key's display prefix" }),
-    route: t.exposeString("route", { description: "The method and route template (GET /v1/reports/{reportId}, POST /graphql), never a raw path" }),
-    succeeded: t.int({ description: "Answers below 400 (a 304 revalidation is one)", resolve: (row) => row.counts["2xx"] }),
-    clientErrors: t.int({ description: "Refusals with a 4xx status other than 429", resolve: (row) => row.counts["4xx"] }),
-    rateLimited: t.int({ description: "Refusals with 429 (the key's hourly budget, or its read points)", resolve: (row) => row.counts["429"] }),
-    serverErrors: t.int({ description: "Failures with a 5xx status", resolve: (row) => row.counts["5xx"] }),
-    total: t.int({ description: "All answers", resolve: (row) => Object.values(row.counts).reduce((n, c) => n + c, 0) }),
-  }),
+const UsageByRouteRef = valueObject<RouteRow>("UsageByRoute", "Answers to one key on one route template over a range, by outcome.", {
+  ...KEY_FIELDS,
+  route: ["String", "The method and route template (GET /v1/reports/{reportId}, POST /graphql), never a raw path"],
+  succeeded: (t) => t.int({ description: "Answers below 400 (a 304 revalidation is one)", resolve: (row) => row.counts["2xx"] }),
+  clientErrors: (t) => t.int({ description: "Refusals with a 4xx status other than 429", resolve: (row) => row.counts["4xx"] }),
+  rateLimited: (t) => t.int({ description: "Refusals with 429 (the key's hourly budget, or its read points)", resolve: (row) => row.counts["429"] }),
+  serverErrors: (t) => t.int({ description: "Failures with a 5xx status", resolve: (row) => row.counts["5xx"] }),
+  total: (t) => t.int({ description: "All answers", resolve: (row) => Object.values(row.counts).reduce((n, c) => n + c, 0) }),
 });
 
 builder.queryField("usageByRoute", (t) =>

@@ -11,6 +11,7 @@ import { oldestFirst } from "../report-items";
 import { appraise, CONFIDENCE_LEVELS, CONFIDENCE_RULE, type AppraisedValuation, type Confidence, type WeighedComparable } from "./confidence";
 import { DISTANT_AFTER_MILES, MIN_COMPARABLES, STALE_AFTER_DAYS, VALUATION_WARNINGS, type Valuation } from "./market-analysis";
 import { needs } from "../../needs";
+import { valueObject } from "../../value-object";
 
 const ValuationWarning = builder.enumType("ValuationWarning", {
   description: "A condition that weakens a valuation",
@@ -23,29 +24,20 @@ const ValuationWarning = builder.enumType("ValuationWarning", {
   } satisfies Record<(typeof VALUATION_WARNINGS)[number], { description: string }>,
 });
 
-const Subject = builder.objectRef<Valuation["subject"]>("ValuationSubject").implement({
-  description: "The report's own figures the valuation starts from",
-  fields: (t) => ({
-    sqft: t.exposeInt("sqft", { nullable: true, description: "The report's living area in square feet" }),
-    price: t.exposeFloat("price", { nullable: true, description: "The report's list price" }),
-  }),
+const Subject = valueObject<Valuation["subject"]>("ValuationSubject", "The report's own figures the valuation starts from", {
+  sqft: ["Int", "The report's living area in square feet", "nullable"],
+  price: ["Float", "The report's list price", "nullable"],
 });
 
-const PricePerSqft = builder.objectRef<NonNullable<Valuation["pricePerSqft"]>>("PricePerSqftStats").implement({
-  description: "Price per square foot of the used comparables, in dollars",
-  fields: (t) => ({
-    min: t.exposeFloat("min", { description: "Lowest" }),
-    median: t.exposeFloat("median", { description: "Median (of an even count, the mean of the two middle values, to the cent)" }),
-    max: t.exposeFloat("max", { description: "Highest" }),
-  }),
+const PricePerSqft = valueObject<NonNullable<Valuation["pricePerSqft"]>>("PricePerSqftStats", "Price per square foot of the used comparables, in dollars", {
+  min: ["Float", "Lowest"],
+  median: ["Float", "Median (of an even count, the mean of the two middle values, to the cent)"],
+  max: ["Float", "Highest"],
 });
 
-const ValueRange = builder.objectRef<NonNullable<Valuation["valueRange"]>>("ValueRange").implement({
-  description: "The range of values the comparables support, in whole dollars",
-  fields: (t) => ({
-    low: t.exposeFloat("low", { description: "Lowest price per square foot × the report's sqft" }),
-    high: t.exposeFloat("high", { description: "Highest price per square foot × the report's sqft" }),
-  }),
+const ValueRange = valueObject<NonNullable<Valuation["valueRange"]>>("ValueRange", "The range of values the comparables support, in whole dollars", {
+  low: ["Float", "Lowest price per square foot × the report's sqft"],
+  high: ["Float", "Highest price per square foot × the report's sqft"],
 });
 
 const ConfidenceLevel = builder.enumType("ConfidenceLevel", {
@@ -57,48 +49,49 @@ const ConfidenceLevel = builder.enumType("ConfidenceLevel", {
   } satisfies Record<(typeof CONFIDENCE_LEVELS)[number], { description: string }>,
 });
 
-const ConfidenceType = builder.objectRef<Confidence>("ValuationConfidence").implement({
-  description: "How far the valuation can be trusted, from the number of comparables used and how far their prices per square foot spread (README: Confidence and similarity)",
-  fields: (t) => ({
-    level: t.field({ type: ConfidenceLevel, description: "high, medium or low, from score", resolve: (c) => c.level }),
-    score: t.exposeFloat("score", {
-      description: `0 to 1, two decimals: ${CONFIDENCE_RULE.countWeight} × min(used, ${CONFIDENCE_RULE.fullCount}) / ${CONFIDENCE_RULE.fullCount} + ${CONFIDENCE_RULE.spreadWeight} × max(0, 1 − spread / ${CONFIDENCE_RULE.spreadZeroAt}) (no spread: 0)`,
-    }),
-    spread: t.exposeFloat("spread", {
-      nullable: true,
-      description: "Coefficient of variation of the used comparables' price per square foot (population standard deviation / mean), four decimals; null with fewer than 2 used",
-    }),
-  }),
+const ConfidenceType = valueObject<Confidence>(
+  "ValuationConfidence",
+  "How far the valuation can be trusted, from the number of comparables used and how far their prices per square foot spread (README: Confidence and similarity)",
+  {
+    level: (t) => t.field({ type: ConfidenceLevel, description: "high, medium or low, from score", resolve: (c) => c.level }),
+    score: [
+      "Float",
+      `0 to 1, two decimals: ${CONFIDENCE_RULE.countWeight} × min(used, ${CONFIDENCE_RULE.fullCount}) / ${CONFIDENCE_RULE.fullCount} + ${CONFIDENCE_RULE.spreadWeight} × max(0, 1 − spread / ${CONFIDENCE_RULE.spreadZeroAt}) (no spread: 0)`,
+    ],
+    spread: [
+      "Float",
+      "Coefficient of variation of the used comparables' price per square foot (population standard deviation / mean), four decimals; null with fewer than 2 used",
+      "nullable",
+    ],
+  },
+);
+
+const WeighedComparableType = valueObject<WeighedComparable>("ValuationComparable", "A comparable of the report as the valuation weighs it", {
+  id: ["ID", "The comparable's id"],
+  similarity: ["Float", "Similarity to the report, 0 to 1 (README: Confidence and similarity)"],
+  used: ["Boolean", "Whether the valuation uses it: included, with an adjusted price and sqft"],
 });
 
-const WeighedComparableType = builder.objectRef<WeighedComparable>("ValuationComparable").implement({
-  description: "A comparable of the report as the valuation weighs it",
-  fields: (t) => ({
-    id: t.exposeID("id", { description: "The comparable's id" }),
-    similarity: t.exposeFloat("similarity", { description: "Similarity to the report, 0 to 1 (README: Confidence and similarity)" }),
-    used: t.exposeBoolean("used", { description: "Whether the valuation uses it: included, with an adjusted price and sqft" }),
-  }),
-});
-
-export const ValuationType = builder.objectRef<AppraisedValuation>("Valuation").implement({
-  description:
-    "A comparative market analysis of a report, computed on read: the median adjusted price per square foot of the included comparables × the report's sqft.",
-  fields: (t) => ({
-    subject: t.field({ type: Subject, description: "The report's sqft and price", resolve: (v) => v.subject }),
-    comparablesTotal: t.exposeInt("comparablesTotal", { description: "Comparables of the report" }),
-    comparablesUsed: t.exposeInt("comparablesUsed", { description: "Comparables used: included, with an adjusted price and sqft" }),
-    pricePerSqft: t.field({ type: PricePerSqft, nullable: true, description: "Of the used comparables; null when none is used", resolve: (v) => v.pricePerSqft }),
-    estimatedValue: t.exposeFloat("estimatedValue", { nullable: true, description: "Median price per square foot × the report's sqft, whole dollars; null without sqft or a used comparable" }),
-    valueRange: t.field({ type: ValueRange, nullable: true, description: "Null like estimatedValue", resolve: (v) => v.valueRange }),
-    warnings: t.field({ type: [ValuationWarning], description: "Each condition that holds, in a fixed order", resolve: (v) => v.warnings }),
-    confidence: t.field({ type: ConfidenceType, description: "How far the valuation can be trusted", resolve: (v) => v.confidence }),
-    comparables: t.field({
-      type: [WeighedComparableType],
-      description: "Every comparable of the report, oldest first, with its similarity and whether it is used",
-      resolve: (v) => v.comparables,
-    }),
-  }),
-});
+export const ValuationType = valueObject<AppraisedValuation>(
+  "Valuation",
+  "A comparative market analysis of a report, computed on read: the median adjusted price per square foot of the included comparables × the report's sqft.",
+  {
+    subject: (t) => t.field({ type: Subject, description: "The report's sqft and price", resolve: (v) => v.subject }),
+    comparablesTotal: ["Int", "Comparables of the report"],
+    comparablesUsed: ["Int", "Comparables used: included, with an adjusted price and sqft"],
+    pricePerSqft: (t) => t.field({ type: PricePerSqft, nullable: true, description: "Of the used comparables; null when none is used", resolve: (v) => v.pricePerSqft }),
+    estimatedValue: ["Float", "Median price per square foot × the report's sqft, whole dollars; null without sqft or a used comparable", "nullable"],
+    valueRange: (t) => t.field({ type: ValueRange, nullable: true, description: "Null like estimatedValue", resolve: (v) => v.valueRange }),
+    warnings: (t) => t.field({ type: [ValuationWarning], description: "Each condition that holds, in a fixed order", resolve: (v) => v.warnings }),
+    confidence: (t) => t.field({ type: ConfidenceType, description: "How far the valuation can be trusted", resolve: (v) => v.confidence }),
+    comparables: (t) =>
+      t.field({
+        type: [WeighedComparableType],
+        description: "Every comparable of the report, oldest first, with its similarity and whether it is used",
+        resolve: (v) => v.comparables,
+      }),
+  },
+);
 
 /** The order of the valuation's comparables: oldest first, as the report's list. */
 const COMPARABLE_ORDER: Prisma.ComparableOrderByWithRelationInput[] = [...oldestFirst];

@@ -8,7 +8,7 @@ import { recordAudit } from "../../../audit/log";
 import { prisma } from "../../../db";
 import type { Prisma } from "../../../generated/prisma/client";
 import { builder } from "../../builder";
-import { badField, isRowGone, notFound } from "../../errors";
+import { isRowGone, notFound } from "../../errors";
 import { pageArgs, pageType } from "../../page";
 import { checked, text } from "../../rules";
 import { isUuid, teamIdOf } from "../../scope";
@@ -16,9 +16,10 @@ import { REPORT_NOT_FOUND, reportIdOfTeam } from "../report/lookup";
 import { PREVIEW_MINUTES, previewToken } from "./preview";
 import { hashShareToken, newShareToken, sharePath } from "./token";
 import { needs } from "../../needs";
+import { valueObject } from "../../value-object";
+import { linkAndToken, linkExpiry, type CreatedLink } from "../public-links";
 
 export const SHARE_LINK_NOT_FOUND = "Share link not found";
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** A link's life when none is given, and the longest it may have (docs/api.md "Sharing, records and operations"). */
 export const DEFAULT_SHARE_DAYS = 30;
 export const MAX_SHARE_DAYS = 365;
@@ -43,27 +44,16 @@ export const SHARE_LINK_WARNINGS = {
 } as const;
 type ShareLinkWarning = keyof typeof SHARE_LINK_WARNINGS;
 
-const CreatedLink = builder.objectRef<{ link: { id: string }; token: string; warnings: ShareLinkWarning[] }>("ShareLinkWithToken").implement({
-  description: "A new share link with its token: shown only now (only its SHA-256 is kept).",
-  fields: (t) => ({
-    link: t.prismaField({
-      type: "ShareLink",
-      description: "The link",
-      resolve: async (query, parent) => {
-        const link = await prisma.shareLink.findUnique({ ...query, where: { id: parent.link.id } });
-        if (!link) throw notFound(REPORT_NOT_FOUND); // deleted with its report since it was made
-        return link;
-      },
-    }),
-    token: t.exposeString("token", { description: "The link's secret: 43 characters of base64url" }),
-    path: t.string({ description: "The public page's path on this server, /r/<token> (the PDF: /r/<token>.pdf)", resolve: (parent) => sharePath(parent.token) }),
-    warnings: t.stringList({
+const CreatedShareLink = valueObject<CreatedLink & { warnings: ShareLinkWarning[] }>("ShareLinkWithToken", "A new share link with its token: shown only now (only its SHA-256 is kept).", {
+  ...linkAndToken("ShareLink", (query, id) => prisma.shareLink.findUnique({ ...query, where: { id } }), REPORT_NOT_FOUND),
+  path: (t) => t.string({ description: "The public page's path on this server, /r/<token> (the PDF: /r/<token>.pdf)", resolve: (parent) => sharePath(parent.token) }),
+  warnings: (t) =>
+    t.stringList({
       description: `What to check before sending the link, as codes (empty when nothing): ${Object.entries(SHARE_LINK_WARNINGS)
         .map(([code, text]) => `${code} (${text})`)
         .join("; ")}`,
       resolve: (parent) => parent.warnings,
     }),
-  }),
 });
 
 const SharePage = pageType<"ShareLink", Prisma.ShareLinkWhereInput>("ShareLink", "One page of a report's share links, newest first.", {
@@ -78,14 +68,6 @@ const CreateInput = builder.inputType("CreateShareLinkInput", {
     expiresAt: t.field({ type: "DateTime", description: `When it stops answering: in the future, at most ${MAX_SHARE_DAYS} days ahead (default ${DEFAULT_SHARE_DAYS} days)` }),
   }),
 });
-
-/** The expiry of a new link: `given` when it is in the future and within MAX_SHARE_DAYS, else a 400 naming it. */
-export function shareExpiry(given: Date | null | undefined, now: Date): Date {
-  if (given == null) return new Date(now.getTime() + DEFAULT_SHARE_DAYS * DAY_MS);
-  if (given.getTime() <= now.getTime()) throw badField(["input", "expiresAt"], "must be in the future");
-  if (given.getTime() > now.getTime() + MAX_SHARE_DAYS * DAY_MS) throw badField(["input", "expiresAt"], `must be at most ${MAX_SHARE_DAYS} days ahead`);
-  return given;
-}
 
 builder.queryFields((t) => ({
   shareLinks: t.field({
@@ -118,7 +100,7 @@ builder.mutationFields((t) => ({
     },
   }),
   createShareLink: t.field({
-    type: CreatedLink,
+    type: CreatedShareLink,
     ...needs("reports:share", `Makes a link to a public page of the report (expiring in ${DEFAULT_SHARE_DAYS} days unless expiresAt says otherwise). Its token is in this answer only.`),
     args: {
       reportId: t.arg.id({ required: true, description: "The report's id" }),
@@ -126,7 +108,7 @@ builder.mutationFields((t) => ({
     },
     resolve: async (_root, { reportId, input }, ctx) => {
       const teamId = teamIdOf(ctx);
-      const expiresAt = shareExpiry(input?.expiresAt, new Date());
+      const expiresAt = linkExpiry(input?.expiresAt, new Date(), { defaultDays: DEFAULT_SHARE_DAYS, maxDays: MAX_SHARE_DAYS });
       const id = await reportIdOfTeam(teamId, String(reportId));
       const token = newShareToken();
       const link = await prisma

@@ -17,6 +17,7 @@ import { findShowing } from "../showing/object";
 import { MAX_QUESTIONS } from "./links";
 import { hashSignInToken, isWellFormedSignInToken } from "./token";
 import { needs } from "../../needs";
+import { valueObject } from "../../value-object";
 
 export const CONSENT_NOT_FOUND = "Consent receipt not found";
 
@@ -54,13 +55,10 @@ builder.prismaObject("Attendee", {
   }),
 });
 
-const Channels = builder.objectRef<{ email: boolean; phone: boolean; sms: boolean }>("ConsentChannels").implement({
-  description: "The channels a visitor agreed to be contacted by (each box was unticked when shown).",
-  fields: (t) => ({
-    email: t.exposeBoolean("email", { description: "E-mail" }),
-    phone: t.exposeBoolean("phone", { description: "Phone calls" }),
-    sms: t.exposeBoolean("sms", { description: "Text messages" }),
-  }),
+const Channels = valueObject<{ email: boolean; phone: boolean; sms: boolean }>("ConsentChannels", "The channels a visitor agreed to be contacted by (each box was unticked when shown).", {
+  email: ["Boolean", "E-mail"],
+  phone: ["Boolean", "Phone calls"],
+  sms: ["Boolean", "Text messages"],
 });
 
 builder.prismaObject("ConsentReceipt", {

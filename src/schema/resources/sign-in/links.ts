@@ -9,7 +9,7 @@ import { recordAudit, type AuditActor } from "../../../audit/log";
 import { prisma } from "../../../db";
 import type { Prisma } from "../../../generated/prisma/client";
 import { builder } from "../../builder";
-import { badField, isRowGone, notFound } from "../../errors";
+import { isRowGone, notFound } from "../../errors";
 import { pageArgs, pageType } from "../../page";
 import { checked, label } from "../../rules";
 import { isUuid, teamIdOf } from "../../scope";
@@ -17,9 +17,10 @@ import { findShowing, SHOWING_NOT_FOUND } from "../showing/object";
 import { z } from "zod";
 import { hashSignInToken, newSignInToken, openSignInToken, sealSignInToken, signInPath } from "./token";
 import { needs } from "../../needs";
+import { valueObject } from "../../value-object";
+import { linkAndToken, linkExpiry, type CreatedLink } from "../public-links";
 
 export const SIGN_IN_LINK_NOT_FOUND = "Sign-in link not found";
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** A link's life when none is given, and the longest it may have. */
 export const DEFAULT_SIGN_IN_DAYS = 7;
 export const MAX_SIGN_IN_DAYS = 90;
@@ -40,21 +41,9 @@ builder.prismaObject("SignInLink", {
   }),
 });
 
-const CreatedLink = builder.objectRef<{ link: { id: string }; token: string }>("SignInLinkWithToken").implement({
-  description: "A new sign-in link with its token: shown only now (only its SHA-256 is kept for lookups).",
-  fields: (t) => ({
-    link: t.prismaField({
-      type: "SignInLink",
-      description: "The link",
-      resolve: async (query, parent) => {
-        const link = await prisma.signInLink.findUnique({ ...query, where: { id: parent.link.id } });
-        if (!link) throw notFound(SHOWING_NOT_FOUND); // deleted with its showing since it was made
-        return link;
-      },
-    }),
-    token: t.exposeString("token", { description: "The link's secret: 43 characters of base64url" }),
-    path: t.string({ description: "The public form's path on this server, /s/<token>", resolve: (parent) => signInPath(parent.token) }),
-  }),
+const CreatedSignInLink = valueObject<CreatedLink>("SignInLinkWithToken", "A new sign-in link with its token: shown only now (only its SHA-256 is kept for lookups).", {
+  ...linkAndToken("SignInLink", (query, id) => prisma.signInLink.findUnique({ ...query, where: { id } }), SHOWING_NOT_FOUND),
+  path: (t) => t.string({ description: "The public form's path on this server, /s/<token>", resolve: (parent) => signInPath(parent.token) }),
 });
 
 const LinkPage = pageType<"SignInLink", Prisma.SignInLinkWhereInput>("SignInLink", "One page of a showing's sign-in links, newest first.", {
@@ -79,14 +68,6 @@ const CreateInput = builder.inputType("CreateSignInLinkInput", {
   }),
 });
 
-/** The expiry of a new link: `given` when it is in the future and within MAX_SIGN_IN_DAYS, else a 400 naming it. */
-export function signInExpiry(given: Date | null | undefined, now: Date): Date {
-  if (given == null) return new Date(now.getTime() + DEFAULT_SIGN_IN_DAYS * DAY_MS);
-  if (given.getTime() <= now.getTime()) throw badField(["input", "expiresAt"], "must be in the future");
-  if (given.getTime() > now.getTime() + MAX_SIGN_IN_DAYS * DAY_MS) throw badField(["input", "expiresAt"], `must be at most ${MAX_SIGN_IN_DAYS} days ahead`);
-  return given;
-}
-
 /** The showing's id when it is the team's (`ref`: its id or unique_showing_key), else 404. */
 export async function showingIdOfTeam(teamId: string, ref: string): Promise<string> {
   const showing = await findShowing(teamId, ref, (where) => prisma.showing.findFirst({ where, select: { id: true } }));
@@ -103,8 +84,8 @@ export async function createSignInLink(
   teamId: string,
   showingRef: string,
   input: { label?: string | null; expiresAt?: Date | null; questions?: readonly string[] | null },
-): Promise<{ link: { id: string }; token: string }> {
-  const expiresAt = signInExpiry(input.expiresAt, new Date());
+): Promise<CreatedLink> {
+  const expiresAt = linkExpiry(input.expiresAt, new Date(), { defaultDays: DEFAULT_SIGN_IN_DAYS, maxDays: MAX_SIGN_IN_DAYS });
   const id = await showingIdOfTeam(teamId, showingRef);
   const token = newSignInToken();
   const questions = (input.questions ?? []).map((q) => q.trim());
@@ -148,13 +129,10 @@ export const QrFormat = builder.enumType("QrFormat", {
   values: { SVG: { description: "image/svg+xml, as text" }, PNG: { description: "image/png, in base64" } } as const,
 });
 
-const QrCode = builder.objectRef<{ mediaType: string; content: string; url: string }>("SignInQrCode").implement({
-  description: "A QR code of a sign-in link's URL, for a door sign or a flyer.",
-  fields: (t) => ({
-    mediaType: t.exposeString("mediaType", { description: "image/svg+xml or image/png" }),
-    content: t.exposeString("content", { description: "The SVG text, or the PNG in base64" }),
-    url: t.exposeString("url", { description: "The URL it encodes (it holds the link's token)" }),
-  }),
+const QrCode = valueObject<{ mediaType: string; content: string; url: string }>("SignInQrCode", "A QR code of a sign-in link's URL, for a door sign or a flyer.", {
+  mediaType: ["String", "image/svg+xml or image/png"],
+  content: ["String", "The SVG text, or the PNG in base64"],
+  url: ["String", "The URL it encodes (it holds the link's token)"],
 });
 
 /** A QR code of `url`: SVG text or PNG bytes (error correction M, a 4-module quiet zone). */
@@ -197,7 +175,7 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   createSignInLink: t.field({
-    type: CreatedLink,
+    type: CreatedSignInLink,
     ...needs("showings:update", `Makes a link to a public sign-in form of the showing (expiring in ${DEFAULT_SIGN_IN_DAYS} days unless expiresAt says otherwise). Its token is in this answer only.`),
     args: {
       showingId: t.arg.string({ required: true, description: "The showing's id or unique_showing_key" }),

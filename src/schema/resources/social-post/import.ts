@@ -12,6 +12,7 @@ import { lockReport, orNotFound } from "../report-items";
 import { COUNTS, type CountName, type Platform } from "./fields";
 import { checkRecord, MAX_IMPORT, outcome, platformOf, RECORD_FIELDS, type ImportRecord, type StoredPost } from "./import-items";
 import { needs } from "../../needs";
+import { valueObject } from "../../value-object";
 
 export const IMPORT_STATUSES = ["created", "updated", "unchanged", "skipped_stale", "error"] as const;
 type Status = (typeof IMPORT_STATUSES)[number];
@@ -47,36 +48,31 @@ const ImportStatus = builder.enumType("SocialImportStatus", {
   },
 });
 
-const ItemResultType = builder.objectRef<ItemResult>("SocialImportItemResult").implement({
-  description: "The outcome of one record of an import",
-  fields: (t) => ({
-    index: t.exposeInt("index", { description: "The record's position in the import, from 0" }),
-    platform: t.exposeString("platform", { nullable: true, description: "The record's platform (as stored), when it has a valid one" }),
-    externalId: t.exposeString("externalId", { nullable: true, description: "The record's external_id" }),
-    status: t.field({ type: ImportStatus, description: "What happened to it", resolve: (r) => r.status }),
-    id: t.exposeID("id", { nullable: true, description: "The post's id (every status but error)" }),
-    message: t.string({
+const ItemResultType = valueObject<ItemResult>("SocialImportItemResult", "The outcome of one record of an import", {
+  index: ["Int", "The record's position in the import, from 0"],
+  platform: ["String", "The record's platform (as stored), when it has a valid one", "nullable"],
+  externalId: ["String", "The record's external_id", "nullable"],
+  status: (t) => t.field({ type: ImportStatus, description: "What happened to it", resolve: (r) => r.status }),
+  id: ["ID", "The post's id (every status but error)", "nullable"],
+  message: (t) =>
+    t.string({
       nullable: true,
       description: "Why the record was refused, naming it: posts[2].likes must be an integer at least 0",
       resolve: (r) => (r.status === "error" ? `${recordName(r.index, r.field)} ${r.reason}` : null),
     }),
-    field: t.exposeString("field", { nullable: true, description: "Errors: the record's field at fault (null: the record as a whole)" }),
-    reason: t.exposeString("reason", { nullable: true, description: "Errors: the reason, without the record's name" }),
-  }),
+  field: ["String", "Errors: the record's field at fault (null: the record as a whole)", "nullable"],
+  reason: ["String", "Errors: the reason, without the record's name", "nullable"],
 });
 
 const recordName = (index: number, field: string | null) => `posts[${index}]${field ? `.${field}` : ""}`;
 
-const ImportResultType = builder.objectRef<ImportResult>("SocialImportResult").implement({
-  description: "What an import did: counts per outcome and one result per record, in order",
-  fields: (t) => ({
-    created: t.exposeInt("created", { description: "Records that made a new post" }),
-    updated: t.exposeInt("updated", { description: "Records that changed a stored post" }),
-    unchanged: t.exposeInt("unchanged", { description: "Records equal to their stored post" }),
-    skippedStale: t.exposeInt("skippedStale", { description: "Records older than their stored post" }),
-    failed: t.exposeInt("failed", { description: "Invalid records" }),
-    results: t.field({ type: [ItemResultType], description: "One per record, in the import's order", resolve: (r) => r.results }),
-  }),
+const ImportResultType = valueObject<ImportResult>("SocialImportResult", "What an import did: counts per outcome and one result per record, in order", {
+  created: ["Int", "Records that made a new post"],
+  updated: ["Int", "Records that changed a stored post"],
+  unchanged: ["Int", "Records equal to their stored post"],
+  skippedStale: ["Int", "Records older than their stored post"],
+  failed: ["Int", "Invalid records"],
+  results: (t) => t.field({ type: [ItemResultType], description: "One per record, in the import's order", resolve: (r) => r.results }),
 });
 
 builder.mutationFields((t) => ({
