@@ -7,6 +7,7 @@ import { operation, RestError, runRoot } from "./graphql";
 import { bodyObject } from "./input";
 import { itemFragment, reportIdParam, reportItemRoutes, type ReportItemsRoutes } from "./report-items";
 import type { RestRoute } from "./route";
+import { getRoute } from "./route-kinds";
 import * as s from "./schemas";
 import { VALUATION } from "./shapes";
 import { bodyFormat, createComparableFromReso, RESO_OPERATIONS, resoCreated } from "./reso";
@@ -93,18 +94,17 @@ export const comparableRoutes: RestRoute[] = [
       return runRoot(REPLACE, { ...reportId(req), comparables: list }, res.locals.context, { spelled });
     },
   },
-  {
-    method: "get",
-    cacheable: true,
+  getRoute({
     path: "/v1/reports/{reportId}/valuation",
     operationId: "getValuation",
     tag: "Comparables",
     summary: (needs) => `A comparative market analysis of a report from its comparables (needs ${needs})`,
     description: "The median adjusted price per square foot of the included comparables × the report's sqft; see the README for the method.",
-    operations: [VALUATION_QUERY],
+    operation: VALUATION_QUERY,
     params: reportIdParam,
-    answer: { data: s.valuation },
+    variables: reportId,
+    data: s.valuation,
     responseDescription: "The valuation",
-    run: (req, res) => runRoot(VALUATION_QUERY, reportId(req), res.locals.context),
-  },
+    cacheable: true,
+  }),
 ];

@@ -1,12 +1,12 @@
 // CRM destinations over REST (docs/api.md "CRM destinations"): a team's Follow Up Boss account or JSON receiver for
 // open-house leads, and their delivery log and redeliver (the webhooks' attempts and rules). Names are
 // GraphQL's in snake_case; every rule is behind the schema (src/schema/resources/crm).
-import type { Request } from "express";
 import { operation, runRoot } from "./graphql";
 import { deliveryLogRoutes } from "./delivery-log";
 import { bodyObject, pageVariables } from "./input";
 import { bodyToInput, inputNames } from "./object-shapes";
 import type { RestRoute } from "./route";
+import { deleteRoute, getRoute, listRoute, namedInput, oneAt, updateRoute } from "./route-kinds";
 import * as s from "./schemas";
 import { CRM_DESTINATION, WEBHOOK_DELIVERY } from "./shapes";
 
@@ -37,25 +37,21 @@ const UPDATE_INPUT = inputNames("UpdateCrmDestinationInput");
 /** Messages name the body's fields as REST spells them. */
 const SPELLED = { spelled: new Map([["apiKey", "api_key"]]) };
 
-const destinationId = (req: Request) => ({ id: req.params.destinationId });
-const one = "/v1/crm-destinations/{destinationId}";
 const tag = "CRM destinations";
+const destination = oneAt("/v1/crm-destinations/{destinationId}", tag, s.crmDestinationIdParams);
 
 export const crmDestinationRoutes: RestRoute[] = [
-  {
-    method: "get",
-    cacheable: true,
+  listRoute({
     path: "/v1/crm-destinations",
     operationId: "listCrmDestinations",
     tag,
     summary: (needs) => `The team's CRM destinations, oldest first (needs ${needs})`,
-    operations: [LIST],
-    query: s.pageQuery,
-    answer: { page: s.crmDestination },
+    operation: LIST,
+    variables: pageVariables,
+    item: s.crmDestination,
     responseDescription: "A page of destinations",
-    errors: [400],
-    run: (req, res) => runRoot(LIST, pageVariables(req), res.locals.context),
-  },
+    cacheable: true,
+  }),
   {
     method: "post",
     path: "/v1/crm-destinations",
@@ -75,54 +71,38 @@ export const crmDestinationRoutes: RestRoute[] = [
       return { ...created.destination, secret: created.secret };
     },
   },
-  {
-    method: "get",
-    cacheable: true,
-    path: one,
+  getRoute({
+    ...destination,
     operationId: "getCrmDestination",
-    tag,
     summary: (needs) => `Get a CRM destination (needs ${needs})`,
-    operations: [GET],
-    params: s.crmDestinationIdParams,
-    answer: { data: s.crmDestination },
+    operation: GET,
+    data: s.crmDestination,
     responseDescription: "The destination",
-    run: (req, res) => runRoot(GET, destinationId(req), res.locals.context),
-  },
-  {
-    method: "patch",
-    path: one,
+    cacheable: true,
+  }),
+  updateRoute({
+    ...destination,
     operationId: "updateCrmDestination",
-    tag,
     summary: (needs) => `Change the given fields of a CRM destination; a new api_key replaces the stored one (needs ${needs})`,
-    operations: [UPDATE],
-    params: s.crmDestinationIdParams,
+    operation: UPDATE,
     body: s.updateCrmDestinationBody,
-    answer: { data: s.crmDestination },
+    input: namedInput(UPDATE_INPUT, SPELLED.spelled),
+    data: s.crmDestination,
     message: "CRM destination updated successfully",
     responseDescription: "The destination",
-    run: (req, res) => runRoot(UPDATE, { ...destinationId(req), input: bodyToInput(UPDATE_INPUT, bodyObject(req)) }, res.locals.context, SPELLED),
-  },
-  {
-    method: "delete",
-    path: one,
+  }),
+  deleteRoute({
+    ...destination,
     operationId: "deleteCrmDestination",
-    tag,
     summary: (needs) => `Delete a CRM destination, its stored API key and its delivery log (needs ${needs})`,
-    operations: [DELETE],
-    params: s.crmDestinationIdParams,
-    answer: "message",
+    operation: DELETE,
     message: "CRM destination deleted successfully",
-    responseDescription: "Deleted",
-    run: async (req, res) => void (await runRoot(DELETE, destinationId(req), res.locals.context)),
-  },
+  }),
   ...deliveryLogRoutes({
-    one,
-    tag,
+    one: destination,
     owner: "destination",
     sends: "lead",
-    params: s.crmDestinationIdParams,
     deliveryParams: s.crmDeliveryParams,
-    idOf: destinationId,
     list: { operationId: "listCrmDeliveries", operation: DELIVERIES },
     redeliver: { operationId: "redeliverCrmDelivery", operation: REDELIVER },
   }),

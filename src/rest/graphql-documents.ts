@@ -5,8 +5,8 @@ import { z } from "zod";
 import { operation, runRoot } from "./graphql";
 import { bodyObject, pageVariables } from "./input";
 import type { RestRoute } from "./route";
+import { listRoute } from "./route-kinds";
 import { objectShape } from "./object-shapes";
-import * as s from "./schemas";
 import { GRAPHQL_DOCUMENT } from "./shapes";
 
 const REGISTRATION = objectShape("GraphQLDocumentsRegistration");
@@ -43,17 +43,15 @@ export const graphqlDocumentRoutes: RestRoute[] = [
     errors: [400, 403],
     run: async (req, res) => ({ data: await runRoot(REGISTER, { manifest: bodyObject(req) }, res.locals.context) }),
   },
-  {
-    method: "get",
+  listRoute({
     path: "/v1/graphql/documents",
     operationId: "listGraphQLDocuments",
     tag: "GraphQL",
     summary: (needs) => `The team's registered GraphQL documents, oldest first (needs ${needs})`,
-    operations: [LIST],
-    query: s.pageQuery,
-    answer: { page: document },
+    operation: LIST,
+    variables: pageVariables,
+    item: document,
     responseDescription: "A page of documents",
-    errors: [400, 403],
-    run: (req, res) => runRoot(LIST, pageVariables(req), res.locals.context),
-  },
+    errors: [403],
+  }),
 ];

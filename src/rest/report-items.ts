@@ -1,13 +1,12 @@
 // The REST routes of a kind of report item (comparables, insights, social posts), from one description: a report's list and
 // create under /v1/reports/{reportId}/<path>, and get/update/delete under /v1/<path>/{id} — each a translation into the
 // GraphQL queries and mutations of src/schema/resources/report-items.ts.
-import type { Request, Response } from "express";
 import { z } from "zod";
 import { restSelection, type FieldTable } from "../schema/fields";
-import { operation, runRoot, type Operation } from "./graphql";
-import { pageVariables, queryText, runWithBody, type Page } from "./input";
+import { operation, type Operation } from "./graphql";
+import { pageVariables, queryText } from "./input";
 import type { RestRoute, Tag } from "./route";
-import * as s from "./schemas";
+import { deleteRoute, getRoute, listRoute, oneAt, tableInput, updateRoute, write } from "./route-kinds";
 
 export interface ReportItemsRoutes {
   /** The GraphQL type and its query names (see ReportItemsSpec). */
@@ -66,30 +65,23 @@ export function reportItemRoutes(spec: ReportItemsRoutes): RestRoute[] {
   const DELETE = operation(`mutation RestDelete${type}($id: ID!) { delete${type}(id: $id) }`);
 
   const list = `/v1/reports/{reportId}/${spec.path}`;
-  const item = `/v1/${spec.path}/{${spec.param}}`;
-  const idParams = z.object({ [spec.param]: z.string().meta({ description: `The ${noun}'s uuid` }) });
-  const id = (req: Request) => ({ id: req.params[spec.param] });
-  /** A create or update: the body as the mutation's input, answered with the item. */
-  const write = (operation: Operation, mode: "create" | "update", variables: (req: Request) => Record<string, unknown>) => async (req: Request, res: Response) =>
-    (await runWithBody<Record<string, unknown>>(operation, req, res.locals.context, { table: spec.table, mode, variables: variables(req) }))[operation.root];
+  const itemParams = z.object({ [spec.param]: z.string().meta({ description: `The ${noun}'s uuid` }) });
+  const item = oneAt(`/v1/${spec.path}/{${spec.param}}`, tag, itemParams);
 
   const routes: Array<RestRoute | false> = [
-    {
-      method: "get",
-      cacheable: true,
+    listRoute({
       path: list,
       operationId: `list${op}s`,
       tag,
       summary: (needs) => `List a report's ${nouns}, ${spec.order ?? "oldest first"} (needs ${needs})`,
-      operations: [LIST],
+      operation: LIST,
       params: reportIdParam,
-      query: spec.listQuery ?? s.pageQuery,
-      answer: { page: spec.response },
+      query: spec.listQuery,
+      variables: (req) => ({ reportId: req.params.reportId, ...pageVariables(req), ...(filter ? { [filter]: queryText(req, filter) } : {}) }),
+      item: spec.response,
       responseDescription: `A page of ${nouns}`,
-      errors: [400],
-      run: (req, res) =>
-        runRoot<Page>(LIST, { reportId: req.params.reportId, ...pageVariables(req), ...(filter ? { [filter]: queryText(req, filter) } : {}) }, res.locals.context),
-    },
+      cacheable: true,
+    }),
     CREATE && {
       method: "post",
       path: list,
@@ -103,48 +95,36 @@ export function reportItemRoutes(spec: ReportItemsRoutes): RestRoute[] {
       answer: { data: spec.response },
       message: `${label} created successfully`,
       responseDescription: `The created ${noun}`,
-      run: write(CREATE, "create", (req) => ({ reportId: req.params.reportId })),
+      run: write(CREATE, tableInput(spec.table, "create"), (req) => ({ reportId: req.params.reportId })),
     },
-    {
-      method: "get",
-      cacheable: true,
-      path: item,
+    getRoute({
+      ...item,
       operationId: `get${op}`,
-      tag,
       summary: (needs) => `Get ${aNoun} (needs ${needs})`,
-      operations: [GET],
-      params: idParams,
-      answer: { data: spec.response },
+      operation: GET,
+      data: spec.response,
       responseDescription: `The ${noun}`,
-      run: (req, res) => runRoot(GET, id(req), res.locals.context),
-    },
-    UPDATE && {
-      method: "patch",
-      path: item,
-      operationId: `update${op}`,
-      tag,
-      summary: (needs) => `Change the given fields of ${aNoun} (needs ${needs})`,
-      operations: [UPDATE],
-      params: idParams,
-      body: spec.update,
-      answer: { data: spec.response },
-      message: `${label} updated successfully`,
-      responseDescription: `The updated ${noun}`,
-      run: write(UPDATE, "update", id),
-    },
-    {
-      method: "delete",
-      path: item,
+      cacheable: true,
+    }),
+    UPDATE &&
+      updateRoute({
+        ...item,
+        operationId: `update${op}`,
+        summary: (needs) => `Change the given fields of ${aNoun} (needs ${needs})`,
+        operation: UPDATE,
+        body: spec.update,
+        input: tableInput(spec.table, "update"),
+        data: spec.response,
+        message: `${label} updated successfully`,
+        responseDescription: `The updated ${noun}`,
+      }),
+    deleteRoute({
+      ...item,
       operationId: `delete${op}`,
-      tag,
       summary: (needs) => `Delete ${aNoun} (needs ${needs})`,
-      operations: [DELETE],
-      params: idParams,
-      answer: "message",
+      operation: DELETE,
       message: `${label} deleted successfully`,
-      responseDescription: "Deleted",
-      run: async (req, res) => void (await runRoot(DELETE, id(req), res.locals.context)),
-    },
+    }),
   ];
   return routes.filter((route): route is RestRoute => route !== false);
 }

@@ -1,11 +1,11 @@
 // /v1/reports: list, address search (three forms), create, get, update, delete (docs/api.md "Report routes").
-import type { Request } from "express";
 import type { Context } from "../context";
 import { ignoredNames } from "../schema/fields";
 import { reportFields } from "../schema/resources/report/fields";
 import { operation, RestError, run, runJson } from "./graphql";
 import { pageVariables, queryText, runWithBody } from "./input";
 import { RawJson, type RestRoute } from "./route";
+import { deleteRoute, oneAt, tableInput, updateRoute } from "./route-kinds";
 import * as s from "./schemas";
 import { bodyFormat, createReportFromReso, formatOf, reportAsReso, reportToReso, RESO_OPERATIONS, resoCreated } from "./reso";
 import {
@@ -43,7 +43,7 @@ async function searchByAddress(address: string, context: Context) {
   return toReportDetail(reportByAddress);
 }
 
-const id = (req: Request) => ({ id: req.params.reportId });
+const report = oneAt("/v1/reports/{reportId}", "Reports", s.reportIdParams);
 
 export const reportRoutes: RestRoute[] = [
   {
@@ -111,12 +111,12 @@ export const reportRoutes: RestRoute[] = [
   {
     method: "get",
     cacheable: true,
-    path: "/v1/reports/{reportId}",
+    path: report.path,
     operationId: "getReport",
     tag: "Reports",
     summary: "Get a report with its collections, or as a RESO Property record (format=reso)",
     operations: [GET, BY_ADDRESS, RESO_OPERATIONS.read],
-    params: s.reportIdParams,
+    params: report.params,
     query: s.reportGetQuery,
     answer: { data: s.reportDetail.or(s.resoProperty) },
     responseDescription: "The report",
@@ -130,36 +130,26 @@ export const reportRoutes: RestRoute[] = [
         return reso ? reportToReso(found) : found;
       }
       if (reso) return reportAsReso(String(req.params.reportId), res.locals.context);
-      return new RawJson(await runJson(GET, "report", id(req), res.locals.context, { ...detailOptions, shape: toReportDetail }));
+      return new RawJson(await runJson(GET, "report", report.variables(req), res.locals.context, { ...detailOptions, shape: toReportDetail }));
     },
   },
-  {
-    method: "patch",
-    path: "/v1/reports/{reportId}",
+  updateRoute({
+    ...report,
     operationId: "updateReport",
-    tag: "Reports",
     summary: "Change the given fields of a report",
     description: 'status "published" or is_draft false publishes (needs reports:publish); contradictory values are a 400.',
-    operations: [UPDATE],
-    params: s.reportIdParams,
+    operation: UPDATE,
     body: s.updateReportBody,
-    answer: { data: s.report },
+    input: tableInput(reportFields, "update"),
+    data: s.report,
     message: "Report updated successfully",
     responseDescription: "The updated report",
-        run: async (req, res) =>
-      (await runWithBody<{ updateReport: ReportBody }>(UPDATE, req, res.locals.context, { table: reportFields, mode: "update", variables: id(req) })).updateReport,
-  },
-  {
-    method: "delete",
-    path: "/v1/reports/{reportId}",
+  }),
+  deleteRoute({
+    ...report,
     operationId: "deleteReport",
-    tag: "Reports",
     summary: "Delete a report and everything attached to it (irreversible)",
-    operations: [DELETE],
-    params: s.reportIdParams,
-    answer: "message",
+    operation: DELETE,
     message: "Report deleted successfully",
-    responseDescription: "Deleted",
-    run: async (req, res) => void (await run(DELETE, id(req), res.locals.context)),
-  },
+  }),
 ];

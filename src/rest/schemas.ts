@@ -216,6 +216,10 @@ export const shareLinkParams = z.object({
 
 // ---- Webhooks (src/rest/webhooks.ts) ----
 
+/** An endpoint or destination with its signing secret beside its fields (GraphQL's <type>WithSecret holds both). */
+const withSecret = (schema: z.ZodObject, type: "WebhookEndpointWithSecret" | "CrmDestinationWithSecret") =>
+  schema.extend(objectShape(type, { fields: ["secret"] }).schema.shape).meta({ id: type });
+
 // The bodies are the GraphQL input types under REST names, with the rules the resolver checks written as JSON schema.
 const webhookInput = {
   types: {
@@ -228,10 +232,7 @@ const webhookInput = {
 export const createWebhookBody = inputShape("CreateWebhookEndpointInput", webhookInput).meta({ id: "CreateWebhookBody" });
 export const updateWebhookBody = inputShape("UpdateWebhookEndpointInput", webhookInput).meta({ id: "UpdateWebhookBody", description: "Only the fields given are changed" });
 export const webhookEndpoint = WEBHOOK_ENDPOINT.schema.meta({ id: "WebhookEndpoint" });
-/** The endpoint with the secret beside its fields (GraphQL's WebhookEndpointWithSecret holds both). */
-export const webhookEndpointWithSecret = webhookEndpoint
-  .extend(objectShape("WebhookEndpointWithSecret", { fields: ["secret"] }).schema.shape)
-  .meta({ id: "WebhookEndpointWithSecret" });
+export const webhookEndpointWithSecret = withSecret(webhookEndpoint, "WebhookEndpointWithSecret");
 export const webhookDelivery = WEBHOOK_DELIVERY.schema.meta({ id: "WebhookDelivery" });
 export const webhookEvent = WEBHOOK_EVENT.schema.meta({
   id: "WebhookEvent",
@@ -253,10 +254,7 @@ const crmInput = {
 export const createCrmDestinationBody = inputShape("CreateCrmDestinationInput", crmInput).meta({ id: "CreateCrmDestinationBody" });
 export const updateCrmDestinationBody = inputShape("UpdateCrmDestinationInput", crmInput).meta({ id: "UpdateCrmDestinationBody", description: "Only the fields given are changed" });
 export const crmDestination = CRM_DESTINATION.schema.meta({ id: "CrmDestination" });
-/** The destination with its signing secret beside its fields (GraphQL's CrmDestinationWithSecret holds both). */
-export const crmDestinationWithSecret = crmDestination
-  .extend(objectShape("CrmDestinationWithSecret", { fields: ["secret"] }).schema.shape)
-  .meta({ id: "CrmDestinationWithSecret" });
+export const crmDestinationWithSecret = withSecret(crmDestination, "CrmDestinationWithSecret");
 export const crmDestinationIdParams = z.object({ destinationId: z.string().meta({ description: "The destination's uuid" }) });
 export const crmDeliveryParams = crmDestinationIdParams.extend({ deliveryId: z.string().meta({ description: "The delivery's uuid" }) });
 

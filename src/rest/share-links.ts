@@ -11,6 +11,7 @@ import { bodyObject, pageVariables } from "./input";
 import { bodyToInput, inputNames, snakeCase } from "./object-shapes";
 import { reportIdParam } from "./report-items";
 import type { RestRoute } from "./route";
+import { listRoute } from "./route-kinds";
 import * as s from "./schemas";
 import { SHARE_LINK } from "./shapes";
 
@@ -34,20 +35,17 @@ const links = "/v1/reports/{reportId}/share-links";
 const tag = "Reports";
 
 export const shareLinkRoutes: RestRoute[] = [
-  {
-    method: "get",
+  listRoute({
     path: links,
     operationId: "listShareLinks",
     tag,
     summary: (needs) => `A report's share links, newest first, revoked and expired ones too; never their tokens (needs ${needs})`,
-    operations: [LIST],
+    operation: LIST,
     params: reportIdParam,
-    query: s.pageQuery,
-    answer: { page: s.shareLink },
+    variables: (req) => ({ reportId: req.params.reportId, ...pageVariables(req) }),
+    item: s.shareLink,
     responseDescription: "A page of share links",
-    errors: [400],
-    run: (req, res) => runRoot(LIST, { reportId: req.params.reportId, ...pageVariables(req) }, res.locals.context),
-  },
+  }),
   {
     method: "post",
     path: links,

@@ -8,6 +8,7 @@ import { operation, runRoot } from "./graphql";
 import { optionalBodyObject, pageVariables, queryText } from "./input";
 import { bodyToInput, inputNames, inputShape, objectFragment, snakeCase } from "./object-shapes";
 import type { RestRoute } from "./route";
+import { listRoute } from "./route-kinds";
 import * as s from "./schemas";
 
 const LINK = objectFragment("SignInLink", "RestSignInLink");
@@ -143,20 +144,18 @@ export const signInLinkRoutes: RestRoute[] = [
   },
   qrRoute("svg"),
   qrRoute("png"),
-  {
-    method: "get",
+  listRoute({
     path: "/v1/attendees/consents",
     operationId: "listConsentReceipts",
     tag: "Attendees",
     summary: (needs) => `Consent receipts of one showing, e-mail or phone (exactly one of showing_id, email, phone), newest first (needs ${needs})`,
-    operations: [CONSENTS],
+    operation: CONSENTS,
     query: consentQuery,
-    answer: { page: consentReceipt },
+    variables: (req) => ({ showingId: queryText(req, "showing_id"), email: queryText(req, "email"), phone: queryText(req, "phone"), ...pageVariables(req) }),
+    options: { nameOf },
+    item: consentReceipt,
     responseDescription: "A page of consent receipts",
-    errors: [400],
-    run: (req, res) =>
-      runRoot(CONSENTS, { showingId: queryText(req, "showing_id"), email: queryText(req, "email"), phone: queryText(req, "phone"), ...pageVariables(req) }, res.locals.context, { nameOf }),
-  },
+  }),
   {
     method: "post",
     path: "/v1/attendees/consents/{consentId}/withdraw",

@@ -11,6 +11,7 @@ import { bodyObject, importBody, queryText } from "./input";
 import type { RestNamed } from "./object-shapes";
 import { reportIdParam, reportItemRoutes } from "./report-items";
 import type { RestRoute } from "./route";
+import { getRoute } from "./route-kinds";
 import * as s from "./schemas";
 import { ENGAGEMENT, IMPORT_RESULT } from "./shapes";
 
@@ -172,17 +173,16 @@ export const socialPostRoutes: RestRoute[] = [
       return { ...result, results };
     },
   },
-  {
-    method: "get",
-    cacheable: true,
+  getRoute({
     path: "/v1/reports/{reportId}/social-engagement",
     operationId: "getSocialEngagement",
     tag: "Social media",
     summary: (needs) => `A report's social engagement: totals and per platform (needs ${needs})`,
-    operations: [ENGAGEMENT_QUERY],
+    operation: ENGAGEMENT_QUERY,
     params: reportIdParam,
-    answer: { data: s.engagement },
+    variables: (req) => ({ reportId: req.params.reportId }),
+    data: s.engagement,
     responseDescription: "The engagement",
-    run: (req, res) => runRoot(ENGAGEMENT_QUERY, { reportId: req.params.reportId }, res.locals.context),
-  },
+    cacheable: true,
+  }),
 ];

@@ -3,7 +3,7 @@
 import type { Request, Response } from "express";
 import { z } from "zod";
 import { queryInstant } from "./audit-log";
-import { operation, runRoot, RestError } from "./graphql";
+import { operation, runRoot, RestError, type Operation } from "./graphql";
 import { queryText } from "./input";
 import type { RestRoute } from "./route";
 import * as s from "./schemas";
@@ -54,44 +54,58 @@ async function jsonOrCsv(req: Request, res: Response, file: string, names: Param
   res.type("text/csv; charset=utf-8").send(csvOf(names, answer));
 }
 
+/** A table of the team's usage: its rows as JSON, or with format=csv as a CSV file with a header row of the same names. */
+interface UsageTable extends Pick<RestRoute, "path" | "operationId" | "summary" | "query" | "responseDescription"> {
+  operation: Operation;
+  /** A row's schema and REST names (its JSON names, the CSV's columns), and the CSV answer's schema. */
+  row: z.ZodType;
+  names: Parameters<typeof csvOf>[0];
+  csv: z.ZodType;
+  /** The CSV file's name, read first: a wrong granularity is the 400's subject before a wrong format. */
+  file: (req: Request) => string;
+  variables: (req: Request) => Record<string, unknown>;
+}
+
+const usageRoute = ({ operation, row, names, csv, file, variables, ...route }: UsageTable): RestRoute => ({
+  method: "get",
+  tag: "Usage",
+  ...route,
+  operations: [operation],
+  answer: { data: z.array(row) },
+  csvResponse: csv,
+  errors: [400],
+  run: (req, res) => jsonOrCsv(req, res, file(req), names, () => runRoot<Row[]>(operation, variables(req), res.locals.context)),
+});
+
+const granularity = (req: Request) => oneOf(req, "granularity", ["hour", "day"] as const);
+const range = (req: Request) => ({ from: queryInstant(req, "from"), to: queryInstant(req, "to") });
+
 export const usageRoutes: RestRoute[] = [
-  {
-    method: "get",
+  usageRoute({
     path: "/v1/usage",
     operationId: "getUsage",
-    tag: "Usage",
     summary: (needs) => `Requests per key and UTC hour or day of the team's keys, oldest period first, as JSON or CSV (needs ${needs})`,
-    operations: [EXPORT],
+    operation: EXPORT,
     query: s.usageQuery,
-    answer: { data: z.array(s.usageRow) },
-    csvResponse: s.usageCsv,
+    row: s.usageRow,
+    names: USAGE_PERIOD.names,
+    csv: s.usageCsv,
     responseDescription: "The periods with requests",
-    errors: [400],
-    run: (req, res) => {
-      const granularity = oneOf(req, "granularity", ["hour", "day"] as const);
-      return jsonOrCsv(req, res, `usage-${granularity}.csv`, USAGE_PERIOD.names, () => {
-        const variables = { from: queryInstant(req, "from"), to: queryInstant(req, "to"), granularity: granularity.toUpperCase() };
-        return runRoot<Row[]>(EXPORT, variables, res.locals.context);
-      });
-    },
-  },
-  {
-    method: "get",
+    file: (req) => `usage-${granularity(req)}.csv`,
+    variables: (req) => ({ ...range(req), granularity: granularity(req).toUpperCase() }),
+  }),
+  usageRoute({
     path: "/v1/usage/routes",
     operationId: "getUsageByRoute",
-    tag: "Usage",
     summary: (needs) =>
       `Answers per key and route template of the team's keys over a range, by outcome (below 400, other 4xx, 429, 5xx), as JSON or CSV (needs ${needs})`,
-    operations: [BY_ROUTE],
+    operation: BY_ROUTE,
     query: s.usageRoutesQuery,
-    answer: { data: z.array(s.usageRouteRow) },
-    csvResponse: s.usageRoutesCsv,
+    row: s.usageRouteRow,
+    names: USAGE_BY_ROUTE.names,
+    csv: s.usageRoutesCsv,
     responseDescription: "One row per key and route called in the range",
-    errors: [400],
-    run: (req, res) => {
-      return jsonOrCsv(req, res, "usage-routes.csv", USAGE_BY_ROUTE.names, () =>
-        runRoot<Row[]>(BY_ROUTE, { from: queryInstant(req, "from"), to: queryInstant(req, "to") }, res.locals.context),
-      );
-    },
-  },
+    file: () => "usage-routes.csv",
+    variables: range,
+  }),
 ];

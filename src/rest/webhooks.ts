@@ -1,13 +1,13 @@
 // Webhooks over REST (docs/api.md "Webhooks"): endpoints, their delivery log, the event list and the event types.
 // Names are GraphQL's in snake_case, read from its types (./shapes.ts); every rule is behind the schema
 // (src/schema/resources/webhook).
-import type { Request } from "express";
 import { z } from "zod";
 import { operation, runRoot } from "./graphql";
 import { deliveryLogRoutes } from "./delivery-log";
 import { bodyObject, optionalBodyObject, pageVariables, queryText } from "./input";
 import { bodyToInput, inputNames } from "./object-shapes";
 import type { RestRoute } from "./route";
+import { actionRoute, deleteRoute, getRoute, listRoute, namedInput, oneAt, updateRoute } from "./route-kinds";
 import * as s from "./schemas";
 import { WEBHOOK_DELIVERY, WEBHOOK_ENDPOINT, WEBHOOK_EVENT, WEBHOOK_EVENT_TYPE } from "./shapes";
 
@@ -43,37 +43,32 @@ const UPDATE_INPUT = inputNames("UpdateWebhookEndpointInput");
 
 const withSecret = (r: { endpoint: object; secret: string }) => ({ ...r.endpoint, secret: r.secret });
 
-const webhookId = (req: Request) => ({ id: req.params.webhookId });
-const one = "/v1/webhooks/{webhookId}";
 const tag = "Webhooks";
+const endpoint = oneAt("/v1/webhooks/{webhookId}", tag, s.webhookIdParams);
 
 export const webhookRoutes: RestRoute[] = [
-  {
-    method: "get",
-    cacheable: true,
+  getRoute({
     path: "/v1/webhooks/event-types",
     operationId: "listWebhookEventTypes",
     tag,
     summary: (needs) => `The event types endpoints can subscribe to (needs ${needs})`,
-    operations: [TYPES],
-    answer: { data: z.array(s.webhookEventType) },
+    operation: TYPES,
+    variables: () => ({}),
+    data: z.array(s.webhookEventType),
     responseDescription: "The catalog",
-    run: (_req, res) => runRoot(TYPES, {}, res.locals.context),
-  },
-  {
-    method: "get",
     cacheable: true,
+  }),
+  listRoute({
     path: "/v1/webhooks",
     operationId: "listWebhooks",
     tag,
     summary: (needs) => `The team's webhook endpoints, oldest first (needs ${needs})`,
-    operations: [LIST],
-    query: s.pageQuery,
-    answer: { page: s.webhookEndpoint },
+    operation: LIST,
+    variables: pageVariables,
+    item: s.webhookEndpoint,
     responseDescription: "A page of endpoints",
-    errors: [400],
-    run: (req, res) => runRoot(LIST, pageVariables(req), res.locals.context),
-  },
+    cacheable: true,
+  }),
   {
     method: "post",
     path: "/v1/webhooks",
@@ -90,116 +85,91 @@ export const webhookRoutes: RestRoute[] = [
     responseDescription: "The endpoint with its secret",
     run: async (req, res) => withSecret(await runRoot<{ endpoint: object; secret: string }>(CREATE, { input: bodyToInput(CREATE_INPUT, bodyObject(req)) }, res.locals.context)),
   },
-  {
-    method: "get",
-    cacheable: true,
-    path: one,
+  getRoute({
+    ...endpoint,
     operationId: "getWebhook",
-    tag,
     summary: (needs) => `Get an endpoint (needs ${needs})`,
-    operations: [GET],
-    params: s.webhookIdParams,
-    answer: { data: s.webhookEndpoint },
+    operation: GET,
+    data: s.webhookEndpoint,
     responseDescription: "The endpoint",
-    run: (req, res) => runRoot(GET, webhookId(req), res.locals.context),
-  },
-  {
-    method: "patch",
-    path: one,
+    cacheable: true,
+  }),
+  updateRoute({
+    ...endpoint,
     operationId: "updateWebhook",
-    tag,
     summary: (needs) => `Change the given fields of an endpoint; enabling it clears disabled_reason (needs ${needs})`,
-    operations: [UPDATE],
-    params: s.webhookIdParams,
+    operation: UPDATE,
     body: s.updateWebhookBody,
-    answer: { data: s.webhookEndpoint },
+    input: namedInput(UPDATE_INPUT),
+    data: s.webhookEndpoint,
     message: "Webhook updated successfully",
     responseDescription: "The endpoint",
-    run: (req, res) => runRoot(UPDATE, { ...webhookId(req), input: bodyToInput(UPDATE_INPUT, bodyObject(req)) }, res.locals.context),
-  },
-  {
-    method: "delete",
-    path: one,
+  }),
+  deleteRoute({
+    ...endpoint,
     operationId: "deleteWebhook",
-    tag,
     summary: (needs) => `Delete an endpoint and its delivery log (needs ${needs})`,
-    operations: [DELETE],
-    params: s.webhookIdParams,
-    answer: "message",
+    operation: DELETE,
     message: "Webhook deleted successfully",
-    responseDescription: "Deleted",
-    run: async (req, res) => void (await runRoot(DELETE, webhookId(req), res.locals.context)),
-  },
+  }),
   {
     method: "post",
-    path: `${one}/rotate-secret`,
+    path: `${endpoint.path}/rotate-secret`,
     operationId: "rotateWebhookSecret",
     tag,
     summary: (needs) => `A new secret, shown only now; the old one keeps signing too for 24 hours (needs ${needs})`,
     operations: [ROTATE],
-    params: s.webhookIdParams,
+    params: endpoint.params,
     answer: { data: s.webhookEndpointWithSecret },
     message: "Secret rotated; the previous one keeps signing for 24 hours",
     responseDescription: "The endpoint with its new secret",
     run: async (req, res) => {
       optionalBodyObject(req);
-      return withSecret(await runRoot<{ endpoint: object; secret: string }>(ROTATE, webhookId(req), res.locals.context));
+      return withSecret(await runRoot<{ endpoint: object; secret: string }>(ROTATE, endpoint.variables(req), res.locals.context));
     },
   },
-  {
-    method: "post",
-    path: `${one}/test`,
+  actionRoute({
+    ...endpoint,
+    path: `${endpoint.path}/test`,
     operationId: "testWebhook",
-    tag,
     summary: (needs) => `Send a webhook.test event to this endpoint (needs ${needs})`,
-    operations: [TEST],
-    params: s.webhookIdParams,
+    operation: TEST,
     status: 202,
-    answer: { data: s.webhookDelivery },
+    data: s.webhookDelivery,
     message: "Test event queued",
     responseDescription: "The queued delivery",
     errors: [409],
-    run: (req, res) => {
-      optionalBodyObject(req);
-      return runRoot(TEST, webhookId(req), res.locals.context);
-    },
-  },
+  }),
   ...deliveryLogRoutes({
-    one,
-    tag,
+    one: endpoint,
     owner: "endpoint",
     sends: "event",
-    params: s.webhookIdParams,
     deliveryParams: s.deliveryParams,
-    idOf: webhookId,
     list: { operationId: "listWebhookDeliveries", operation: DELIVERIES },
     redeliver: { operationId: "redeliverWebhook", operation: REDELIVER },
   }),
-  {
-    method: "get",
-    cacheable: true,
+  listRoute({
     path: "/v1/events",
     operationId: "listEvents",
     tag,
     summary: (needs) => `The team's events of the last 30 days, newest first (needs ${needs})`,
-    operations: [EVENTS],
+    operation: EVENTS,
     query: s.eventListQuery,
-    answer: { page: s.webhookEvent },
+    variables: (req) => ({ type: queryText(req, "type"), ...pageVariables(req) }),
+    item: s.webhookEvent,
     responseDescription: "A page of events",
-    errors: [400],
-    run: (req, res) => runRoot(EVENTS, { type: queryText(req, "type"), ...pageVariables(req) }, res.locals.context),
-  },
-  {
-    method: "get",
     cacheable: true,
+  }),
+  getRoute({
     path: "/v1/events/{eventId}",
     operationId: "getEvent",
     tag,
     summary: (needs) => `Get an event (needs ${needs})`,
-    operations: [ONE_EVENT],
+    operation: ONE_EVENT,
     params: s.eventIdParams,
-    answer: { data: s.webhookEvent },
+    variables: (req) => ({ id: req.params.eventId }),
+    data: s.webhookEvent,
     responseDescription: "The event",
-    run: (req, res) => runRoot(ONE_EVENT, { id: req.params.eventId }, res.locals.context),
-  },
+    cacheable: true,
+  }),
 ];
