@@ -2,7 +2,7 @@
 // without a mapping). In a terminal (LOG_FORMAT=auto, standard output a TTY) the same entries are printed as readable
 // lines by pino-pretty, in this process (no worker thread), so a developer running `npm start` reads them as text.
 import pino from "pino";
-import pretty from "pino-pretty";
+import type PinoPretty from "pino-pretty";
 import { config } from "./config";
 
 // Standard output, or standard error in the CLI (src/cli/log-to-stderr.ts): its standard output is its answer.
@@ -16,5 +16,7 @@ export const logger = pino(
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
   },
-  readable ? pretty({ sync: true, colorize: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname", destination: fd }) : pino.destination({ dest: fd }),
+  // pino-pretty is loaded only for a terminal: JSON output never needs it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when used (see above)
+  readable ? (require("pino-pretty") as typeof PinoPretty)({ sync: true, colorize: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname", destination: fd }) : pino.destination({ dest: fd }),
 );

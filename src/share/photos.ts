@@ -2,11 +2,11 @@
 // read-only context; the cover of each comparable the page shows; and the encoded files served under the link at
 // /r/<token>/photos/<photoId>-<width>.<jpg|webp>, only while the link opens its report (so a revoked or expired
 // link hides them too) and only photos the page may show (a comparable's only while the report shows its comparables).
-import sharp from "sharp";
 import type { Context } from "../context";
 import { prisma } from "../db";
 import { photoStore } from "../db/photo-store";
 import { operation, run } from "../operations/run";
+import { sharp } from "../schema/resources/photo/image";
 import { renditionName } from "../schema/resources/photo/object";
 import type { ActiveShareLink } from "../schema/resources/share-link/token";
 import type { PdfPhoto } from "./pdf";

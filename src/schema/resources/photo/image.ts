@@ -3,8 +3,16 @@
 // pixels is kept: no EXIF (a phone's GPS position, camera, times), no XMP, IPTC or ICC profile, no comments. What
 // cannot be shown safely is refused with a 400 naming the problem, before anything is decoded where it can be.
 import { availableParallelism } from "node:os";
-import sharp from "sharp";
+import type Sharp from "sharp";
 import { badField } from "../../errors";
+
+/**
+ * sharp (libvips), loaded on the first photo: its module and native library took ~0.1 s of every process's start (and
+ * every test file's) for the few requests that upload or convert a photo.
+ */
+export const sharp = (...args: Parameters<typeof Sharp>): Sharp.Sharp =>
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (see above)
+  (require("sharp") as typeof Sharp)(...args);
 
 /** The largest upload: 25 MiB. */
 export const MAX_PHOTO_BYTES = 25 * 1024 * 1024;
@@ -87,7 +95,7 @@ export async function processPhoto(bytes: Uint8Array): Promise<ProcessedPhoto> {
   if (bytes.byteLength > MAX_PHOTO_BYTES) throw refuse("must be at most 25 MB (26,214,400 bytes)");
   const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const options = { limitInputPixels: MAX_PHOTO_PIXELS, failOn: "error" as const, sequentialRead: true };
-  let meta: sharp.Metadata;
+  let meta: Sharp.Metadata;
   try {
     meta = await sharp(input, options).metadata();
   } catch (err) {

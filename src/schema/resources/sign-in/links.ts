@@ -4,7 +4,7 @@
 // encrypted with the data key (for the QR code) are kept. The audit log records sign_in_link.created and
 // sign_in_link.revoked, never the token.
 import { randomBytes } from "node:crypto";
-import QRCode from "qrcode";
+import type QRCodeModule from "qrcode";
 import { recordAudit, type AuditActor } from "../../../audit/log";
 import { prisma } from "../../../db";
 import type { Prisma } from "../../../generated/prisma/client";
@@ -137,6 +137,9 @@ const QrCode = valueObject<{ mediaType: string; content: string; url: string }>(
 
 /** A QR code of `url`: SVG text or PNG bytes (error correction M, a 4-module quiet zone). */
 export async function qrCode(url: string, format: "SVG" | "PNG"): Promise<{ mediaType: string; content: string }> {
+  // Loaded on the first QR code, not at every process's start: few requests ask for one.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (see above)
+  const QRCode = require("qrcode") as typeof QRCodeModule;
   const options = { errorCorrectionLevel: "M" as const, margin: 4 };
   if (format === "SVG") return { mediaType: "image/svg+xml", content: await QRCode.toString(url, { ...options, type: "svg" }) };
   const png = await QRCode.toBuffer(url, { ...options, type: "png", width: 512 });
