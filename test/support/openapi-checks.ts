@@ -3,9 +3,9 @@
 // test file instead, the document (zod-to-openapi) and the ajv validators a file used cost it ~0.5 s of CPU before
 // its first check: each test file has its own module registry, so nothing compiled in one file serves the next.
 //
-// node_modules/.cache/prs/openapi-<hash of the document and ajv's release>/ holds document.json, one standalone ajv module per answer
-// (ajv's standaloneCode: plain JavaScript, loaded on the first answer of its kind a file checks) and index.json, which
-// names the module of each "<path template> <method> <status> <content type>".
+// node_modules/.cache/prs/openapi-<hash of the document and ajv's release>/ holds document.json, one standalone ajv
+// module per answer (ajv's standaloneCode: plain JavaScript, loaded on the first answer of its kind a file checks) and
+// index.json, which names the module of each "<path template> <method> <status> <content type>".
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
