@@ -2,15 +2,13 @@
 // calling REST and GraphQL (CORS), GraphiQL at /graphql and Swagger UI at /docs, each loading nothing from outside
 // this machine. Screenshots go to artifacts/screenshots/ (README "Development"). Needs Debian's chromium
 // (`apt-get install chromium`; .ci/run installs it) or CHROMIUM_PATH; skipped with a message without one.
-import { mkdirSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { chromium, type Browser, type Locator, type Page } from "playwright-core";
 import { createTeam, startTestApp, type TestApp, type TestTeam } from "../support/app";
 import { axeViolations, isSerious } from "../support/axe";
 import { restClient } from "../support/openapi";
-import { CHROMIUM, chromiumFor, SCREENSHOTS } from "../support/chromium";
+import { CHROMIUM, chromiumFor, keepScreenshot } from "../support/chromium";
 
 const available = chromiumFor("browser tests");
 
@@ -39,7 +37,6 @@ async function listen(handler: http.RequestListener): Promise<{ server: http.Ser
     await rest.post(`/v1/reports/${reportId}/comparables`, { address: "14 Browser Lane", price: 440000, distance_miles: 0.1 });
     api = await listen(t.app);
     browser = await chromium.launch({ executablePath: CHROMIUM });
-    mkdirSync(SCREENSHOTS, { recursive: true });
   });
   afterAll(async () => {
     await browser?.close();
@@ -151,7 +148,7 @@ async function listen(handler: http.RequestListener): Promise<{ server: http.Ser
     const text = await textOnceItHas("section.result-window", '"Jordan Buyer"');
     expect(text).toContain('"12 Browser Lane"');
     expect(text).toContain('"14 Browser Lane"');
-    await page.screenshot({ path: path.join(SCREENSHOTS, "graphiql.png") });
+    await keepScreenshot(page, "graphiql.png");
     expect(outside).toEqual([]);
     // Our title in GraphiQL's corner.
     expect(await ownViolations([".graphiql-logo"])).toEqual([]);
@@ -205,7 +202,7 @@ async function listen(handler: http.RequestListener): Promise<{ server: http.Ser
       expect(JSON.parse(body).address).toMatch(/^\d+ \w+/);
     });
     expect(created).toBe("201"); // with its pre-filled example body
-    await page.screenshot({ path: path.join(SCREENSHOTS, "docs.png") });
+    await keepScreenshot(page, "docs.png");
     expect(outside).toEqual([]);
     // The document's description and the bar our settings fill (servers, Authorize).
     expect(await ownViolations([".information-container", ".scheme-container"])).toEqual([]);

@@ -9,7 +9,6 @@ process.env.WEBHOOK_RETRY_SCHEDULE = "1,1";
 process.env.WEBHOOK_POLL_MS = "100";
 
 import { execFileSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -23,7 +22,7 @@ import { startDeliveryWorker, type DeliveryWorker } from "../../src/webhooks/wor
 import { startTestApp, type TestApp } from "../support/app";
 import { axeViolations, describeViolations } from "../support/axe";
 import { receiver, type Receiver } from "../support/receiver";
-import { CHROMIUM, chromiumFor, SCREENSHOTS } from "../support/chromium";
+import { CHROMIUM, chromiumFor, keepScreenshot } from "../support/chromium";
 
 const available = chromiumFor("dashboard browser tests");
 const ROOT = path.join(__dirname, "..", "..");
@@ -65,7 +64,6 @@ const DAY = 86_400_000;
     for (let i = 1; i <= 25; i++) expect((await rest(admin, "POST", "/v1/reports", { address: `${i} Maple Street`, city: "Springfield", state: "IL", price: 300000 + i * 1000 })).status).toBe(201);
     failing = await receiver([500]);
     browser = await chromium.launch({ executablePath: CHROMIUM });
-    mkdirSync(SCREENSHOTS, { recursive: true });
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
     page.setDefaultTimeout(10_000);
@@ -90,7 +88,7 @@ const DAY = 86_400_000;
       const violations = await axeViolations(page, scheme === "dark" ? { rules: ["color-contrast", "link-in-text-block"] } : {});
       expect(describeViolations(violations, `${scheme} `)).toEqual([]);
       const width = page.viewportSize()!.width;
-      await page.screenshot({ path: path.join(SCREENSHOTS, `dashboard-${name}${width < 600 ? "-phone" : ""}${scheme === "dark" ? "-dark" : ""}.png`), fullPage: true });
+      await keepScreenshot(page, `dashboard-${name}${width < 600 ? "-phone" : ""}${scheme === "dark" ? "-dark" : ""}.png`, { fullPage: true });
     }
     await page.emulateMedia({ colorScheme: "light" });
   }

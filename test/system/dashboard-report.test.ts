@@ -6,7 +6,6 @@
 // Screenshots go to artifacts/screenshots/dashboard-report-*.png. Needs Debian's chromium (or CHROMIUM_PATH) like
 // test/system/dashboard.test.ts: skipped with a message without one, a failure under REQUIRE_CHROMIUM.
 import { execFileSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -16,7 +15,7 @@ import request from "supertest";
 import { addKey, createTeam, startTestApp, type TestApp, type TestTeam } from "../support/app";
 import { axeViolations, describeViolations, isSerious } from "../support/axe";
 import { restClient } from "../support/openapi";
-import { CHROMIUM, chromiumFor, SCREENSHOTS } from "../support/chromium";
+import { CHROMIUM, chromiumFor, keepScreenshot } from "../support/chromium";
 
 const available = chromiumFor("dashboard report page browser tests");
 const ROOT = path.join(__dirname, "..", "..");
@@ -43,7 +42,6 @@ const ADMIN = "api_keys:read,api_keys:create,api_keys:delete,reports:read";
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     browser = await chromium.launch({ executablePath: CHROMIUM });
-    mkdirSync(SCREENSHOTS, { recursive: true });
   }, 240_000);
   afterAll(async () => {
     await browser?.close();
@@ -97,7 +95,7 @@ const ADMIN = "api_keys:read,api_keys:create,api_keys:delete,reports:read";
     // The refused request is logged by Chromium itself when the answer is a 400.
     problems = problems.filter((p) => !p.includes("status of 400"));
     await noSeriousAxeViolation();
-    await page.screenshot({ path: path.join(SCREENSHOTS, "dashboard-report-branding.png"), fullPage: true });
+    await keepScreenshot(page, "dashboard-report-branding.png", { fullPage: true });
   });
 
   it("shows the branding read-only to a key without reports:update, and no share links without reports:share", async () => {
@@ -158,7 +156,7 @@ const ADMIN = "api_keys:read,api_keys:create,api_keys:delete,reports:read";
     for (; tabs < 5 && !(await focusedText()).startsWith("Revoke"); tabs++) await page.keyboard.press("Tab");
     expect([tabs <= 5, (await focusedText()).replace(/\s+/g, " ")]).toEqual([true, "Revoke the link For the Parks"]);
     await noSeriousAxeViolation();
-    await page.screenshot({ path: path.join(SCREENSHOTS, "dashboard-report-agent-screen.png"), fullPage: true });
+    await keepScreenshot(page, "dashboard-report-agent-screen.png", { fullPage: true });
 
     // On a phone, in the dark scheme: the report's content fits, axe finds nothing serious, and revoking asks first.
     await page.setViewportSize({ width: 390, height: 844 });
@@ -166,7 +164,7 @@ const ADMIN = "api_keys:read,api_keys:create,api_keys:delete,reports:read";
     await page.waitForTimeout(300);
     expect(await page.evaluate(() => Math.max(...Array.from(document.querySelectorAll("main *"), (e) => (e.closest("thead") ? 0 : e.getBoundingClientRect().right))))).toBeLessThanOrEqual(390);
     await noSeriousAxeViolation();
-    await page.screenshot({ path: path.join(SCREENSHOTS, "dashboard-report-agent-screen-phone-dark.png"), fullPage: true });
+    await keepScreenshot(page, "dashboard-report-agent-screen-phone-dark.png", { fullPage: true });
     page.once("dialog", (dialog) => void dialog.accept());
     await row.getByRole("button", { name: "Revoke the link For the Parks" }).click();
     await row.getByText("Revoked", { exact: true }).waitFor();
@@ -187,7 +185,7 @@ const ADMIN = "api_keys:read,api_keys:create,api_keys:delete,reports:read";
     await unopened.getByRole("cell", { name: "0 views", exact: true }).waitFor();
     await unopened.getByText("Not opened yet").waitFor();
     await noSeriousAxeViolation();
-    await page.screenshot({ path: path.join(SCREENSHOTS, "dashboard-report-share-links.png"), fullPage: true });
+    await keepScreenshot(page, "dashboard-report-share-links.png", { fullPage: true });
     // On a phone the report's content does not scroll sideways (the links' rows become cards), and axe finds nothing
     // serious. (The page's top bar is left out: it spells out this key's permissions, one long unbroken word; and the
     // table's visually hidden head.)
@@ -196,7 +194,7 @@ const ADMIN = "api_keys:read,api_keys:create,api_keys:delete,reports:read";
     await page.waitForTimeout(300); // the table's resize handler lays it out as cards
     expect(await page.evaluate(() => Math.max(...Array.from(document.querySelectorAll("main *"), (e) => (e.closest("thead") ? 0 : e.getBoundingClientRect().right))))).toBeLessThanOrEqual(390);
     await noSeriousAxeViolation();
-    await page.screenshot({ path: path.join(SCREENSHOTS, "dashboard-report-phone.png"), fullPage: true });
+    await keepScreenshot(page, "dashboard-report-phone.png", { fullPage: true });
   });
 
   it("photos: uploaded with their alt text, shown as thumbnails, made the cover, the agent's photo and the logo, deleted — desktop and phone", async () => {
@@ -242,11 +240,11 @@ const ADMIN = "api_keys:read,api_keys:create,api_keys:delete,reports:read";
     await porch.getByRole("button", { name: "Not the logo The front porch" }).click();
     await porch.locator(".badges", { hasText: "Cover" }).waitFor();
     await noSeriousAxeViolation();
-    await page.screenshot({ path: path.join(SCREENSHOTS, "dashboard-report-photos.png"), fullPage: true });
+    await keepScreenshot(page, "dashboard-report-photos.png", { fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
     await noSeriousAxeViolation();
-    await page.screenshot({ path: path.join(SCREENSHOTS, "dashboard-report-photos-phone.png"), fullPage: true });
+    await keepScreenshot(page, "dashboard-report-photos-phone.png", { fullPage: true });
 
     // Deleting asks first; the agent's photo goes with it.
     page.once("dialog", (dialog) => void dialog.accept());

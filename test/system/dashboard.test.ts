@@ -9,7 +9,7 @@ process.env.WEBHOOK_RETRY_SCHEDULE = "1,1";
 process.env.WEBHOOK_POLL_MS = "100";
 
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -21,7 +21,7 @@ import { addKey, createTeam, startTestApp, type TestApp, type TestTeam } from ".
 import { axeViolations, describeViolations, isSerious } from "../support/axe";
 import { restClient } from "../support/openapi";
 import { receiver, type Receiver } from "../support/receiver";
-import { CHROMIUM, chromiumFor, SCREENSHOTS } from "../support/chromium";
+import { CHROMIUM, chromiumFor, keepScreenshot } from "../support/chromium";
 
 const available = chromiumFor("dashboard browser tests");
 const ROOT = path.join(__dirname, "..", "..");
@@ -61,7 +61,6 @@ const ADMIN = "api_keys:read,api_keys:create,api_keys:delete,reports:read,compar
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     browser = await chromium.launch({ executablePath: CHROMIUM });
-    mkdirSync(SCREENSHOTS, { recursive: true });
     // axe needs a page of a context made with newContext(); a flow step waits 10 s at most.
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     page.setDefaultTimeout(10_000);
@@ -87,7 +86,7 @@ const ADMIN = "api_keys:read,api_keys:create,api_keys:delete,reports:read,compar
   /** No serious or critical axe violation on the page as it is now; then a screenshot of it. */
   async function checkPage(name: string) {
     expect(describeViolations((await axeViolations(page)).filter(isSerious))).toEqual([]);
-    await page.screenshot({ path: path.join(SCREENSHOTS, `dashboard-${name}.png`), fullPage: true });
+    await keepScreenshot(page, `dashboard-${name}.png`, { fullPage: true });
   }
 
   const apiStatus = async (key: string) => (await fetch(`${origin}/v1/reports`, { headers: { Authorization: `Bearer ${key}` } })).status;
@@ -314,7 +313,7 @@ const ADMIN = "api_keys:read,api_keys:create,api_keys:delete,reports:read,compar
     }
     await page.getByRole("link", { name: "Usage" }).click();
     await page.getByRole("heading", { name: "Requests per hour" }).waitFor();
-    await page.screenshot({ path: path.join(SCREENSHOTS, "dashboard-usage-phone.png"), fullPage: true });
+    await keepScreenshot(page, "dashboard-usage-phone.png", { fullPage: true });
   });
 
   it("signs out: the key is gone from the tab", async () => {

@@ -10,7 +10,7 @@
 // chromium (or CHROMIUM_PATH) like test/system/browser.test.ts; a screenshot of the report page goes to
 // artifacts/screenshots/example-front-end-report.png.
 import { execFile } from "node:child_process";
-import { createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createReadStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -19,7 +19,7 @@ import { promisify } from "node:util";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { createTeam, startTestApp, type TestApp, type TestTeam } from "../support/app";
 import { restClient } from "../support/openapi";
-import { CHROMIUM, chromiumFor, SCREENSHOTS } from "../support/chromium";
+import { CHROMIUM, chromiumFor, keepScreenshot } from "../support/chromium";
 
 const run = promisify(execFile);
 const ROOT = path.join(__dirname, "..", "..");
@@ -209,8 +209,7 @@ async function listen(handler: http.RequestListener): Promise<{ server: http.Ser
     await rest.patch(`/v1/reports/${reportId}`, { price: 715000 });
     await page.getByText("$715,000").waitFor();
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    await page.screenshot({ path: path.join(SCREENSHOTS, "example-front-end-report.png") });
+    await keepScreenshot(page, "example-front-end-report.png");
   });
 
   it("ships a key that runs the registered documents and nothing else: other GraphQL and REST are refused 403", async () => {

@@ -3,9 +3,8 @@
 // reads the same with JavaScript disabled, loads nothing from elsewhere and breaks no rule of its content security
 // policy. Screenshots go to artifacts/screenshots/share-*.png. Needs Debian's chromium (or CHROMIUM_PATH) like
 // test/system/browser.test.ts: skipped with a message without one, a failure under REQUIRE_CHROMIUM.
-import path from "node:path";
 import sharp from "sharp";
-import { chromiumFor, SCREENSHOTS } from "../support/chromium";
+import { chromiumFor, keepScreenshot } from "../support/chromium";
 import { expectAxeClean, publicPages, type PublicPages } from "../support/public-page";
 
 const available = chromiumFor("share page browser tests");
@@ -108,7 +107,7 @@ const COLOURS = { navy: ["#0B2545", "#8DA9C4"], lemon: ["#FFEB3B", "#FFF59D"] } 
       await expectAxeClean(page);
       // Nothing wider than the screen but the comparables' own scrolling table.
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-      await page.screenshot({ path: path.join(SCREENSHOTS, `share-${name}-${size}.png`), fullPage: true });
+      await keepScreenshot(page, `share-${name}-${size}.png`, { fullPage: true });
       expect(problems).toEqual([]);
       await context.close();
     }
@@ -119,7 +118,7 @@ const COLOURS = { navy: ["#0B2545", "#8DA9C4"], lemon: ["#FFEB3B", "#FFF59D"] } 
     const context = await pages.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const { page, problems } = await pages.open(context, pagePath);
     for (const other of Object.values(SWITCHES)) expect({ other, count: await page.locator(`#${other}`).count() }).toEqual({ other, count: other === section ? 0 : 1 });
-    await page.screenshot({ path: path.join(SCREENSHOTS, `share-${section}-off.png`), fullPage: true });
+    await keepScreenshot(page, `share-${section}-off.png`, { fullPage: true });
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -136,7 +135,7 @@ const COLOURS = { navy: ["#0B2545", "#8DA9C4"], lemon: ["#FFEB3B", "#FFF59D"] } 
     expect(email.x).toBeGreaterThanOrEqual(name.x + name.width);
     expect(email.y).toBe(name.y);
     expect(await page.locator("footer strong").evaluate((e) => getComputedStyle(e).unicodeBidi)).toBe("isolate");
-    await page.screenshot({ path: path.join(SCREENSHOTS, "share-right-to-left-override.png"), fullPage: true });
+    await keepScreenshot(page, "share-right-to-left-override.png", { fullPage: true });
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -174,7 +173,7 @@ const COLOURS = { navy: ["#0B2545", "#8DA9C4"], lemon: ["#FFEB3B", "#FFF59D"] } 
         expect(boxes[1].y).toBe(boxes[0].y + boxes[0].height);
       }
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-      await page.locator("#valuation").screenshot({ path: path.join(SCREENSHOTS, `share-comparables-${size}-${colorScheme}.png`) });
+      await keepScreenshot(page.locator("#valuation"), `share-comparables-${size}-${colorScheme}.png`);
       expect(problems).toEqual([]);
       await context.close();
     }
@@ -193,9 +192,9 @@ const COLOURS = { navy: ["#0B2545", "#8DA9C4"], lemon: ["#FFEB3B", "#FFF59D"] } 
       await expect(page.getByText(text, { exact: false }).first().isVisible()).resolves.toBe(true);
     }
     expect(await page.content()).not.toMatch(/Pat Private|pat@example\.com|Kitchen dated/);
-    await page.screenshot({ path: path.join(SCREENSHOTS, "share-no-javascript.png"), fullPage: true });
+    await keepScreenshot(page, "share-no-javascript.png", { fullPage: true });
     await page.emulateMedia({ media: "print" });
-    await page.screenshot({ path: path.join(SCREENSHOTS, "share-print.png"), fullPage: true });
+    await keepScreenshot(page, "share-print.png", { fullPage: true });
     expect(problems).toEqual([]);
     await context.close();
   });

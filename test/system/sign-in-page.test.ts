@@ -3,10 +3,9 @@
 // fields or one step back in the history when the second starts; the page with its errors; axe finds nothing on any
 // of them, nothing loads from elsewhere and no rule of the content security policy is broken. Screenshots go to
 // artifacts/screenshots/sign-in-*.png. Needs Debian's chromium (or CHROMIUM_PATH), like test/system/share-page.test.ts.
-import path from "node:path";
 import type { Page } from "playwright-core";
 import { prisma } from "../../src/db";
-import { chromiumFor, SCREENSHOTS } from "../support/chromium";
+import { chromiumFor, keepScreenshot } from "../support/chromium";
 import { expectAxeClean, publicPages, type PublicPages } from "../support/public-page";
 
 const available = chromiumFor("sign-in page browser tests");
@@ -63,14 +62,14 @@ const THINKING_MS = 2_200;
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("12 Garden Lane");
     expect(await ticked(page)).toBe(0); // every consent box starts unticked
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-    await page.screenshot({ path: path.join(SCREENSHOTS, "sign-in-phone.png"), fullPage: true });
+    await keepScreenshot(page, "sign-in-phone.png", { fullPage: true });
 
     // Sent empty: the errors stand next to their fields, which point at them.
     await page.waitForTimeout(THINKING_MS);
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page.locator("#name-error").textContent()).resolves.toBe("Please enter your name.");
     await expect(page.getByLabel("Your name").getAttribute("aria-describedby")).resolves.toBe("name-error");
-    await page.screenshot({ path: path.join(SCREENSHOTS, "sign-in-phone-errors.png"), fullPage: true });
+    await keepScreenshot(page, "sign-in-phone-errors.png", { fullPage: true });
 
     await signIn(page, { name: "Robin Visitor", email: "robin@example.com", phone: "555 010 2030", answer: "A flyer" });
     await expect(page.getByRole("heading", { name: "Thank you for signing in!" }).isVisible()).resolves.toBe(true);
@@ -87,7 +86,7 @@ const THINKING_MS = 2_200;
     expect(await page.locator("form").getAttribute("autocomplete")).toBe("off");
     const first = { name: "Alex Firstvisitor", email: "alex.first@example.com", phone: "555 111 2222", answer: "Saw the sign" };
     await signIn(page, first);
-    await page.screenshot({ path: path.join(SCREENSHOTS, "sign-in-kiosk-thanks.png"), fullPage: true });
+    await keepScreenshot(page, "sign-in-kiosk-thanks.png", { fullPage: true });
     const leftOf = async (visitor: typeof first) => {
       const html = await page.content();
       return [visitor.name, visitor.email, visitor.phone, visitor.answer].filter((v) => html.includes(v));
