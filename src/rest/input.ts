@@ -1,9 +1,7 @@
 // Reading a REST request's input: JSON bodies (read by the parsers of src/http/bodies.ts; objects only) and query
 // parameters, parsed strictly (docs/api.md "Robustness"). Values are only shaped here; the GraphQL schema checks them.
 import type { Request, Response } from "express";
-import type { Context } from "../context";
-import { restToInput, type FieldTable } from "../schema/fields";
-import { RestError, run, type Operation } from "./graphql";
+import { RestError } from "./graphql";
 
 export { importBody, jsonBody } from "../http/bodies";
 
@@ -53,16 +51,3 @@ export const sendJson = (res: Response, json: string): void => void res.type("js
 /** A page as every REST list answers it. */
 export const pageBody = <T>({ items, total, limit, offset }: Page<T>) => ({ data: items, total, limit, offset });
 
-/**
- * Runs a create or update: the body as the operation's `input` (fields under their GraphQL names), with the other
- * variables; messages name fields as the client spelled them.
- */
-export function runWithBody<Data>(
-  op: Operation,
-  req: Request,
-  context: Context,
-  write: { table: FieldTable; mode: "create" | "update"; variables?: Record<string, unknown> },
-): Promise<Data> {
-  const { input, spelled } = restToInput(write.table, write.mode, bodyObject(req));
-  return run<Data>(op, { ...write.variables, input }, context, { spelled });
-}

@@ -3,9 +3,9 @@ import type { Context } from "../context";
 import { ignoredNames } from "../schema/fields";
 import { reportFields } from "../schema/resources/report/fields";
 import { operation, RestError, run, runJson } from "./graphql";
-import { pageVariables, queryText, runWithBody } from "./input";
+import { pageVariables, queryText } from "./input";
 import { RawJson, type RestRoute } from "./route";
-import { deleteRoute, oneAt, tableInput, updateRoute } from "./route-kinds";
+import { deleteRoute, oneAt, tableInput, updateRoute, write } from "./route-kinds";
 import * as s from "./schemas";
 import { bodyFormat, createReportFromReso, formatOf, reportAsReso, reportToReso, RESO_OPERATIONS, resoCreated } from "./reso";
 import {
@@ -89,7 +89,7 @@ export const reportRoutes: RestRoute[] = [
     run: async (req, res) => {
       // docs/api.md "RESO": a RESO record in, the report out with the names it did not map
       if (bodyFormat(req, reportFields) === "reso") return resoCreated(await createReportFromReso(req, res.locals.context), CREATED);
-      const { createReport } = await runWithBody<{ createReport: ReportBody }>(CREATE, req, res.locals.context, { table: reportFields, mode: "create" });
+      const createReport = await write<ReportBody>(CREATE, tableInput(reportFields, "create"))(req, res);
       // Names a new report does not take are ignored, as the contract says, and named so that nothing is lost unseen.
       return { data: createReport, message: CREATED, ignored_fields: ignoredNames(reportFields, "create", req.body ?? {}) };
     },

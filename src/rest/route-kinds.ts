@@ -99,11 +99,11 @@ export const namedInput =
 
 /** The `run` of a create or update: the body as the mutation's `input` beside `variables`, answered with its root field. */
 export const write =
-  (operation: Operation, input: BodyInput, variables?: Variables) =>
-  (req: Request, res: Response): Promise<unknown> => {
+  <Value = unknown>(operation: Operation, input: BodyInput, variables?: Variables) =>
+  (req: Request, res: Response): Promise<Value> => {
     const named = variables?.(req);
     const body = input(req);
-    return runRoot(operation, { ...named, input: body.input }, res.locals.context, { spelled: body.spelled });
+    return runRoot<Value>(operation, { ...named, input: body.input }, res.locals.context, { spelled: body.spelled });
   };
 
 export interface UpdateRoute extends Declared, Pick<RestRoute, "body" | "message" | "responseDescription" | "errors"> {
