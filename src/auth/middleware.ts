@@ -103,7 +103,7 @@ function admit(limiter: RateLimiter, req: Request, res: Response, token: string,
   return {
     viewer: { keyId: key.id, keyPrefix: keyDisplayPrefix(token), teamId: key.team_id, permissions: key.permissions, tier, trustedDocumentsOnly: key.trusted_documents_only },
     rateLimit: { tier, limit: result.limit, remaining: result.remaining, resetsAt: result.resetsAt },
-    requestId: req.id === undefined ? undefined : String(req.id),
+    requestId: req.id,
     clientAddress: req.ip,
     rateLimiter: limiter,
     rateKey: rateKey(key),

@@ -1,7 +1,7 @@
 // The one error envelope of the service: { error: { message, status } }, status equal to the HTTP status.
 import type { NextFunction, Request, Response } from "express";
 import { databaseFailure, isClientAbort } from "../db/errors";
-import { logger } from "../logger";
+import { requestLog } from "./requests";
 import { withoutToken } from "../observability/token-urls";
 
 export function sendError(res: Response, status: number, message: string): void {
@@ -44,11 +44,11 @@ export function errorHandler(err: unknown, req: Request, res: Response, _next: N
   // Express's router and serve-static fail to decode a path parameter or file name.
   if (err instanceof URIError || /^Failed to decode param/.test(e.message ?? "")) return sendError(res, 400, "Malformed URL");
   if (sendDatabaseFailure(res, err)) {
-    (req.log ?? logger).warn({ err: e.message, method: req.method, url: withoutToken(req.originalUrl), status: res.statusCode }, "database failure");
+    requestLog(req).warn({ err: e.message, method: req.method, url: withoutToken(req.originalUrl), status: res.statusCode }, "database failure");
     return;
   }
   if (e.expose && e.status && e.status >= 400 && e.status < 500) return sendError(res, e.status, e.message ?? "Bad request");
-  (req.log ?? logger).error({ err, method: req.method, url: withoutToken(req.originalUrl) }, "unhandled error");
+  requestLog(req).error({ err, method: req.method, url: withoutToken(req.originalUrl) }, "unhandled error");
   sendError(res, 500, "Internal server error");
 }
 
@@ -59,7 +59,7 @@ export function errorHandler(err: unknown, req: Request, res: Response, _next: N
  */
 function clientAborted(err: unknown, req: Request, res: Response): void {
   const { received, expected } = err as { received?: number; expected?: number };
-  (req.log ?? logger).info({ method: req.method, url: withoutToken(req.originalUrl), received, expected }, "client closed the connection before its request body was read");
+  requestLog(req).info({ method: req.method, url: withoutToken(req.originalUrl), received, expected }, "client closed the connection before its request body was read");
   if (res.headersSent) return void res.end();
   sendError(res, 400, "Request body incomplete: the client closed the connection");
 }

@@ -125,7 +125,7 @@ export function sharePagesRouter(limiter: RateLimiter): Router {
     const match = /^\/([^/]+?)(\.pdf)?$/.exec(req.path);
     const opened = match ? await openToken(match[1]) : null;
     const link = opened?.link;
-    const view = link ? await viewOf(link, req.id === undefined ? undefined : String(req.id)) : null;
+    const view = link ? await viewOf(link, req.id) : null;
     if (!link || !view) return sendPage(res, 404, NOT_FOUND);
     if (!opened.previewUntil) await countView(limiter, link, address);
     if (match![2]) {
