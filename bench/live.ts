@@ -25,6 +25,7 @@ import { openLiveStream, type LiveStream } from "../test/support/sse";
 import { freePort } from "../test/support/ports";
 import { percentile } from "./load";
 import { applyMigrations, connectPostgres } from "./sql";
+import { START_ARGS } from "./start-command";
 
 const ROOT = path.resolve(__dirname, "..");
 const RATE = Number(process.env.RATE ?? 200);
@@ -45,7 +46,7 @@ interface Service {
 
 async function startService(env: Record<string, string>): Promise<Service> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ["--enable-source-maps", "dist/server.js"], {
+  const child: ChildProcess = spawn(process.execPath, START_ARGS, {
     cwd: ROOT,
     stdio: ["ignore", "ignore", "pipe"],
     env: {

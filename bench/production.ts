@@ -1,7 +1,7 @@
 // The service as it runs in production (BENCHMARKS "Production topology"), not the bench build of bench/server.ts:
 // the real start command's process, with rate limits counted, on a seeded database.
 //
-//   npx tsx bench/production.ts build       compiled (`npm start`: node dist/server.js) vs the sources through tsx:
+//   npx tsx bench/production.ts build       compiled (`npm start`'s node dist/server.js) vs the sources through tsx:
 //                                           time to the first answer, RSS after start, CPU per REST detail
 //   npx tsx bench/production.ts topology    1 vs 2 processes (WEB_CONCURRENCY) behind PgBouncer in transaction
 //                                           mode: req/s and CPU per request of the nested page and the REST detail,
@@ -35,6 +35,7 @@ import { PEER_DETAIL_QUERY, PEER_NESTED_QUERY } from "./scenarios/peer-queries";
 import { NESTED_QUERY } from "./scenarios/statements";
 import { seed as seedDatabase } from "./seed";
 import { freePort } from "../test/support/ports";
+import { START_ARGS } from "./start-command";
 import { measureWrk, wrkInstalled } from "./wrk";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -74,7 +75,7 @@ interface Service {
 }
 
 const COMMANDS = {
-  compiled: ["--enable-source-maps", "dist/server.js"],
+  compiled: START_ARGS,
   tsx: ["--require", "tsx/cjs", "src/server.ts"],
 };
 
