@@ -99,6 +99,18 @@ it("answers GET / without a key with where everything is", async () => {
   expect(res.body.links).toEqual({ rest: "/v1", docs: "/docs", dashboard: "/dashboard", openapi: "/v1/openapi.json", graphql: "/graphql", health: "/health", ready: "/ready" });
 });
 
+it("answers the key-less paths without a key, in any letter case, and nothing next to them", async () => {
+  for (const path of ["/health", "/HEALTH", "/ready", "/docs", "/Docs/init.js", "/v1/openapi.json", "/V1/OpenAPI.json"]) {
+    expect([path, (await request(t.app).get(path)).status]).toEqual([path, 200]);
+  }
+  const page = await request(t.app).get("/R/not-a-token"); // a share page's own "not found" page, not the API's 401
+  expect([page.status, page.headers["content-type"]]).toEqual([404, expect.stringMatching(/^text\/html/)]);
+  // Paths that only begin like a key-less part's are the API's: a key is asked for.
+  for (const path of ["/healthz", "/docsx", "/v1/openapi.jsonx", "/robots.txt", "/dashboards"]) {
+    expect([path, (await request(t.app).get(path)).status]).toEqual([path, 401]);
+  }
+});
+
 it("refuses a GraphQL request without a valid key with a GraphQL error (what GraphiQL can show), REST with its envelope", async () => {
   const graphql = await request(t.app).post("/graphql").send({ query: "{ me { team { name } } }" });
   expect(graphql.status).toBe(401);
