@@ -87,7 +87,7 @@ async function startService(command: string[], env: Record<string, string | unde
   const started = Date.now();
   const child: ChildProcess = spawn(process.execPath, command, {
     cwd: ROOT,
-    // SERVICE_LOG=<file>: the service's log lines (at info) are appended there.
+    // Its log at npm start's level (info: a line per request), to /dev/null, or appended to SERVICE_LOG=<file>.
     stdio: ["ignore", process.env.SERVICE_LOG ? openSync(process.env.SERVICE_LOG, "a") : "ignore", "pipe"],
     env: {
       PATH: process.env.PATH,
@@ -95,7 +95,6 @@ async function startService(command: string[], env: Record<string, string | unde
       NODE_ENV: "production",
       // Production refuses to start on PostgreSQL without one (it encrypts contact data): every mode gets the same.
       DATA_ENCRYPTION_KEY: BENCH_ENCRYPTION_KEY,
-      LOG_LEVEL: process.env.SERVICE_LOG ? "info" : "warn",
       PORT: String(port),
       // DATABASE_POOL_SIZE, when set, is the service's (its default otherwise, as `npm start` has it).
       ...(process.env.DATABASE_POOL_SIZE ? { DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE } : {}),
