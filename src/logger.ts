@@ -16,7 +16,13 @@ const readable = config.LOG_FORMAT === "pretty" || (config.LOG_FORMAT === "auto"
 const lines = readable ? undefined : pino.destination({ dest: fd, sync: true, minLength: 4096 });
 if (lines) {
   setInterval(() => lines.flush(), 100).unref();
-  process.on("exit", () => lines.flushSync());
+  process.on("exit", () => {
+    try {
+      lines.flushSync();
+    } catch {
+      // Standard output is gone (its reader closed it): nothing more can be written, and the exit goes on.
+    }
+  });
 }
 
 export const logger = pino(
