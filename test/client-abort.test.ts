@@ -70,6 +70,9 @@ it.each([
   expect(lines).not.toContainEqual(expect.objectContaining({ msg: "database failure" }));
   expect(lines.filter(({ level }) => level === "error" || level === "warn" || level === "fatal")).toEqual([]);
   expect(lines).toContainEqual(expect.objectContaining({ level: "info", msg: "client closed the connection before its request body was read" }));
+  // The access log's line says the answer never reached the client, not that a request was answered.
+  await until(() => logged.some((line) => (line.req as { path?: string } | undefined)?.path === path));
+  expect(logged.filter((line) => (line.req as { path?: string } | undefined)?.path === path).map(({ msg, aborted }) => ({ msg, aborted }))).toEqual([{ msg: "request aborted", aborted: true }]);
 
   // The same server goes on answering, and nothing was stored.
   const res = await request(`http://127.0.0.1:${port}`).get("/v1/reports").set(team.auth);

@@ -44,7 +44,7 @@ function caller(res: ServerResponse): Record<string, string> {
  * token route's template, never its token), status, duration in ms, key prefix and team, and with traces on the
  * trace and span ids of the request's span. Requests and responses are logged by these fields only, so no header
  * (Authorization included) reaches a log. A 5xx answer, or an error on the response, is logged at error level as
- * "request failed".
+ * "request failed"; one whose connection closed before its answer was sent, as "request aborted" (`aborted: true`).
  *
  * Written on pino directly rather than through pino-http: pino-http makes two child loggers for every request before
  * it is answered (each serializing its bindings), which measured ~9 % of the service's CPU per REST detail; this
@@ -61,6 +61,8 @@ export const accessLog = (): RequestHandler => (req, res, next) => {
     res.removeListener("error", answered);
     const line = { requestId: req.id, ...req.traceFields, req: asked, res: { status: res.statusCode }, durationMs: Date.now() - started, ...caller(res) };
     if (err || res.statusCode >= 500) logger.error(err ? { ...line, err } : line, "request failed");
+    // The connection closed before the whole answer was sent: the status is what the answer would have had.
+    else if (!res.writableFinished) logger.info({ ...line, aborted: true }, "request aborted");
     else logger.info(line, "request");
   };
   res.on("finish", answered);
